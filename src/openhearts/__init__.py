@@ -1,0 +1,52 @@
+"""OpenHearts: the card game Hearts, every common variant, as a Python library.
+
+>>> from openhearts import Game, Rules
+>>> game = Game(Rules.preset("standard"), seed=1)
+>>> game.rules.players, len(game.hand(0))
+(4, 13)
+"""
+
+from .cards import Card, CardParseError, CardSet, Rank, Suit, parse_cards
+from .deal import DealState
+from .game import (
+    Action,
+    DealResult,
+    Game,
+    IllegalActionError,
+    MoonChoice,
+    Pass,
+    Play,
+    PlayerView,
+    TrickRecord,
+    conventional_moon_choice,
+)
+from .rules import PRESETS, FirstTrick, HeartsBreak, MoonScoring, Rules, RulesError, Seating
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Action",
+    "Card",
+    "CardParseError",
+    "CardSet",
+    "DealResult",
+    "DealState",
+    "FirstTrick",
+    "Game",
+    "HeartsBreak",
+    "IllegalActionError",
+    "MoonChoice",
+    "MoonScoring",
+    "PRESETS",
+    "Pass",
+    "Play",
+    "PlayerView",
+    "Rank",
+    "Rules",
+    "RulesError",
+    "Seating",
+    "Suit",
+    "TrickRecord",
+    "conventional_moon_choice",
+    "parse_cards",
+]

@@ -1,0 +1,389 @@
+"""Suits, ranks, cards and card sets.
+
+A card is a small int from 0 to 51: ``suit * 13 + rank``, with ranks 0 (two) to
+12 (ace).  A set of cards is an int with one bit per card, so a suit of a hand is
+``(hand >> (13 * suit)) & 0x1FFF`` and "does this hand hold a heart" is one ``&``.
+:class:`Card` and :class:`CardSet` wrap those ints for printing and parsing; the
+engine's hot paths use the plain ints.
+
+>>> Card.parse("Q of spades")
+Card.parse('QS')
+>>> str(Card.parse("10h")), Card.parse("th").pretty
+('TH', 'T♥')
+>>> hand = CardSet.parse("2C 5C QS AH")
+>>> len(hand), Card.parse("QS") in hand, str(hand.of_suit(Suit.CLUBS))
+(4, True, '2C 5C')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from enum import IntEnum
+from typing import Final
+
+__all__ = [
+    "Suit",
+    "Rank",
+    "Card",
+    "CardSet",
+    "CardParseError",
+    "card_of",
+    "suit_of",
+    "rank_of",
+    "bits",
+    "SUIT_MASKS",
+    "FULL_DECK",
+    "HEARTS_MASK",
+    "QUEEN_OF_SPADES",
+    "JACK_OF_DIAMONDS",
+    "TWO_OF_CLUBS",
+]
+
+
+class CardParseError(ValueError):
+    """A card or card list could not be read; the message says what was expected."""
+
+
+class Suit(IntEnum):
+    """The four suits, in the order a sorted hand shows them (colours alternate)."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    SPADES = 2
+    HEARTS = 3
+
+    @property
+    def letter(self) -> str:
+        return "CDSH"[self]
+
+    @property
+    def symbol(self) -> str:
+        return "♣♦♠♥"[self]
+
+    @property
+    def word(self) -> str:
+        """The plural name used in sentences: ``clubs``."""
+        return ("clubs", "diamonds", "spades", "hearts")[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.DIAMONDS, Suit.HEARTS)
+
+
+class Rank(IntEnum):
+    """Ranks from two (0) to ace (12); aces are high."""
+
+    TWO = 0
+    THREE = 1
+    FOUR = 2
+    FIVE = 3
+    SIX = 4
+    SEVEN = 5
+    EIGHT = 6
+    NINE = 7
+    TEN = 8
+    JACK = 9
+    QUEEN = 10
+    KING = 11
+    ACE = 12
+
+    @property
+    def letter(self) -> str:
+        return "23456789TJQKA"[self]
+
+    @property
+    def word(self) -> str:
+        return _RANK_WORDS[self]
+
+
+_RANK_WORDS: Final = (
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "jack", "queen", "king", "ace",
+)  # fmt: skip
+
+SUIT_MASKS: Final = tuple(0x1FFF << (13 * s) for s in range(4))
+FULL_DECK: Final = (1 << 52) - 1
+HEARTS_MASK: Final = SUIT_MASKS[Suit.HEARTS]
+
+
+def card_of(rank: int, suit: int) -> int:
+    """The card number of a rank and suit (both as ints)."""
+    return suit * 13 + rank
+
+
+def suit_of(card: int) -> int:
+    return card // 13
+
+
+def rank_of(card: int) -> int:
+    return card % 13
+
+
+def bits(mask: int) -> Iterator[int]:
+    """The card numbers in a mask, lowest first.
+
+    >>> list(bits(0b10110))
+    [1, 2, 4]
+    """
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class Card(int):
+    """One card; an int from 0 to 51 with names.
+
+    Use :meth:`parse` to read any common spelling, ``str(card)`` for the short
+    canonical form (``QS``), :attr:`pretty` for ``Q♠`` and :attr:`name` for
+    ``queen of spades``.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, value: int) -> Card:
+        if not 0 <= value < 52:
+            raise ValueError(f"a card number is 0 to 51, not {value}")
+        return _CARDS[value] if _CARDS else super().__new__(cls, value)
+
+    @property
+    def suit(self) -> Suit:
+        return Suit(self // 13)
+
+    @property
+    def rank(self) -> Rank:
+        return Rank(self % 13)
+
+    @property
+    def mask(self) -> int:
+        return 1 << self
+
+    @property
+    def pretty(self) -> str:
+        return _PRETTY[self]
+
+    @property
+    def name(self) -> str:
+        """The spoken name: ``queen of spades``."""
+        return f"{self.rank.word} of {self.suit.word}"
+
+    def __str__(self) -> str:
+        return _SHORT[self]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({_SHORT[self]!r})"
+
+    @classmethod
+    def of(cls, rank: int, suit: int) -> Card:
+        return _CARDS[suit * 13 + rank]
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read a card in any common spelling.
+
+        Accepted: ``QS``, ``qs``, ``Q♠``, ``♠Q``, ``10H``, ``TH``, ``Q of spades``,
+        ``queen of spades``, ``ten of hearts``.
+
+        >>> [str(Card.parse(t)) for t in ("qs", "Q♠", "10H", "TH", "ace of hearts", "♦j")]
+        ['QS', 'QS', 'TH', 'TH', 'AH', 'JD']
+        >>> Card.parse("QX")
+        Traceback (most recent call last):
+        ...
+        openhearts.cards.CardParseError: cannot read 'QX' as a card: expected a rank (2-10, J, Q, K, A) and a suit (C, D, S, H or ♣ ♦ ♠ ♥), for example QS, 10H, Q♠ or 'queen of spades'
+        """
+        cleaned = text.strip().lower()
+        found = _parse_one(cleaned)
+        if found is None:
+            raise CardParseError(
+                f"cannot read {text!r} as a card: expected a rank (2-10, J, Q, K, A) and a "
+                "suit (C, D, S, H or ♣ ♦ ♠ ♥), for example QS, 10H, Q♠ or 'queen of spades'"
+            )
+        return _CARDS[found]
+
+
+_RANK_ALIASES: Final = {
+    **{Rank(r).letter.lower(): r for r in range(13)},
+    "10": Rank.TEN,
+    "1": Rank.ACE,  # some programs print the ace as 1
+    **{w: r for r, w in enumerate(_RANK_WORDS)},
+    "deuce": Rank.TWO,
+}
+_SUIT_ALIASES: Final = {
+    "c": 0, "♣": 0, "♧": 0, "club": 0, "clubs": 0,
+    "d": 1, "♦": 1, "♢": 1, "diamond": 1, "diamonds": 1,
+    "s": 2, "♠": 2, "♤": 2, "spade": 2, "spades": 2,
+    "h": 3, "♥": 3, "♡": 3, "heart": 3, "hearts": 3,
+}  # fmt: skip
+_WORDS_RE: Final = re.compile(r"^(\w+)\s*(?:of\s+)?(\w+|[♣♧♦♢♠♤♥♡])$")
+_COMPACT_RE: Final = re.compile(r"^(10|[2-9tjqka1])\s*([cdsh♣♧♦♢♠♤♥♡])$")
+_SUIT_FIRST_RE: Final = re.compile(r"^([cdsh♣♧♦♢♠♤♥♡])\s*(10|[2-9tjqka1])$")
+
+
+def _parse_one(text: str) -> int | None:
+    for pattern, rank_group in ((_COMPACT_RE, 1), (_SUIT_FIRST_RE, 2), (_WORDS_RE, 1)):
+        match = pattern.match(text)
+        if match:
+            rank = _RANK_ALIASES.get(match.group(rank_group))
+            suit = _SUIT_ALIASES.get(match.group(3 - rank_group))
+            if rank is not None and suit is not None:
+                return suit * 13 + rank
+    return None
+
+
+_SHORT: Final = tuple(Rank(c % 13).letter + Suit(c // 13).letter for c in range(52))
+_PRETTY: Final = tuple(Rank(c % 13).letter + Suit(c // 13).symbol for c in range(52))
+_CARDS: tuple[Card, ...] = ()
+_CARDS = tuple(Card(c) for c in range(52))
+
+QUEEN_OF_SPADES: Final = _CARDS[Suit.SPADES * 13 + Rank.QUEEN]
+JACK_OF_DIAMONDS: Final = _CARDS[Suit.DIAMONDS * 13 + Rank.JACK]
+TWO_OF_CLUBS: Final = _CARDS[Suit.CLUBS * 13 + Rank.TWO]
+
+
+class CardSet:
+    """An immutable set of cards kept as an int bitmask (bit ``n`` = card ``n``).
+
+    Iteration goes from the lowest card up, which is also the display order of a
+    sorted hand (clubs, diamonds, spades, hearts; two to ace).
+
+    >>> hand = CardSet.parse("AH, 2c qs")
+    >>> str(hand), hand.pretty, int(hand) == (1 << 0) | (1 << 36) | (1 << 51)
+    ('2C QS AH', '2♣ Q♠ A♥', True)
+    >>> str(hand - CardSet.parse("QS")), bool(CardSet())
+    ('2C AH', False)
+    """
+
+    __slots__ = ("mask",)
+    mask: int
+
+    def __init__(self, cards: int | Iterable[int] = 0) -> None:
+        if isinstance(cards, int):
+            mask = cards
+        else:
+            mask = 0
+            for card in cards:
+                if not 0 <= card < 52:
+                    raise ValueError(f"a card number is 0 to 51, not {card}")
+                mask |= 1 << card
+        if not 0 <= mask <= FULL_DECK:
+            raise ValueError("a card set mask has bits 0 to 51 only")
+        object.__setattr__(self, "mask", mask)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("CardSet is immutable")
+
+    @classmethod
+    def parse(cls, text: str) -> CardSet:
+        """Read cards separated by spaces or commas; a duplicate is an error.
+
+        >>> CardSet.parse("QS qs")
+        Traceback (most recent call last):
+        ...
+        openhearts.cards.CardParseError: QS is named twice
+        """
+        mask = 0
+        for card in parse_cards(text):
+            if mask >> card & 1:
+                raise CardParseError(f"{card} is named twice")
+            mask |= 1 << card
+        return cls(mask)
+
+    @classmethod
+    def full_deck(cls) -> CardSet:
+        return cls(FULL_DECK)
+
+    def of_suit(self, suit: int) -> CardSet:
+        return CardSet(self.mask & SUIT_MASKS[suit])
+
+    def __iter__(self) -> Iterator[Card]:
+        return (_CARDS[c] for c in bits(self.mask))
+
+    def __reversed__(self) -> Iterator[Card]:
+        return reversed(list(self))
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __bool__(self) -> bool:
+        return self.mask != 0
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, int) and 0 <= card < 52 and bool(self.mask >> card & 1)
+
+    def __int__(self) -> int:
+        return self.mask
+
+    def __index__(self) -> int:
+        return self.mask
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CardSet):
+            return self.mask == other.mask
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.mask)
+
+    def __or__(self, other: CardSet | int) -> CardSet:
+        return CardSet(self.mask | int(other))
+
+    def __and__(self, other: CardSet | int) -> CardSet:
+        return CardSet(self.mask & int(other))
+
+    def __sub__(self, other: CardSet | int) -> CardSet:
+        return CardSet(self.mask & ~int(other))
+
+    def __xor__(self, other: CardSet | int) -> CardSet:
+        return CardSet(self.mask ^ int(other))
+
+    def __le__(self, other: CardSet) -> bool:
+        return self.mask & ~other.mask == 0
+
+    def __str__(self) -> str:
+        return " ".join(_SHORT[c] for c in bits(self.mask))
+
+    @property
+    def pretty(self) -> str:
+        return " ".join(_PRETTY[c] for c in bits(self.mask))
+
+    def __repr__(self) -> str:
+        return f"CardSet.parse({str(self)!r})"
+
+    def cards(self) -> list[Card]:
+        return list(self)
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Read a list of cards separated by commas, spaces or ``and``.
+
+    Multi-word names (``queen of spades``) are understood too.
+
+    >>> [str(c) for c in parse_cards("queen of spades, 2c and ace of hearts")]
+    ['QS', '2C', 'AH']
+    """
+    items = [part for part in re.split(r"\s*,\s*|\s+and\s+", text.strip()) if part]
+    cards: list[Card] = []
+    for item in items:
+        lowered = item.strip().lower()
+        single = _parse_one(lowered)
+        if single is not None:
+            cards.append(_CARDS[single])
+            continue
+        words = lowered.split()
+        index = 0
+        while index < len(words):
+            # Prefer the three-word form "queen of spades", then "queen spades", then "qs".
+            for width in (3, 2, 1):
+                chunk = " ".join(words[index : index + width])
+                found = _parse_one(chunk) if index + width <= len(words) else None
+                if found is not None:
+                    cards.append(_CARDS[found])
+                    index += width
+                    break
+            else:
+                Card.parse(words[index])  # raises with the standard message
+    return cards
+
+
+__all__ += ["parse_cards"]

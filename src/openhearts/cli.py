@@ -1,0 +1,53 @@
+"""The ``hearts`` command: parses arguments and hands off to a face.
+
+Each subcommand lives in its own module, imported only when used, so that
+``hearts replay`` does not pay for the web server's imports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+#: subcommand -> (module, one-line help).  Each module has ``add_arguments(parser)``
+#: and ``run(args) -> int``.
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("openhearts.play", "play a game against the computer (terminal)"),
+    "replay": ("openhearts.replay", "print a saved game trick by trick"),
+    "arena": ("openhearts.arena", "play bots against each other and compare them"),
+    "serve": ("openhearts.web.server", "start the web game server"),
+    "rules": ("openhearts.rules_help", "list the rules presets and options"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hearts", description="OpenHearts: the card game Hearts, every common variant."
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in SUBCOMMANDS.items():
+        sub = commands.add_parser(name, help=help_text, description=help_text)
+        module = importlib.import_module(module_name)
+        module.add_arguments(sub)
+        sub.set_defaults(_module=module_name)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    module = importlib.import_module(args._module)
+    try:
+        return int(module.run(args) or 0)
+    except KeyboardInterrupt:
+        print("\nInterrupted.", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

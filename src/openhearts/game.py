@@ -1,0 +1,624 @@
+"""A whole game of Hearts: deals in turn, passes, plays, scores, undo, and player views.
+
+>>> from openhearts import Game, Rules
+>>> game = Game(Rules.preset("standard"), seed=7)
+>>> game.phase, game.pass_direction, game.to_act()
+('passing', 'left', [0, 1, 2, 3])
+>>> for seat in range(4):
+...     game.pass_cards(seat, list(game.hand(seat))[-3:])
+>>> game.phase, game.current_player == game.deal.leader
+('playing', True)
+>>> game.play(game.hand(game.current_player).cards()[-1])
+Traceback (most recent call last):
+...
+openhearts.game.IllegalActionError: the first trick must be led with the 2♣
+>>> game.play(game.legal_plays().cards()[0]); game.undo()
+Play(seat=..., card=Card.parse('2C'))
+
+Every action is checked; a refused action raises :class:`IllegalActionError` with
+the reason in plain words and leaves the game unchanged.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from .cards import (
+    HEARTS_MASK,
+    QUEEN_OF_SPADES,
+    SUIT_MASKS,
+    Card,
+    CardParseError,
+    CardSet,
+    Suit,
+    bits,
+)
+from .deal import DONE, MOON_CHOICE, PASSING, PLAYING, DealState
+from .rules import FirstTrick, MoonScoring, Rules, Seating, seat_names
+
+__all__ = [
+    "Game",
+    "Pass",
+    "Play",
+    "MoonChoice",
+    "Action",
+    "IllegalActionError",
+    "PlayerView",
+    "TrickRecord",
+    "DealResult",
+    "GAME_OVER",
+    "PASSING",
+    "PLAYING",
+    "MOON_CHOICE",
+    "conventional_moon_choice",
+]
+
+GAME_OVER: Final = "game_over"
+
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow now; the message says why in plain words."""
+
+
+@dataclass(frozen=True)
+class Pass:
+    """A seat sets aside the cards it passes."""
+
+    seat: int
+    cards: CardSet
+
+
+@dataclass(frozen=True)
+class Play:
+    """The seat to move plays a card."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True)
+class MoonChoice:
+    """A moon shooter's choice, where the rules let the shooter choose.
+
+    ``others_add`` True: everyone else adds the points; False: the shooter subtracts them.
+    """
+
+    seat: int
+    others_add: bool
+
+
+Action = Pass | Play | MoonChoice
+
+
+@dataclass(frozen=True)
+class TrickRecord:
+    """A finished trick: who led, the cards in play order from the leader, who won."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+
+    def seat_of(self, index: int, players: int) -> int:
+        return (self.leader + index) % players
+
+    def plays(self, players: int) -> list[tuple[int, Card]]:
+        """``(seat, card)`` pairs in the order played."""
+        return [((self.leader + i) % players, card) for i, card in enumerate(self.cards)]
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """What one finished deal came to."""
+
+    number: int
+    dealer: int
+    pass_direction: str
+    dealt: tuple[CardSet, ...]
+    passes: tuple[CardSet, ...]
+    tricks: tuple[TrickRecord, ...]
+    #: Points each seat took in tricks before any moon or sun (J♦ included when in force).
+    taken_points: tuple[int, ...]
+    #: Points added to each total for this deal.
+    points: tuple[int, ...]
+    shooter: int | None
+    #: ``"moon"``, ``"sun"`` or ``None``.
+    shot: str | None
+    #: ``"add"``/``"subtract"`` where the shooter chose, else ``None``.
+    moon_choice: str | None
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """Exactly what one seat may know.  Bots and interfaces see only this.
+
+    It holds no reference to the game and no other seat's hidden cards: its own hand,
+    what it passed and received, every card played so far (and so the voids shown by
+    failing to follow suit), the cards each seat has won, and the scores.
+    """
+
+    rules: Rules
+    seat: int
+    names: tuple[str, ...]
+    phase: str
+    deal_number: int
+    dealer: int
+    pass_direction: str
+    #: Seat this seat passes to (None on a hold hand).
+    pass_target: int | None
+    #: Seat this seat receives from (None on a hold hand).
+    pass_source: int | None
+    hand: CardSet
+    #: Cards this seat set aside to pass (None until it has passed).
+    passed: CardSet | None
+    #: Cards received (None until every seat has passed).
+    received: CardSet | None
+    #: Seat to move in the play phase (or moon choice), else None.
+    to_move: int | None
+    #: Legal cards when this seat is to move in the play phase, else empty.
+    legal: CardSet
+    leader: int | None
+    #: The trick in progress as (seat, card) in play order.
+    trick: tuple[tuple[int, Card], ...]
+    tricks: tuple[TrickRecord, ...]
+    hand_sizes: tuple[int, ...]
+    #: Cards won by each seat this deal (face up in most programs).
+    won: tuple[CardSet, ...]
+    #: Points taken by each seat this deal so far.
+    points_taken: tuple[int, ...]
+    hearts_broken: bool
+    #: Suits each seat is known to lack (it failed to follow them).
+    voids: tuple[frozenset[Suit], ...]
+    #: Totals of finished deals (the deal in progress is added when it ends).
+    scores: tuple[int, ...]
+    #: Points of every finished deal, one tuple per deal.
+    deal_points: tuple[tuple[int, ...], ...]
+    #: Whether all seats have finished passing (or it is a hold hand).
+    passing_done: bool
+
+    @property
+    def played(self) -> CardSet:
+        """Every card played this deal, the trick in progress included."""
+        mask = 0
+        for trick in self.tricks:
+            for card in trick.cards:
+                mask |= 1 << card
+        for _, card in self.trick:
+            mask |= 1 << card
+        return CardSet(mask)
+
+    @property
+    def unseen(self) -> CardSet:
+        """Cards in play this seat has not seen: the other hands together."""
+        return CardSet(self.rules.deck_mask & ~self.played.mask & ~self.hand.mask)
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.to_move == self.seat
+
+
+def conventional_moon_choice(scores: Sequence[int], shooter: int, points: int) -> bool:
+    """The convention of source 000: add to the others unless that would not leave the
+    shooter alone with the lowest total, in which case subtract.  Returns ``others_add``.
+
+    >>> conventional_moon_choice([10, 90, 90, 90], shooter=0, points=26)
+    True
+    >>> conventional_moon_choice([80, 10, 20, 30], shooter=0, points=26)
+    False
+    """
+    added = [s + (0 if i == shooter else points) for i, s in enumerate(scores)]
+    return all(added[shooter] < s for i, s in enumerate(added) if i != shooter)
+
+
+def _shuffled_hands(rules: Rules, seed: object, deal_number: int, dealer: int) -> list[int]:
+    deck = list(bits(rules.deck_mask))
+    random.Random(f"{seed}:deal:{deal_number}").shuffle(deck)
+    hands = [0] * rules.players
+    # Dealt one at a time from the dealer's left, as at a real table.
+    for index, card in enumerate(deck):
+        hands[(dealer + 1 + index) % rules.players] |= 1 << card
+    return hands
+
+
+def _check_hands(rules: Rules, hands: Sequence[CardSet | int | Iterable[int] | str]) -> list[int]:
+    if len(hands) != rules.players:
+        raise IllegalActionError(f"expected {rules.players} hands, got {len(hands)}")
+    masks: list[int] = []
+    seen = 0
+    for seat, hand in enumerate(hands):
+        try:
+            mask = int(CardSet.parse(hand) if isinstance(hand, str) else CardSet(hand))
+        except (CardParseError, ValueError) as error:
+            raise IllegalActionError(f"hand {seat + 1}: {error}") from None
+        if mask.bit_count() != rules.hand_size:
+            raise IllegalActionError(
+                f"hand {seat + 1} has {mask.bit_count()} cards; each hand must have "
+                f"{rules.hand_size}"
+            )
+        if mask & seen:
+            raise IllegalActionError(f"hand {seat + 1} repeats {CardSet(mask & seen)}")
+        if mask & ~rules.deck_mask:
+            raise IllegalActionError(
+                f"hand {seat + 1} holds {CardSet(mask & ~rules.deck_mask)}, removed from the deck"
+            )
+        seen |= mask
+        masks.append(mask)
+    return masks
+
+
+class Game:
+    """A game of Hearts from the first deal to the winners.
+
+    :param rules: the options in force.
+    :param seed: decides every shuffle (and the seating, when shuffled); any str or int.
+    :param names: player names in seat order (before any seating shuffle).
+    :param hands: explicit dealt hands for the first deals (one list of hands per deal);
+        deals beyond those are shuffled from the seed.
+    :param first_deal: the number of the first deal (decides dealer and pass direction).
+    :param scores: totals to start from.
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        seed: object = 0,
+        names: Sequence[str] | None = None,
+        *,
+        hands: Sequence[Sequence[CardSet | int | Iterable[int] | str]] | None = None,
+        first_deal: int = 0,
+        scores: Sequence[int] | None = None,
+    ) -> None:
+        self.rules = rules or Rules()
+        self.seed = seed
+        players = self.rules.players
+        given = list(names) if names is not None else list(seat_names(players))
+        if len(given) != players:
+            raise ValueError(f"expected {players} names, got {len(given)}")
+        if self.rules.seating is Seating.SHUFFLED:
+            random.Random(f"{seed}:seating").shuffle(given)
+        self.names: tuple[str, ...] = tuple(given)
+        self.first_deal = first_deal
+        self._explicit = [_check_hands(self.rules, h) for h in (hands or [])]
+        start = list(scores) if scores is not None else [0] * players
+        if len(start) != players:
+            raise ValueError(f"expected {players} scores, got {len(start)}")
+        self.initial_scores: tuple[int, ...] = tuple(start)
+        self.results: list[DealResult] = []
+        self.scores: list[int] = start[:]
+        self.actions: list[Action] = []
+        # Finished deals' states with the index of their first action, for undo.
+        self._finished: list[tuple[DealState, int]] = []
+        self._deal_start = 0
+        self.deal = self._new_deal(first_deal)
+
+    # Deals ---------------------------------------------------------------------------
+
+    def _new_deal(self, number: int) -> DealState:
+        index = number - self.first_deal
+        if index < len(self._explicit):
+            hands = self._explicit[index]
+        else:
+            hands = _shuffled_hands(self.rules, self.seed, number, self.rules.dealer(number))
+        return DealState.new(self.rules, list(hands), number)
+
+    @property
+    def deal_number(self) -> int:
+        return self.deal.deal_number
+
+    @property
+    def dealer(self) -> int:
+        return self.rules.dealer(self.deal.deal_number)
+
+    @property
+    def pass_direction(self) -> str:
+        return self.rules.pass_direction(self.deal.deal_number) if self.deal.pass_offset else "hold"
+
+    @property
+    def phase(self) -> str:
+        """``passing``, ``playing``, ``moon_choice`` or ``game_over``."""
+        return GAME_OVER if self.deal.phase == DONE else self.deal.phase
+
+    @property
+    def is_over(self) -> bool:
+        return self.deal.phase == DONE
+
+    @property
+    def winners(self) -> list[int]:
+        """Seats with the lowest total once the game is over (ties share the win)."""
+        if not self.is_over:
+            return []
+        low = min(self.scores)
+        return [seat for seat, score in enumerate(self.scores) if score == low]
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to move in the play phase or moon choice; None while passing or over."""
+        return self.deal.to_move if self.deal.phase in (PLAYING, MOON_CHOICE) else None
+
+    def to_act(self) -> list[int]:
+        """Seats that may act now: all seats yet to pass, or the one seat to move."""
+        if self.deal.phase == PASSING:
+            return [s for s, p in enumerate(self.deal.passes) if p is None]
+        current = self.current_player
+        return [] if current is None else [current]
+
+    def hand(self, seat: int) -> CardSet:
+        return CardSet(self.deal.hands[seat])
+
+    def legal_plays(self) -> CardSet:
+        """The cards the seat to move may play (empty when not in the play phase)."""
+        if self.deal.phase != PLAYING:
+            return CardSet()
+        return CardSet(self.deal.legal_mask())
+
+    def legal_mask(self) -> int:
+        """:meth:`legal_plays` as a plain int mask, for fast loops."""
+        return self.deal.legal_mask() if self.deal.phase == PLAYING else 0
+
+    # Actions -------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Apply any action (used by records and servers)."""
+        if isinstance(action, Pass):
+            self.pass_cards(action.seat, action.cards)
+        elif isinstance(action, Play):
+            self.play(action.card, seat=action.seat)
+        elif isinstance(action, MoonChoice):
+            self.choose_moon(action.seat, others_add=action.others_add)
+        else:
+            raise IllegalActionError(f"not an action: {action!r}")
+
+    def pass_cards(self, seat: int, cards: CardSet | Iterable[int] | str) -> None:
+        """Set aside the cards a seat passes; the exchange happens once all have passed."""
+        deal = self.deal
+        self._check_seat(seat)
+        if deal.phase != PASSING:
+            raise IllegalActionError(
+                "there is no passing now"
+                if deal.phase != DONE
+                else "the game is over"
+            )
+        if deal.passes[seat] is not None:
+            raise IllegalActionError(f"{self.names[seat]} has already passed")
+        try:
+            chosen = CardSet.parse(cards) if isinstance(cards, str) else CardSet(cards)
+        except (CardParseError, ValueError) as error:
+            raise IllegalActionError(str(error)) from None
+        count = self.rules.cards_passed
+        if len(chosen) != count:
+            raise IllegalActionError(f"pass exactly {count} cards, not {len(chosen)}")
+        missing = chosen.mask & ~deal.hands[seat]
+        if missing:
+            raise IllegalActionError(f"you do not hold {CardSet(missing).pretty}")
+        deal.set_pass(seat, chosen.mask)
+        self.actions.append(Pass(seat, chosen))
+
+    def play(self, card: int | str, seat: int | None = None) -> None:
+        """Play a card for the seat to move (``seat``, if given, must be that seat)."""
+        deal = self.deal
+        if deal.phase != PLAYING:
+            raise IllegalActionError(self._not_playing_reason())
+        if seat is not None and seat != deal.to_move:
+            self._check_seat(seat)
+            raise IllegalActionError(
+                f"it is {self.names[deal.to_move]}'s turn, not {self.names[seat]}'s"
+            )
+        if isinstance(card, str):
+            try:
+                card = Card.parse(card)
+            except CardParseError as error:
+                raise IllegalActionError(str(error)) from None
+        if not isinstance(card, int) or not 0 <= card < 52:
+            raise IllegalActionError(f"not a card: {card!r}")
+        legal = deal.legal_mask()
+        if not legal >> card & 1:
+            raise IllegalActionError(self.why_illegal(card))
+        mover = deal.to_move
+        deal.play_card(card)
+        self.actions.append(Play(mover, Card(card)))
+        if deal.phase == DONE:
+            self._finish_deal()
+
+    def choose_moon(self, seat: int, others_add: bool) -> None:
+        """The shooter's choice: ``others_add`` or subtract from the shooter's own score."""
+        deal = self.deal
+        if deal.phase != MOON_CHOICE:
+            raise IllegalActionError("there is no moon to choose for now")
+        if seat != deal.shooter:
+            raise IllegalActionError("only the player who shot the moon chooses")
+        deal.choose_moon(bool(others_add))
+        self.actions.append(MoonChoice(seat, bool(others_add)))
+        self._finish_deal()
+
+    def _finish_deal(self) -> None:
+        deal = self.deal
+        assert deal.points is not None
+        self.results.append(self._result_of(deal))
+        for seat, value in enumerate(deal.points):
+            self.scores[seat] += value
+        if max(self.scores) < self.rules.end_score:
+            self._finished.append((deal, self._deal_start))
+            self._deal_start = len(self.actions)
+            self.deal = self._new_deal(deal.deal_number + 1)
+
+    def _result_of(self, deal: DealState) -> DealResult:
+        assert deal.points is not None
+        return DealResult(
+            number=deal.deal_number,
+            dealer=self.rules.dealer(deal.deal_number),
+            pass_direction=self.rules.pass_direction(deal.deal_number) if deal.pass_offset else "hold",
+            dealt=tuple(CardSet(h) for h in deal.dealt),
+            passes=tuple(CardSet(p or 0) for p in deal.passes),
+            tricks=tuple(
+                TrickRecord(leader, tuple(Card(c) for c in cards), winner)
+                for leader, cards, winner in deal.tricks
+            ),
+            taken_points=tuple(deal.raw_points()),
+            points=tuple(deal.points),
+            shooter=deal.shooter,
+            shot=deal.shot,
+            moon_choice=deal.moon_choice,
+        )
+
+    def undo(self) -> Action:
+        """Take back the last action and return it; the state is exactly as before it."""
+        if not self.actions:
+            raise IllegalActionError("there is nothing to undo")
+        if len(self.actions) == self._deal_start and self._finished:
+            # Nothing done yet in this deal: step back into the one the last action ended.
+            self.deal, self._deal_start = self._finished.pop()
+            self._unscore_last_deal()
+        elif self.deal.phase == DONE:
+            self._unscore_last_deal()
+        action = self.actions.pop()
+        deal = self.deal
+        if isinstance(action, MoonChoice):
+            deal.undo_moon_choice()
+        elif isinstance(action, Play):
+            deal.undo_play()
+        else:
+            deal.undo_pass()
+        return action
+
+    def _unscore_last_deal(self) -> None:
+        result = self.results.pop()
+        for seat, value in enumerate(result.points):
+            self.scores[seat] -= value
+
+    # Views ---------------------------------------------------------------------------
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may know now."""
+        self._check_seat(seat)
+        deal = self.deal
+        players = self.rules.players
+        exchanged = deal.phase != PASSING
+        passing = deal.pass_offset != 0
+        own_pass = deal.passes[seat]
+        received = deal.received(seat)
+        to_move = deal.to_move if deal.phase in (PLAYING, MOON_CHOICE) else None
+        tricks = tuple(
+            TrickRecord(leader, tuple(Card(c) for c in cards), winner)
+            for leader, cards, winner in deal.tricks
+        )
+        current = tuple(
+            ((deal.leader + i) % players, Card(c)) for i, c in enumerate(deal.trick)
+        )
+        hand_sizes = tuple(h.bit_count() for h in deal.hands)
+        if not exchanged:
+            # Cards set aside are still this seat's until the exchange.
+            hand_sizes = tuple(
+                size + (p.bit_count() if p else 0) for size, p in zip(hand_sizes, deal.passes)
+            )
+        legal = (
+            CardSet(deal.legal_mask())
+            if deal.phase == PLAYING and deal.to_move == seat
+            else CardSet()
+        )
+        return PlayerView(
+            rules=self.rules,
+            seat=seat,
+            names=self.names,
+            phase=self.phase,
+            deal_number=deal.deal_number,
+            dealer=self.dealer,
+            pass_direction=self.pass_direction,
+            pass_target=deal.pass_target(seat) if passing else None,
+            pass_source=(seat - deal.pass_offset) % players if passing else None,
+            hand=CardSet(deal.hands[seat]),
+            passed=CardSet(own_pass) if passing and own_pass is not None else None,
+            received=CardSet(received) if passing and received is not None else None,
+            to_move=to_move,
+            legal=legal,
+            leader=deal.leader if deal.phase in (PLAYING, MOON_CHOICE) else None,
+            trick=current,
+            tricks=tricks,
+            hand_sizes=hand_sizes,
+            won=tuple(CardSet(t) for t in deal.taken),
+            points_taken=tuple(deal.raw_points()),
+            hearts_broken=deal.hearts_broken,
+            voids=_voids(tricks, current, players),
+            scores=tuple(self.scores),
+            deal_points=tuple(r.points for r in self.results),
+            passing_done=exchanged,
+        )
+
+    # Explanations ----------------------------------------------------------------------
+
+    def why_illegal(self, card: int) -> str:
+        """Why the seat to move may not play ``card`` now, in plain words."""
+        deal = self.deal
+        card = Card(card)
+        hand = deal.hands[deal.to_move]
+        if not hand >> card & 1:
+            return f"you do not hold the {card.pretty}"
+        if deal.trick:
+            led = Suit(deal.trick[0] // 13)
+            if hand & SUIT_MASKS[led] and card.suit != led:
+                return f"you must follow suit: you hold {led.symbol}"
+        elif deal.played == 0:
+            return f"the first trick must be led with the {self.rules.first_lead_card.pretty}"
+        elif card.suit is Suit.HEARTS and not deal.hearts_broken:
+            return "hearts have not been broken: lead another suit"
+        if deal.in_first_trick:
+            if card == QUEEN_OF_SPADES and self.rules.first_trick is not FirstTrick.NO_HEARTS:
+                return "the Q♠ may not be played on the first trick"
+            if card.suit is Suit.HEARTS:
+                return "hearts may not be played on the first trick"
+        return f"the {card.pretty} may not be played now"
+
+    def _not_playing_reason(self) -> str:
+        phase = self.deal.phase
+        if phase == PASSING:
+            return "cards are being passed: play starts when every player has passed"
+        if phase == MOON_CHOICE:
+            return f"{self.names[self.deal.to_move]} must first choose how to score the moon"
+        return "the game is over"
+
+    def _check_seat(self, seat: object) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < self.rules.players:
+            raise IllegalActionError(
+                f"no seat {seat!r}: seats are 0 to {self.rules.players - 1}"
+            )
+
+    # Conveniences ----------------------------------------------------------------------
+
+    def suggested_moon_choice(self) -> bool:
+        """The conventional choice for a pending moon (see :func:`conventional_moon_choice`)."""
+        deal = self.deal
+        assert deal.shooter is not None
+        return conventional_moon_choice(self.scores, deal.shooter, self.rules.points_in_play)
+
+    def hearts_in_play(self) -> int:
+        return (self.rules.deck_mask & HEARTS_MASK).bit_count()
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game deal={self.deal_number} phase={self.phase} scores={self.scores} "
+            f"moon={MoonScoring(self.rules.moon).value}>"
+        )
+
+
+def _voids(
+    tricks: Sequence[TrickRecord], current: Sequence[tuple[int, Card]], players: int
+) -> tuple[frozenset[Suit], ...]:
+    voids: list[set[Suit]] = [set() for _ in range(players)]
+
+    def scan(plays: Sequence[tuple[int, Card]]) -> None:
+        if not plays:
+            return
+        led = plays[0][1].suit
+        for seat, card in plays[1:]:
+            if card.suit != led:
+                voids[seat].add(led)
+
+    for trick in tricks:
+        scan(trick.plays(players))
+    scan(current)
+    return tuple(frozenset(v) for v in voids)

@@ -1,0 +1,79 @@
+"""Command-line options shared by every face that starts a game: preset, players, options.
+
+>>> import argparse
+>>> parser = argparse.ArgumentParser()
+>>> add_rules_arguments(parser)
+>>> args = parser.parse_args(["--preset", "source-003", "--players", "5", "-o", "jack_of_diamonds=true"])
+>>> rules = rules_from_args(args)
+>>> rules.players, rules.jack_of_diamonds, rules.sun
+(5, True, True)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from .rules import PRESETS, Rules, RulesError
+
+__all__ = ["add_rules_arguments", "rules_from_args", "parse_option"]
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("rules")
+    group.add_argument(
+        "--preset",
+        default="standard",
+        choices=list(PRESETS),
+        help="rules preset (see `hearts rules`); default: standard",
+    )
+    group.add_argument("--players", type=int, default=None, help="number of players, 3 to 6")
+    group.add_argument("--end-score", type=int, default=None, help="the game ends at this total")
+    group.add_argument(
+        "-o",
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one rules option, e.g. -o moon=shooter_subtracts -o sun=true "
+        "(repeatable; see `hearts rules`)",
+    )
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """Read ``name=value``; the value is JSON when it parses as JSON, else a string.
+
+    >>> parse_option("sun=true"), parse_option("removed=2D 2S"), parse_option("end_score=50")
+    (('sun', True), ('removed', '2D 2S'), ('end_score', 50))
+    """
+    name, sep, raw = text.partition("=")
+    name = name.strip().replace("-", "_")
+    if not sep or not name:
+        raise RulesError(f"option: expected NAME=VALUE, not {text!r}")
+    raw = raw.strip()
+    try:
+        value: Any = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    return name, value
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """Rules from the parsed arguments; raises :class:`RulesError` with a clear message."""
+    changes: dict[str, Any] = dict(parse_option(text) for text in args.option)
+    if args.end_score is not None:
+        changes["end_score"] = args.end_score
+    if "pass_cycle" in changes and isinstance(changes["pass_cycle"], list):
+        changes["pass_cycle"] = tuple(changes["pass_cycle"])
+    base = Rules.preset(args.preset, players=args.players)
+    known = set(base.to_dict())
+    for name in changes:
+        if name not in known:
+            raise RulesError(f"{name}: not an option (options: {', '.join(sorted(known))})")
+    if "players" in changes:
+        raise RulesError("players: use --players")
+    try:
+        return Rules.preset(args.preset, players=args.players, **changes)
+    except TypeError as error:
+        raise RulesError(f"option: {error}") from None

@@ -1,0 +1,53 @@
+"""``hearts play``: a game against the computer, in the terminal app or in plain lines.
+
+The plain line mode (``--plain``) is also what runs when the output is not a
+terminal; it draws nothing on the screen, so screen readers follow it easily.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .options import add_rules_arguments
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_rules_arguments(parser)
+    parser.add_argument("--seed", default=None, help="seed for the shuffles (default: random)")
+    parser.add_argument("--name", default=None, help="your name")
+    parser.add_argument(
+        "--opponents",
+        default=None,
+        metavar="NAMES",
+        help="comma-separated names for the computer players",
+    )
+    parser.add_argument(
+        "--level",
+        default="easy",
+        help="computer players' level: random, easy or hard (default: easy)",
+    )
+    parser.add_argument(
+        "--no-auto-play-one",
+        dest="auto_play_one",
+        action="store_false",
+        help="do not play a sole legal card automatically",
+    )
+    parser.add_argument("--plain", action="store_true", help="plain line-based play (no screen drawing)")
+    parser.add_argument(
+        "--save",
+        default=None,
+        metavar="FILE",
+        help="where the game is saved on quit (default: a file in your data directory)",
+    )
+    parser.add_argument("--resume", default=None, metavar="FILE", help="resume a saved game")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        from .plain import run_plain
+
+        return run_plain(args)
+    from .tui import run_tui
+
+    return run_tui(args)

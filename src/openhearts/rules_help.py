@@ -1,0 +1,31 @@
+"""``hearts rules``: the presets, what each reproduces, and every option."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .options import add_rules_arguments, rules_from_args
+from .rules import PRESET_SOURCES, PRESETS, RulesError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_rules_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        rules = rules_from_args(args)
+    except RulesError as error:
+        print(f"hearts rules: {error}", file=sys.stderr)
+        return 2
+    print("Presets:")
+    for name in PRESETS:
+        print(f"  {name:<11} {PRESET_SOURCES[name]}")
+    print(f"\nThe rules of --preset {args.preset}" + (f" --players {args.players}" if args.players else "") + ":")
+    for line in rules.describe():
+        print(f"  {line}")
+    print("\nOptions (change with -o NAME=VALUE):")
+    for name, value in rules.to_dict().items():
+        print(f"  {name} = {value}")
+    return 0
