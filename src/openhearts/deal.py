@@ -17,7 +17,7 @@ imagine (sampled hidden hands) with :meth:`DealState.from_position` and play it 
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from .cards import (
     HEARTS_MASK,
@@ -76,6 +76,11 @@ class DealState:
     shooter: int | None
     shot: str | None
     moon_choice: str | None
+    _first_trick_bar: int
+    _first_trick_fallback: int
+    _break_mask: int
+    _lead_restricted: bool
+    _undo: list[tuple[Any, ...]]
 
     @classmethod
     def new(cls, rules: Rules, hands: list[int], deal_number: int = 0) -> DealState:
@@ -283,6 +288,7 @@ class DealState:
 
     def undo_play(self) -> int:
         """Take back the last play and return its card."""
+        card: int
         card, broke, completed_leader = self._undo.pop()
         if broke:
             self.hearts_broken = False

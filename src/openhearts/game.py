@@ -307,6 +307,16 @@ class Game:
             hands = _shuffled_hands(self.rules, self.seed, number, self.rules.dealer(number))
         return DealState.new(self.rules, list(hands), number)
 
+    def replace_hands(self, hands: Sequence[CardSet | int | Iterable[int] | str]) -> None:
+        """Deal these hands in the current deal instead (only before its first action)."""
+        if len(self.actions) != self._deal_start or self.deal.phase == DONE:
+            raise IllegalActionError("the deal is already under way")
+        self.deal = DealState.new(self.rules, _check_hands(self.rules, hands), self.deal_number)
+
+    def deal_states(self) -> list[DealState]:
+        """The state of every deal so far, the current one last (read only)."""
+        return [state for state, _start in self._finished] + [self.deal]
+
     @property
     def deal_number(self) -> int:
         return self.deal.deal_number
@@ -380,9 +390,7 @@ class Game:
         self._check_seat(seat)
         if deal.phase != PASSING:
             raise IllegalActionError(
-                "there is no passing now"
-                if deal.phase != DONE
-                else "the game is over"
+                "there is no passing now" if deal.phase != DONE else "the game is over"
             )
         if deal.passes[seat] is not None:
             raise IllegalActionError(f"{self.names[seat]} has already passed")
@@ -452,7 +460,9 @@ class Game:
         return DealResult(
             number=deal.deal_number,
             dealer=self.rules.dealer(deal.deal_number),
-            pass_direction=self.rules.pass_direction(deal.deal_number) if deal.pass_offset else "hold",
+            pass_direction=self.rules.pass_direction(deal.deal_number)
+            if deal.pass_offset
+            else "hold",
             dealt=tuple(CardSet(h) for h in deal.dealt),
             passes=tuple(CardSet(p or 0) for p in deal.passes),
             tricks=tuple(
@@ -507,14 +517,13 @@ class Game:
             TrickRecord(leader, tuple(Card(c) for c in cards), winner)
             for leader, cards, winner in deal.tricks
         )
-        current = tuple(
-            ((deal.leader + i) % players, Card(c)) for i, c in enumerate(deal.trick)
-        )
+        current = tuple(((deal.leader + i) % players, Card(c)) for i, c in enumerate(deal.trick))
         hand_sizes = tuple(h.bit_count() for h in deal.hands)
         if not exchanged:
             # Cards set aside are still this seat's until the exchange.
             hand_sizes = tuple(
-                size + (p.bit_count() if p else 0) for size, p in zip(hand_sizes, deal.passes)
+                size + (p.bit_count() if p else 0)
+                for size, p in zip(hand_sizes, deal.passes, strict=True)
             )
         legal = (
             CardSet(deal.legal_mask())
@@ -583,9 +592,7 @@ class Game:
 
     def _check_seat(self, seat: object) -> None:
         if not isinstance(seat, int) or not 0 <= seat < self.rules.players:
-            raise IllegalActionError(
-                f"no seat {seat!r}: seats are 0 to {self.rules.players - 1}"
-            )
+            raise IllegalActionError(f"no seat {seat!r}: seats are 0 to {self.rules.players - 1}")
 
     # Conveniences ----------------------------------------------------------------------
 

@@ -3,7 +3,8 @@
 >>> import argparse
 >>> parser = argparse.ArgumentParser()
 >>> add_rules_arguments(parser)
->>> args = parser.parse_args(["--preset", "source-003", "--players", "5", "-o", "jack_of_diamonds=true"])
+>>> args = parser.parse_args(
+...     ["--preset", "source-003", "--players", "5", "-o", "jack_of_diamonds=true"])
 >>> rules = rules_from_args(args)
 >>> rules.players, rules.jack_of_diamonds, rules.sun
 (5, True, True)

@@ -33,7 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_false",
         help="do not play a sole legal card automatically",
     )
-    parser.add_argument("--plain", action="store_true", help="plain line-based play (no screen drawing)")
+    parser.add_argument(
+        "--plain", action="store_true", help="plain line-based play (no screen drawing)"
+    )
     parser.add_argument(
         "--save",
         default=None,
@@ -47,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         from .plain import run_plain
 
-        return run_plain(args)
+        return int(run_plain(args))
     from .tui import run_tui
 
-    return run_tui(args)
+    return int(run_tui(args))

@@ -22,7 +22,7 @@ import dataclasses
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Final
 
 from .cards import (
@@ -53,7 +53,7 @@ class RulesError(ValueError):
     """An invalid rules option or combination; the message starts with the option name."""
 
 
-class FirstTrick(str, Enum):
+class FirstTrick(StrEnum):
     """Which cards may be discarded on the first trick."""
 
     #: Any card (no source uses it; OpenSpiel's ``no_pts_on_first_trick=false``).
@@ -67,7 +67,7 @@ class FirstTrick(str, Enum):
     NO_HEARTS = "no_hearts"
 
 
-class HeartsBreak(str, Enum):
+class HeartsBreak(StrEnum):
     """What allows hearts to be led."""
 
     #: A heart has been played to an earlier trick (001, 003, 004).
@@ -78,7 +78,7 @@ class HeartsBreak(str, Enum):
     NEVER_RESTRICTED = "never_restricted"
 
 
-class MoonScoring(str, Enum):
+class MoonScoring(StrEnum):
     """What happens when one player takes every point card."""
 
     #: Shooter scores 0, everyone else adds the points in play (001, 003, 004).
@@ -91,7 +91,7 @@ class MoonScoring(str, Enum):
     NONE = "none"
 
 
-class Seating(str, Enum):
+class Seating(StrEnum):
     FIXED = "fixed"
     #: "A defined, random player order" (002): names are shuffled to seats at the start.
     SHUFFLED = "shuffled"
@@ -253,7 +253,9 @@ class Rules:
             return 0
         if direction == "across":
             if players % 2:
-                raise RulesError(f"pass_cycle: 'across' needs an even number of players, not {players}")
+                raise RulesError(
+                    f"pass_cycle: 'across' needs an even number of players, not {players}"
+                )
             return players // 2
         match = _PASS_RE.match(direction)
         if not match:
@@ -410,8 +412,10 @@ class Rules:
             f"Shooting the moon: {moon}",
         ]
         if self.sun:
-            lines.append(f"Shooting the sun (every trick): shooter -{self.points_in_play}, "
-                         f"everyone else +{self.points_in_play}")
+            lines.append(
+                f"Shooting the sun (every trick): shooter -{self.points_in_play}, "
+                f"everyone else +{self.points_in_play}"
+            )
         if self.jack_of_diamonds:
             lines.append("The J♦ counts -10")
         lines.append(f"The game ends when someone reaches {self.end_score}")

@@ -22,7 +22,11 @@ def run(args: argparse.Namespace) -> int:
     print("Presets:")
     for name in PRESETS:
         print(f"  {name:<11} {PRESET_SOURCES[name]}")
-    print(f"\nThe rules of --preset {args.preset}" + (f" --players {args.players}" if args.players else "") + ":")
+    print(
+        f"\nThe rules of --preset {args.preset}"
+        + (f" --players {args.players}" if args.players else "")
+        + ":"
+    )
     for line in rules.describe():
         print(f"  {line}")
     print("\nOptions (change with -o NAME=VALUE):")

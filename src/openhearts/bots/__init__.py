@@ -1,0 +1,90 @@
+"""Computer players.  ``make_bot("easy", seed=1)`` builds one by level name;
+``load_bot("package.module:Class")`` loads one from another package.
+
+>>> from openhearts import Game
+>>> game = Game(seed=5)
+>>> bots = [make_bot("random", seed=s) for s in range(4)]
+>>> while not game.is_over:
+...     act(game, game.to_act()[0], bots[game.to_act()[0]])
+>>> len(game.winners) >= 1
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+from ..game import MOON_CHOICE, PASSING, PLAYING, Game, MoonChoice, Pass, Play
+from .base import BaseBot, Bot
+from .random_bot import RandomBot
+
+__all__ = ["Bot", "BaseBot", "RandomBot", "LEVELS", "make_bot", "load_bot", "act", "BotError"]
+
+
+class BotError(ValueError):
+    """A bot could not be built or made an illegal choice."""
+
+
+def _easy(seed: object) -> Bot:
+    from .easy import EasyBot
+
+    bot: Bot = EasyBot(seed)
+    return bot
+
+
+def _hard(seed: object) -> Bot:
+    from .hard import HardBot
+
+    bot: Bot = HardBot(seed)
+    return bot
+
+
+#: Level name -> factory taking a seed.
+LEVELS: dict[str, Callable[[object], Bot]] = {
+    "random": RandomBot,
+    "easy": _easy,
+    "hard": _hard,
+}
+
+
+def make_bot(level: str, seed: object = 0) -> Bot:
+    """A bot of a named level, or from an import path ``module:Class``."""
+    if level in LEVELS:
+        return LEVELS[level](seed)
+    if ":" in level:
+        return load_bot(level, seed)
+    raise BotError(f"no bot level {level!r}: choose {', '.join(LEVELS)} or module:Class")
+
+
+def load_bot(spec: str, seed: object = 0) -> Bot:
+    """Import ``package.module:Class`` and build it with ``seed`` (if it takes one)."""
+    module_name, _, attribute = spec.partition(":")
+    try:
+        factory = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as error:
+        raise BotError(f"cannot load bot {spec!r}: {error}") from None
+    try:
+        bot = factory(seed)
+    except TypeError:
+        bot = factory()
+    if not isinstance(bot, Bot):
+        raise BotError(f"{spec} has no choose_pass, choose_play and choose_moon methods")
+    return bot
+
+
+def act(game: Game, seat: int, bot: Bot) -> None:
+    """Ask ``bot`` for ``seat``'s next action and apply it to ``game``.
+
+    The bot gets only ``game.view(seat)``.  An illegal choice raises
+    :class:`~openhearts.game.IllegalActionError` and leaves the game unchanged.
+    """
+    view = game.view(seat)
+    if game.phase == PASSING:
+        game.apply(Pass(seat, bot.choose_pass(view)))
+    elif game.phase == PLAYING:
+        game.apply(Play(seat, bot.choose_play(view)))
+    elif game.phase == MOON_CHOICE:
+        game.apply(MoonChoice(seat, bool(bot.choose_moon(view))))
+    else:
+        raise BotError("the game is over")

@@ -1,0 +1,242 @@
+"""Game records: a whole game (finished or in progress) as JSON, and back.
+
+A record holds the rules, the names, the seed, and one line per event: each deal's
+hands, each pass, each play, each moon choice; then the totals.  Loading replays
+every action through the engine, so a broken or tampered record is refused with the
+line it fails on and the reason.
+
+>>> from openhearts import Game
+>>> from openhearts.bots import act, make_bot
+>>> game = Game(seed=11)
+>>> bots = [make_bot("random", seed=s) for s in range(4)]
+>>> for _ in range(30):
+...     act(game, game.to_act()[0], bots[game.to_act()[0]])
+>>> again = loads(dumps(game))
+>>> again.deal.key() == game.deal.key() and again.actions == game.actions
+True
+>>> loads(dumps(game).replace('"card": "', '"card": "X', 1))
+Traceback (most recent call last):
+...
+openhearts.record.RecordError: line 15: cannot read 'X2C' as a card: ...
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any, Final
+
+from .cards import Card, CardParseError, CardSet
+from .deal import DealState
+from .game import Action, Game, IllegalActionError, MoonChoice, Pass, Play
+from .rules import Rules, RulesError
+
+__all__ = ["RecordError", "dumps", "loads", "save", "load", "FORMAT", "VERSION"]
+
+FORMAT: Final = "openhearts-record"
+VERSION: Final = 1
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or does not replay; the message gives the line."""
+
+
+def _events(game: Game) -> Iterator[dict[str, Any]]:
+    actions = iter(game.actions)
+    for state in game.deal_states():
+        yield {"deal": state.deal_number, "hands": [str(CardSet(h)) for h in state.dealt]}
+        count = _action_count(state)
+        for _ in range(count):
+            action = next(actions)
+            if isinstance(action, Pass):
+                yield {"pass": action.seat, "cards": str(action.cards)}
+            elif isinstance(action, Play):
+                yield {"play": action.seat, "card": str(action.card)}
+            else:
+                yield {"moon": action.seat, "others_add": action.others_add}
+
+
+def _action_count(state: DealState) -> int:
+    passes = sum(1 for p in state.passes if p is not None) if state.pass_offset else 0
+    plays = len(state.tricks) * state.players + len(state.trick)
+    return passes + plays + (1 if state.moon_choice is not None else 0)
+
+
+def dumps(game: Game) -> str:
+    """The record as JSON text, one event per line."""
+    header = {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": game.rules.to_dict(),
+        "seed": game.seed if isinstance(game.seed, int | str) else str(game.seed),
+        "names": list(game.names),
+        "first_deal": game.first_deal,
+        "initial_scores": list(game.initial_scores),
+    }
+    lines = ["{"]
+    for key, value in header.items():
+        lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)},")
+    lines.append('  "events": [')
+    events = [json.dumps(event, ensure_ascii=False) for event in _events(game)]
+    lines.extend(f"    {text}," for text in events[:-1])
+    if events:
+        lines.append(f"    {events[-1]}")
+    lines.append("  ],")
+    result = {
+        "over": game.is_over,
+        "scores": list(game.scores),
+        "deal_points": [list(r.points) for r in game.results],
+        "winners": game.winners,
+    }
+    lines.append(f'  "result": {json.dumps(result)}')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def _event_lines(text: str) -> list[int]:
+    """The line on which each event of the ``events`` array starts."""
+    start = text.find('"events"')
+    if start < 0:
+        return []
+    bracket = text.find("[", start)
+    decoder = json.JSONDecoder()
+    lines: list[int] = []
+    position = bracket + 1
+    while position < len(text):
+        while position < len(text) and text[position] in " \t\r\n,":
+            position += 1
+        if position >= len(text) or text[position] == "]":
+            break
+        try:
+            _, end = decoder.raw_decode(text, position)
+        except json.JSONDecodeError:
+            break
+        lines.append(_line_of(text, position))
+        position = end
+    return lines
+
+
+def loads(text: str) -> Game:
+    """Rebuild a game from a record, replaying and checking every event."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"line {error.lineno}: not valid JSON: {error.msg}") from None
+    if not isinstance(data, dict):
+        raise RecordError("line 1: a record is a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"line 1: not an OpenHearts record (format {data.get('format')!r})")
+    if data.get("version") != VERSION:
+        raise RecordError(f"line 1: record version {data.get('version')!r} is not supported")
+    try:
+        rules = Rules.from_dict(data.get("rules", {}))
+    except RulesError as error:
+        raise RecordError(f"rules: {error}") from None
+    events = data.get("events")
+    if not isinstance(events, list) or not events:
+        raise RecordError("events: a record needs at least the first deal")
+    lines = _event_lines(text)
+
+    def fail(index: int, reason: str) -> RecordError:
+        line = lines[index] if index < len(lines) else index + 1
+        return RecordError(f"line {line}: {reason}")
+
+    hands_by_deal: list[list[str]] = []
+    first = events[0]
+    if not isinstance(first, dict) or "deal" not in first:
+        raise fail(0, "the first event must be a deal")
+    try:
+        game = Game(
+            rules,
+            seed=data.get("seed", 0),
+            names=data.get("names"),
+            hands=[first["hands"]],
+            first_deal=int(data.get("first_deal", 0)),
+            scores=data.get("initial_scores"),
+        )
+    except (IllegalActionError, ValueError, TypeError, KeyError) as error:
+        raise fail(0, str(error)) from None
+    hands_by_deal.append(first["hands"])
+    for index, event in enumerate(events[1:], start=1):
+        if not isinstance(event, dict):
+            raise fail(index, "an event is a JSON object")
+        try:
+            if "deal" in event:
+                _start_deal(game, event)
+                continue
+            game.apply(_action_of(event))
+        except (IllegalActionError, CardParseError, ValueError, TypeError, KeyError) as error:
+            message = str(error) if not isinstance(error, KeyError) else f"missing {error}"
+            raise fail(index, message) from None
+    result = data.get("result")
+    if isinstance(result, dict) and "scores" in result and result["scores"] != game.scores:
+        raise RecordError(
+            f"result: the record says the totals are {result['scores']}, "
+            f"but replaying it gives {game.scores}"
+        )
+    return game
+
+
+def _start_deal(game: Game, event: dict[str, Any]) -> None:
+    number = event["deal"]
+    if game.actions and game.deal.deal_number != number:
+        raise ValueError(f"deal {number} starts before deal {game.deal.deal_number} has ended")
+    if game.deal.deal_number != number:
+        raise ValueError(f"expected deal {game.deal.deal_number}, not {number}")
+    if game.deal.pass_offset and any(p is not None for p in game.deal.passes):
+        raise ValueError(f"deal {number} is already under way")
+    if game.deal.played:
+        raise ValueError(f"deal {number} is already under way")
+    game.replace_hands(event["hands"])
+
+
+def _action_of(event: dict[str, Any]) -> Action:
+    if "pass" in event:
+        return Pass(_seat(event["pass"]), CardSet.parse(str(event["cards"])))
+    if "play" in event:
+        return Play(_seat(event["play"]), Card.parse(str(event["card"])))
+    if "moon" in event:
+        others_add = event["others_add"]
+        if not isinstance(others_add, bool):
+            raise ValueError("others_add must be true or false")
+        return MoonChoice(_seat(event["moon"]), others_add)
+    raise ValueError(f"unknown event {json.dumps(event)[:60]}")
+
+
+def _seat(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"a seat is a number, not {value!r}")
+    return value
+
+
+def save(game: Game, path: str) -> None:
+    """Write the record atomically (a crash never leaves half a file)."""
+    import os
+    import tempfile
+
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".record-", suffix=".json")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(dumps(game))
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def load(path: str) -> Game:
+    try:
+        with open(path, encoding="utf-8") as stream:
+            text = stream.read()
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not a text file") from None
+    return loads(text)
