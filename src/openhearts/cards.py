@@ -190,7 +190,7 @@ class Card(int):
         >>> Card.parse("QX")
         Traceback (most recent call last):
         ...
-        openhearts.cards.CardParseError: cannot read 'QX' as a card: expected a rank (2-10, J, Q, K, A) and a suit ...  # noqa: E501
+        openhearts.cards.CardParseError: cannot read 'QX' as a card: expected a rank ...
         """
         cleaned = text.strip().lower()
         found = _parse_one(cleaned)
