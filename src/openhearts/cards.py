@@ -32,6 +32,8 @@ __all__ = [
     "suit_of",
     "rank_of",
     "bits",
+    "CARDS",
+    "cards_of",
     "SUIT_MASKS",
     "FULL_DECK",
     "HEARTS_MASK",
@@ -130,6 +132,30 @@ def bits(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+# For every 13-bit suit pattern, the rank numbers set in it: a mask's cards are then
+# four table look-ups instead of a loop over bits.
+_RANKS_OF_PATTERN: Final = tuple(
+    tuple(r for r in range(13) if pattern >> r & 1) for pattern in range(1 << 13)
+)
+_CARDS_OF_PATTERN: Final = tuple(
+    tuple(tuple(13 * suit + r for r in ranks) for ranks in _RANKS_OF_PATTERN) for suit in range(4)
+)
+
+
+def cards_of(mask: int) -> list[int]:
+    """The card numbers in a mask, lowest first, as a list (faster than :func:`bits`).
+
+    >>> cards_of((1 << 0) | (1 << 13) | (1 << 51))
+    [0, 13, 51]
+    """
+    result: list[int] = []
+    for suit in range(4):
+        pattern = mask >> (13 * suit) & 0x1FFF
+        if pattern:
+            result.extend(_CARDS_OF_PATTERN[suit][pattern])
+    return result
 
 
 class Card(int):
@@ -235,6 +261,8 @@ _SHORT: Final = tuple(Rank(c % 13).letter + Suit(c // 13).letter for c in range(
 _PRETTY: Final = tuple(Rank(c % 13).letter + Suit(c // 13).symbol for c in range(52))
 _CARDS: tuple[Card, ...] = ()
 _CARDS = tuple(Card(c) for c in range(52))
+#: The 52 :class:`Card` objects, indexed by card number.
+CARDS: Final = _CARDS
 
 QUEEN_OF_SPADES: Final = _CARDS[Suit.SPADES * 13 + Rank.QUEEN]
 JACK_OF_DIAMONDS: Final = _CARDS[Suit.DIAMONDS * 13 + Rank.JACK]
