@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, cast
 
 from .cards import (
     CARDS,
@@ -430,14 +430,16 @@ class Game:
             raise IllegalActionError(
                 f"it is {self.names[deal.to_move]}'s turn, not {self.names[seat]}'s"
             )
-        kind = card.__class__
-        if (kind is not Card and kind is not int) or not 0 <= card < 52:  # type: ignore[operator]
-            card = self._as_card(card)
-        if not deal.legal_mask() >> card & 1:
-            raise IllegalActionError(self.why_illegal(card))
+        number: int
+        if card.__class__ is Card or (card.__class__ is int and 0 <= card < 52):  # type: ignore[operator]
+            number = cast(int, card)
+        else:
+            number = self._as_card(card)
+        if not deal.legal_mask() >> number & 1:
+            raise IllegalActionError(self.why_illegal(number))
         mover = deal.to_move
-        deal.play_card(card)
-        self.actions.append(Play(mover, CARDS[card]))
+        deal.play_card(number)
+        self.actions.append(Play(mover, CARDS[number]))
         if deal.phase == DONE:
             self._finish_deal()
 
