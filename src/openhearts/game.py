@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final, cast
+from typing import Final
 
 from .cards import (
     CARDS,
@@ -432,7 +432,7 @@ class Game:
             )
         number: int
         if card.__class__ is Card or (card.__class__ is int and 0 <= card < 52):  # type: ignore[operator]
-            number = cast(int, card)
+            number = card
         else:
             number = self._as_card(card)
         if not deal.legal_mask() >> number & 1:
