@@ -294,10 +294,18 @@ class Game:
         if len(given) != players:
             raise ValueError(f"expected {players} names, got {len(given)}")
         if self.rules.seating is Seating.SHUFFLED:
-            random.Random(f"{seed}:seating").shuffle(given)
+            # Only the order around the table matters, so keeping the first player (the
+            # person at the screen, in the faces) in seat 0 and shuffling the others gives
+            # every order of play with the same chance.
+            others = given[1:]
+            random.Random(f"{seed}:seating").shuffle(others)
+            given = given[:1] + others
         self.names: tuple[str, ...] = tuple(given)
         self.first_deal = first_deal
-        self._explicit = [_check_hands(self.rules, h) for h in (hands or [])]
+        # Hands given for particular deals (by number); other deals come from the seed.
+        self._given_hands: dict[int, list[int]] = {
+            first_deal + index: _check_hands(self.rules, h) for index, h in enumerate(hands or [])
+        }
         start = list(scores) if scores is not None else [0] * players
         if len(start) != players:
             raise ValueError(f"expected {players} scores, got {len(start)}")
@@ -313,10 +321,8 @@ class Game:
     # Deals ---------------------------------------------------------------------------
 
     def _new_deal(self, number: int) -> DealState:
-        index = number - self.first_deal
-        if index < len(self._explicit):
-            hands = self._explicit[index]
-        else:
+        hands = self._given_hands.get(number)
+        if hands is None:
             hands = _shuffled_hands(self.rules, self.seed, number, self.rules.dealer(number))
         return DealState.new(self.rules, list(hands), number)
 
@@ -324,7 +330,9 @@ class Game:
         """Deal these hands in the current deal instead (only before its first action)."""
         if len(self.actions) != self._deal_start or self.deal.phase == DONE:
             raise IllegalActionError("the deal is already under way")
-        self.deal = DealState.new(self.rules, _check_hands(self.rules, hands), self.deal_number)
+        masks = _check_hands(self.rules, hands)
+        self._given_hands[self.deal_number] = masks
+        self.deal = DealState.new(self.rules, masks, self.deal_number)
 
     def deal_states(self) -> list[DealState]:
         """The state of every deal so far, the current one last (read only)."""
