@@ -1,0 +1,176 @@
+"""Shared helpers for the test suite: rule configurations, hand building, random play.
+
+The helpers only use the public engine API, so tests built on them check the engine
+the way the faces use it.  Hypothesis runs derandomized (the ``openhearts`` profile,
+loaded here) so that a CI run is reproducible; set ``HYPOTHESIS_PROFILE=explore`` to
+search with fresh random examples locally.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from hypothesis import HealthCheck, settings
+
+from openhearts import Card, CardSet, Game, MoonChoice, Pass, Play, Rules
+from openhearts.game import Action
+
+settings.register_profile(
+    "openhearts",
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("explore", deadline=None, max_examples=1000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "openhearts"))
+
+#: Player counts each preset supports (RULES.md's table).
+PRESET_PLAYERS: Mapping[str, tuple[int, ...]] = {
+    "standard": (3, 4, 5, 6),
+    "source-000": (4,),
+    "source-001": (4,),
+    "source-002": (3, 4, 5),
+    "source-003": (3, 4, 5, 6),
+    "source-004": (4,),
+}
+
+#: Every (preset, players) pair a game can be played with.
+CONFIGS: list[tuple[str, int]] = [
+    (name, players) for name, counts in PRESET_PLAYERS.items() for players in counts
+]
+
+
+def config_id(config: tuple[str, int]) -> str:
+    """A readable pytest id: ``source-003-6p``."""
+    return f"{config[0]}-{config[1]}p"
+
+
+def cards(text: str) -> CardSet:
+    """Shorthand for :meth:`CardSet.parse`."""
+    return CardSet.parse(text)
+
+
+def card(text: str) -> Card:
+    """Shorthand for :meth:`Card.parse`."""
+    return Card.parse(text)
+
+
+def build_hands(rules: Rules, fixed: Mapping[int, str | CardSet]) -> list[CardSet]:
+    """Deal hands where some seats hold given cards (a full hand or only part of one).
+
+    The cards not named are handed out lowest first to the seats in seat order, each
+    seat being filled up to the hand size before the next.  A scenario names every card
+    whose place matters and leaves the rest to this filler.
+    """
+    size = rules.hand_size
+    hands: list[int] = [0] * rules.players
+    used = 0
+    for seat, given in fixed.items():
+        mask = int(given if isinstance(given, CardSet) else CardSet.parse(given))
+        assert mask & used == 0, f"seat {seat}: {CardSet(mask & used)} named twice"
+        assert mask & ~rules.deck_mask == 0, f"seat {seat}: {CardSet(mask)} not all in play"
+        assert mask.bit_count() <= size, f"seat {seat}: more than {size} cards"
+        hands[seat] = mask
+        used |= mask
+    rest = [c for c in CardSet(rules.deck_mask & ~used)]
+    for seat in range(rules.players):
+        while hands[seat].bit_count() < size:
+            hands[seat] |= 1 << rest.pop(0)
+    assert not rest
+    return [CardSet(h) for h in hands]
+
+
+def hold_rules(preset: str = "standard", players: int | None = None, **changes: object) -> Rules:
+    """A preset where every deal is a hold hand, so play starts at once."""
+    return Rules.preset(preset, players, pass_cycle=("hold",), **changes)
+
+
+def scripted_game(
+    rules: Rules, fixed: Mapping[int, str | CardSet], **kwargs: object
+) -> Game:
+    """A game whose first deal has the hands :func:`build_hands` makes from ``fixed``."""
+    hands = build_hands(rules, fixed)
+    return Game(rules, hands=[hands], **kwargs)  # type: ignore[arg-type]
+
+
+def play_sequence(game: Game, names: str | Iterable[str]) -> None:
+    """Play cards in play order, each by whichever seat is to move: ``"2C 3C 4C 5C"``."""
+    for name in names.split() if isinstance(names, str) else names:
+        game.play(Card.parse(name))
+
+
+def random_action(game: Game, rng: random.Random) -> Action:
+    """A random legal action for a random seat that may act now."""
+    seat = rng.choice(game.to_act())
+    if game.phase == "passing":
+        hand = list(game.hand(seat))
+        return Pass(seat, CardSet(rng.sample(hand, game.rules.cards_passed)))
+    if game.phase == "playing":
+        legal = list(game.legal_plays())
+        return Play(seat, rng.choice(legal))
+    return MoonChoice(seat, rng.random() < 0.5)
+
+
+def play_random(
+    game: Game,
+    rng: random.Random,
+    *,
+    on_action: Callable[[Game, Action], None] | None = None,
+    max_actions: int | None = None,
+) -> list[Action]:
+    """Play random legal actions until the game is over (or ``max_actions`` are done).
+
+    ``on_action(game, action)`` runs after each action, for checks.
+    """
+    done: list[Action] = []
+    while not game.is_over and (max_actions is None or len(done) < max_actions):
+        action = random_action(game, rng)
+        game.apply(action)
+        done.append(action)
+        if on_action is not None:
+            on_action(game, action)
+    return done
+
+
+def snapshot(game: Game) -> tuple[object, ...]:
+    """Everything observable about a game, for exact before/after comparisons."""
+    return (
+        tuple(state.key() for state in game.deal_states()),
+        tuple(game.scores),
+        tuple(game.results),
+        tuple(game.actions),
+        game.phase,
+        game.names,
+        game.deal_number,
+        game.dealer,
+        game.pass_direction,
+        tuple(game.to_act()),
+        game.current_player,
+        game.legal_mask(),
+        tuple(game.winners),
+    )
+
+
+def views(game: Game) -> tuple[object, ...]:
+    """Every seat's view (PlayerView compares field by field)."""
+    return tuple(game.view(seat) for seat in range(game.rules.players))
+
+
+def deal_to_end(game: Game, rng: random.Random) -> None:
+    """Play random actions until the current deal is over (a new deal or game over)."""
+    start = game.deal_number
+    results = len(game.results)
+    while not game.is_over and game.deal_number == start and len(game.results) == results:
+        game.apply(random_action(game, rng))
+
+
+def seats_holding(game: Game, wanted: Sequence[Card]) -> dict[Card, int]:
+    """Which seat holds each wanted card now."""
+    found: dict[Card, int] = {}
+    for seat in range(game.rules.players):
+        for c in wanted:
+            if c in game.hand(seat):
+                found[c] = seat
+    return found
