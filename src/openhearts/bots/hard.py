@@ -1,0 +1,341 @@
+"""``hard``: Monte Carlo search over the cards it cannot see.
+
+For each decision the bot deals the unseen cards many times at random, each time
+consistently with everything its seat knows (see :mod:`openhearts.bots.sampler`).
+In every such world it tries each legal card and plays the deal out to the end, all
+four (or three to six) seats following the rules of thumb of
+:mod:`openhearts.bots.policy` (which also take a point trick away from a player
+collecting every point).  The same worlds are used for every candidate card, so
+the comparison between cards is not drowned in the luck of the sampling.
+
+A card's value is its average, over the worlds, of the bot's own points minus the
+average of the other players' points for the deal: shooting the moon (0 for us,
+26 for each other) is worth much more than a clean deal, and letting an opponent
+shoot is worth much less.  When no other player has taken a point yet, every card is
+also tried with the bot playing out the rest of the deal for every point; when that
+plan is better on average, the bot goes for the moon.
+
+Decisions are repeatable for a seed: the worlds come from a generator seeded by the
+bot's seed and the position, whatever the number of worker processes.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+import zlib
+from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+
+from ..cards import Card, CardSet
+from ..deal import MOON_CHOICE, PLAYING, DealState
+from ..game import PlayerView, conventional_moon_choice
+from ..rules import Rules
+from .base import BaseBot
+from .policy import JD, QS, moon_threat, pass_policy, play_policy
+from .sampler import Knowledge, constraints, sample
+
+__all__ = ["HardBot", "DEFAULT_BUDGET", "playout"]
+
+#: Worlds (deals of the unseen cards) examined per decision by default; on one core of
+#: a 2-core machine this keeps decisions under a second.
+DEFAULT_BUDGET = 60
+
+
+def playout(
+    state: DealState, root: int, shoot: bool, add_for: Sequence[bool], jack: bool
+) -> list[int]:
+    """Play ``state`` to the end with the rule-of-thumb policy; returns the deal's points.
+
+    ``shoot``: seat ``root`` plays for every point while no one else has taken any.
+    ``add_for[s]``: the moon choice seat ``s`` would make, where the shooter chooses.
+    """
+    players = state.players
+    point_mask = state.rules.point_mask
+    hands = state.hands
+    threat = -1
+    while state.phase == PLAYING:
+        legal = state.legal_mask()
+        if legal & (legal - 1):
+            trick = state.trick
+            if not trick:
+                threat = moon_threat(state.taken, point_mask)
+            seat = state.to_move
+            seen = threat
+            if shoot and seat == root and threat in (-1, root):
+                seen = root
+                for other in range(players):
+                    if other != root and state.taken[other] & point_mask:
+                        seen = threat
+                        break
+            card = play_policy(
+                seat, state.hands[seat], legal, trick, state.leader, players, state.played,
+                seen, jack,
+            )  # fmt: skip
+        else:
+            card = legal.bit_length() - 1
+        state.play_card(card)
+        hands = state.hands
+    del hands
+    if state.phase == MOON_CHOICE:
+        assert state.shooter is not None
+        state.choose_moon(add_for[state.shooter])
+    assert state.points is not None
+    return state.points
+
+
+@dataclass(frozen=True)
+class _Task:
+    """One batch of worlds to evaluate (picklable, for worker processes)."""
+
+    rules: Rules
+    knowledge: Knowledge
+    hand: int
+    leader: int
+    trick: tuple[int, ...]
+    taken: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+    played: int
+    hearts_broken: bool
+    deal_number: int
+    candidates: tuple[int, ...]
+    modes: tuple[bool, ...]
+    add_for: tuple[bool, ...]
+    seed: int
+    worlds: range
+    deadline: float | None
+
+
+#: Per (candidate, mode): [sum of objective, sum of own points, worlds].
+_Totals = list[list[float]]
+
+
+def _evaluate(task: _Task) -> _Totals:
+    rules = task.rules
+    seat = task.knowledge.seat
+    players = rules.players
+    jack = rules.jack_of_diamonds
+    totals = [[0.0, 0.0, 0.0] for _ in range(len(task.candidates) * len(task.modes))]
+    for world in task.worlds:
+        if task.deadline is not None and world > task.worlds.start and (
+            time.monotonic() > task.deadline
+        ):
+            break
+        rng = random.Random(task.seed * 1_000_003 + world)
+        hands = sample(task.knowledge, rng)
+        hands[seat] = task.hand
+        base = DealState.from_position(
+            rules, hands, leader=task.leader, trick=list(task.trick), taken=list(task.taken),
+            tricks_won=list(task.tricks_won), played=task.played,
+            hearts_broken=task.hearts_broken, deal_number=task.deal_number,
+        )  # fmt: skip
+        index = 0
+        for card in task.candidates:
+            for shoot in task.modes:
+                state = base.clone()
+                state.play_card(card)
+                if state.phase == PLAYING or state.phase == MOON_CHOICE:
+                    points = playout(state, seat, shoot, task.add_for, jack)
+                else:
+                    assert state.points is not None
+                    points = state.points
+                mine = points[seat]
+                others = (sum(points) - mine) / (players - 1)
+                row = totals[index]
+                row[0] += mine - others
+                row[1] += mine
+                row[2] += 1
+                index += 1
+    return totals
+
+
+def _candidates(legal: int, known: int, jack: bool) -> dict[int, list[int]]:
+    """Legal cards grouped into equivalents: cards of a suit with nothing between them but
+    cards this seat holds or that are gone play the same.  Representative -> members."""
+    groups: dict[int, list[int]] = {}
+    current = -1
+    for card in range(52):
+        if not legal >> card & 1:
+            continue
+        special = card == QS or (jack and card == JD)
+        if current >= 0 and card // 13 == current // 13 and not special:
+            between = ((1 << card) - 1) & ~((1 << (current + 1)) - 1)
+            previous = groups[current][-1]
+            if not (between & ~known) and previous != QS and not (jack and previous == JD):
+                groups[current].append(card)
+                continue
+        groups[card] = [card]
+        current = card
+    return groups
+
+
+class HardBot(BaseBot):
+    """Monte Carlo search over the hidden cards.
+
+    :param seed: makes decisions repeatable.
+    :param budget: worlds (random deals of the unseen cards) per decision; each world
+        plays every candidate card to the end of the deal.  Default
+        :data:`DEFAULT_BUDGET`.
+    :param workers: processes to spread the worlds over (1: think in this process).
+    :param time_limit: optional cap in seconds per decision; when it is reached the
+        worlds examined so far decide (and decisions are no longer repeatable).
+    """
+
+    name = "hard"
+
+    def __init__(
+        self,
+        seed: object = 0,
+        budget: int = DEFAULT_BUDGET,
+        workers: int = 1,
+        time_limit: float | None = None,
+    ) -> None:
+        super().__init__(seed)
+        if budget < 1:
+            raise ValueError("budget: at least one world per decision")
+        if workers < 1:
+            raise ValueError("workers: at least one")
+        self.budget = budget
+        self.workers = workers
+        self.time_limit = time_limit
+        self._pool: Executor | None = None
+
+    def __repr__(self) -> str:
+        return f"HardBot(seed={self.seed!r}, budget={self.budget}, workers={self.workers})"
+
+    def close(self) -> None:
+        """Stop the worker processes (if any)."""
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    def __del__(self) -> None:
+        pool = getattr(self, "_pool", None)
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def __getstate__(self) -> dict[str, object]:
+        state = self.__dict__.copy()
+        state["_pool"] = None
+        return state
+
+    # Decisions ---------------------------------------------------------------------
+
+    def choose_pass(self, view: PlayerView) -> CardSet:
+        return CardSet(
+            pass_policy(view.hand.mask, view.rules.cards_passed, view.rules.jack_of_diamonds)
+        )
+
+    def choose_moon(self, view: PlayerView) -> bool:
+        return conventional_moon_choice(view.scores, view.seat, view.rules.points_in_play)
+
+    def choose_play(self, view: PlayerView) -> Card:
+        legal = view.legal.mask
+        if legal & (legal - 1) == 0:
+            return Card(legal.bit_length() - 1)
+        return self._search(view)[0][0]
+
+    def analyse(self, view: PlayerView) -> list[tuple[Card, float]]:
+        """Every legal card with the points this seat can expect from the deal after
+        playing it, best card first (the order the bot would rank them)."""
+        legal = view.legal.mask
+        if not legal:
+            return []
+        return [(card, points) for card, points, _ in self._search(view)]
+
+    def _search(self, view: PlayerView) -> list[tuple[Card, float, float]]:
+        """(card, expected own points, objective) for every legal card, best first."""
+        rules = view.rules
+        legal = view.legal.mask
+        gone = view.played.mask
+        hand = view.hand.mask
+        jack = rules.jack_of_diamonds
+        groups = _candidates(legal, gone | hand, jack)
+        candidates = tuple(groups)
+        taken = tuple(won.mask for won in view.won)
+        point_mask = rules.point_mask
+        others_clean = all(
+            not taken[s] & point_mask for s in range(rules.players) if s != view.seat
+        )
+        modes = (False, True) if others_clean and self._may_shoot(view) else (False,)
+        trick = tuple(int(card) for _, card in view.trick)
+        key = f"{self.seed}:{view.deal_number}:{view.seat}:{gone}:{hand}:{trick}"
+        seed = zlib.crc32(key.encode())
+        deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
+        base = _Task(
+            rules=rules,
+            knowledge=constraints(view),
+            hand=hand,
+            leader=view.leader if view.leader is not None else view.seat,
+            trick=trick,
+            taken=taken,
+            tricks_won=tuple(
+                sum(1 for t in view.tricks if t.winner == s) for s in range(rules.players)
+            ),
+            played=gone,
+            hearts_broken=view.hearts_broken,
+            deal_number=view.deal_number,
+            candidates=candidates,
+            modes=modes,
+            add_for=tuple(
+                conventional_moon_choice(view.scores, s, rules.points_in_play)
+                for s in range(rules.players)
+            ),
+            seed=seed,
+            worlds=range(self.budget),
+            deadline=deadline,
+        )
+        if self.workers > 1 and len(candidates) * self.budget > 40:
+            totals = self._parallel(base)
+        else:
+            totals = _evaluate(base)
+        results: list[tuple[Card, float, float]] = []
+        for index, card in enumerate(candidates):
+            rows = totals[index * len(modes) : (index + 1) * len(modes)]
+            best = min(rows, key=lambda r: r[0] / r[2] if r[2] else math.inf)
+            worlds = best[2] or 1.0
+            for member in groups[card]:
+                results.append((Card(member), best[1] / worlds, best[0] / worlds))
+        results.sort(key=lambda item: (item[2], item[0]))
+        return results
+
+    def _parallel(self, task: _Task) -> _Totals:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=self.workers)
+        count = self.workers
+        size = task.worlds.stop
+        bounds = [size * i // count for i in range(count + 1)]
+        tasks = [
+            _replace_worlds(task, range(bounds[i], bounds[i + 1]))
+            for i in range(count)
+            if bounds[i + 1] > bounds[i]
+        ]
+        totals: _Totals | None = None
+        for part in self._pool.map(_evaluate, tasks):
+            if totals is None:
+                totals = part
+            else:
+                for row, more in zip(totals, part, strict=True):
+                    for i in range(3):
+                        row[i] += more[i]
+        assert totals is not None
+        return totals
+
+    @staticmethod
+    def _may_shoot(view: PlayerView) -> bool:
+        """Cheap filter before searching moon plans: enough high cards left to hope."""
+        hand = view.hand.mask
+        high = sum(1 for card in view.hand if card.rank >= 10)
+        if view.hearts_broken or view.tricks:
+            return high * 3 >= len(view.hand) or any(
+                w.mask & view.rules.point_mask for w in (view.won[view.seat],)
+            )
+        return high * 2 >= len(view.hand) and hand.bit_count() > 0
+
+
+def _replace_worlds(task: _Task, worlds: range) -> _Task:
+    from dataclasses import replace
+
+    return replace(task, worlds=worlds)
