@@ -1,0 +1,480 @@
+"""Rules as data: defaults, derived facts, validation messages, presets against RULES.md."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from conftest import CONFIGS, PRESET_PLAYERS, config_id
+from openhearts import (
+    PRESETS,
+    CardSet,
+    FirstTrick,
+    HeartsBreak,
+    MoonScoring,
+    Rules,
+    RulesError,
+    Seating,
+)
+from openhearts.rules import seat_names
+
+
+def make(**options: Any) -> Rules:
+    """Build rules from options as a user types them (card names as text, and so on)."""
+    return Rules(**options)
+
+
+# Derived facts ----------------------------------------------------------------------
+
+
+def test_defaults_are_the_standard_four_player_game() -> None:
+    rules = Rules()
+    assert rules == Rules.preset("standard")
+    assert rules.players == 4
+    assert rules.removed == CardSet()
+    assert rules.hand_size == 13
+    assert rules.pass_cycle == ("left", "right", "across", "hold")
+    assert rules.cards_passed == 3
+    assert str(rules.first_lead_card) == "2C"
+    assert rules.first_trick is FirstTrick.NO_POINTS_UNLESS_FORCED
+    assert rules.hearts_break is HeartsBreak.HEART
+    assert rules.moon is MoonScoring.OTHERS_ADD
+    assert rules.sun is False and rules.jack_of_diamonds is False
+    assert rules.end_score == 100
+    assert rules.seating is Seating.FIXED
+    assert rules.first_dealer == 0
+    assert rules.direction == "clockwise"
+    assert rules.points_in_play == 26
+    assert len(rules.deck) == 52
+
+
+@pytest.mark.parametrize(
+    ("players", "removed", "hand_size", "cycle", "points"),
+    [
+        (3, "2D", 17, ("left", "right", "hold"), 26),
+        (4, "", 13, ("left", "right", "across", "hold"), 26),
+        (5, "2D 2S", 10, ("left", "right", "left2", "right2", "hold"), 26),
+        (6, "3C 3D 3S 3H", 8, ("left", "right", "left2", "right2", "across", "hold"), 25),
+    ],
+)
+def test_player_count_defaults(
+    players: int, removed: str, hand_size: int, cycle: tuple[str, ...], points: int
+) -> None:
+    for preset in ("standard", "source-003"):
+        rules = Rules.preset(preset, players)
+        assert rules.removed == CardSet.parse(removed)
+        assert rules.hand_size == hand_size
+        assert hand_size * players + len(CardSet.parse(removed)) == 52
+        assert rules.pass_cycle == cycle
+        assert rules.points_in_play == points
+        assert str(rules.first_lead_card) == "2C"
+        assert len(rules.deck) == 52 - len(rules.removed or CardSet())
+
+
+def test_first_lead_is_the_lowest_club_in_play() -> None:
+    assert str(Rules.preset("source-002", players=5).first_lead_card) == "3C"
+    assert str(make(players=6, removed="2C 2D 2S 2H").first_lead_card) == "3C"
+    assert str(make(players=4, removed="2C 3C 4C 5C").first_lead_card) == "6C"
+    assert str(make(first_lead="3S").first_lead_card) == "3S"
+
+
+def test_six_players_without_the_twos_keeps_every_heart_but_the_two() -> None:
+    rules = make(players=6, removed="2C 2D 2S 2H")
+    assert rules.hand_size == 8
+    assert rules.points_in_play == 25
+
+
+def test_points_in_play_follow_the_removed_cards() -> None:
+    assert make(players=4, removed="QS 2C 3C 4C").points_in_play == 13
+    assert make(players=4, removed="2H 3H 4H 5H").points_in_play == 22
+    assert make(players=3, removed="2H").points_in_play == 25
+
+
+@pytest.mark.parametrize(
+    ("players", "direction", "expected"),
+    [
+        (3, "left", 1),
+        (3, "right", 2),
+        (4, "left", 1),
+        (4, "right", 3),
+        (4, "across", 2),
+        (5, "left", 1),
+        (5, "right", 4),
+        (5, "left2", 2),
+        (5, "right2", 3),
+        (6, "left", 1),
+        (6, "right", 5),
+        (6, "left2", 2),
+        (6, "right2", 4),
+        (6, "across", 3),
+        (6, "left3", 3),
+    ],
+)
+def test_pass_offsets_clockwise(players: int, direction: str, expected: int) -> None:
+    rules = make(players=players, pass_cycle=(direction,))
+    assert rules.pass_offset(0) == expected
+    # Counter-clockwise play puts the player on your left before you in play order.
+    other = make(players=players, pass_cycle=(direction,), direction="counterclockwise")
+    assert other.pass_offset(0) == (-expected) % players
+
+
+def test_hold_and_no_cards_passed_mean_no_pass() -> None:
+    assert make(pass_cycle=("hold",)).pass_offset(0) == 0
+    assert make(cards_passed=0).pass_offset(0) == 0
+    assert make(cards_passed=0).pass_offset(1) == 0
+
+
+def test_pass_cycle_repeats() -> None:
+    rules = Rules()
+    assert [rules.pass_direction(n) for n in range(9)] == [
+        "left", "right", "across", "hold", "left", "right", "across", "hold", "left",
+    ]  # fmt: skip
+    assert [rules.pass_offset(n) for n in range(4)] == [1, 3, 2, 0]
+
+
+def test_pass_cycle_accepts_text() -> None:
+    assert make(pass_cycle="left, RIGHT hold").pass_cycle == ("left", "right", "hold")
+    assert make(pass_cycle=["left", "across"]).pass_cycle == ("left", "across")
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_dealer_rotates_one_seat_per_deal_from_south(players: int) -> None:
+    rules = make(players=players)
+    assert [rules.dealer(n) for n in range(2 * players)] == [
+        n % players for n in range(2 * players)
+    ]
+    assert seat_names(players)[rules.dealer(0)] == "South"
+    shifted = make(players=players, first_dealer=players - 1)
+    assert shifted.dealer(0) == players - 1 and shifted.dealer(1) == 0
+
+
+def test_seat_names_in_clockwise_play_order() -> None:
+    # Clockwise as seen from above: South, then West on South's left, North, East.
+    assert seat_names(4) == ("South", "West", "North", "East")
+    for players in (3, 4, 5, 6):
+        names = seat_names(players)
+        assert len(names) == players == len(set(names))
+        assert names[0] == "South"
+
+
+def test_source_000_pass_direction_by_dealer() -> None:
+    # "When South deals the pass direction is always left, and when East deals there is
+    # no exchange."
+    rules = Rules.preset("source-000")
+    names = seat_names(4)
+    for deal in range(12):
+        dealer = names[rules.dealer(deal)]
+        if dealer == "South":
+            assert rules.pass_direction(deal) == "left"
+        if dealer == "East":
+            assert rules.pass_offset(deal) == 0
+
+
+def test_rules_are_frozen_and_hashable() -> None:
+    rules = Rules()
+    with pytest.raises(AttributeError):
+        rules.players = 5  # type: ignore[misc]
+    assert hash(rules) == hash(Rules())
+    assert rules != make(end_score=50)
+
+
+def test_replace_rechecks_and_follows_the_player_count() -> None:
+    rules = Rules().replace(players=6)
+    assert rules.removed == CardSet.parse("3C 3D 3S 3H") and rules.hand_size == 8
+    assert Rules().replace(end_score=50).end_score == 50
+    with pytest.raises(RulesError, match=r"^players:"):
+        Rules().replace(players=7)
+
+
+def test_describe_summarises_the_options() -> None:
+    text = "\n".join(Rules.preset("source-003", players=6, jack_of_diamonds=True).describe())
+    assert "6 players, 8 cards each" in text
+    assert "25" in text, "the moon's value with a heart removed"
+    assert "sun" in text.lower()
+    assert "J♦" in text
+    assert "100" in text
+    plain = "\n".join(Rules().describe())
+    assert "sun" not in plain.lower() and "J♦" not in plain
+    assert "2♣" in plain
+
+
+# Validation -------------------------------------------------------------------------
+
+INVALID: list[tuple[dict[str, Any], str]] = [
+    ({"players": 7}, "players"),
+    ({"players": 2}, "players"),
+    ({"players": 0}, "players"),
+    ({"players": "4"}, "players"),
+    ({"players": True}, "players"),
+    ({"players": 4.0}, "players"),
+    ({"players": 4, "removed": "2D"}, "removed"),
+    ({"players": 5, "removed": ""}, "removed"),
+    ({"players": 3, "removed": "2C 2D"}, "removed"),
+    ({"players": 6, "removed": "3C 3D 3S"}, "removed"),
+    ({"removed": "QX"}, "removed"),
+    ({"removed": "QS QS"}, "removed"),
+    ({"players": 4, "pass_cycle": ("left4",)}, "pass_cycle"),
+    ({"players": 3, "pass_cycle": ("left3",)}, "pass_cycle"),
+    ({"players": 5, "pass_cycle": ("right5",)}, "pass_cycle"),
+    ({"players": 6, "pass_cycle": ("left12",)}, "pass_cycle"),
+    ({"players": 4, "pass_cycle": ("left0",)}, "pass_cycle"),
+    ({"players": 3, "pass_cycle": ("across",)}, "pass_cycle"),
+    ({"players": 5, "pass_cycle": ("left", "across")}, "pass_cycle"),
+    ({"pass_cycle": ("sideways",)}, "pass_cycle"),
+    ({"pass_cycle": ("self",)}, "pass_cycle"),
+    ({"pass_cycle": ()}, "pass_cycle"),
+    ({"cards_passed": -1}, "cards_passed"),
+    ({"cards_passed": 14}, "cards_passed"),
+    ({"players": 6, "cards_passed": 9}, "cards_passed"),
+    ({"cards_passed": "3"}, "cards_passed"),
+    ({"first_lead": "QX"}, "first_lead"),
+    ({"players": 5, "removed": "2C 2D", "first_lead": "2C"}, "first_lead"),
+    ({"players": 3, "removed": "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"}, "first_lead"),
+    ({"first_trick": "sometimes"}, "first_trick"),
+    ({"hearts_break": "spade"}, "hearts_break"),
+    ({"moon": "sun"}, "moon"),
+    ({"seating": "random"}, "seating"),
+    ({"end_score": 0}, "end_score"),
+    ({"end_score": -5}, "end_score"),
+    ({"end_score": "100"}, "end_score"),
+    ({"first_dealer": 4}, "first_dealer"),
+    ({"first_dealer": -1}, "first_dealer"),
+    ({"direction": "widdershins"}, "direction"),
+]
+
+
+@pytest.mark.parametrize(
+    ("options", "option"), INVALID, ids=[f"{o}" for o, _ in INVALID]
+)
+def test_invalid_options_are_refused_naming_the_option(
+    options: dict[str, Any], option: str
+) -> None:
+    with pytest.raises(RulesError) as caught:
+        Rules(**options)
+    message = str(caught.value)
+    assert message.startswith(f"{option}:"), message
+    assert len(message) > len(option) + 10, "the message explains, not only names"
+
+
+def test_rules_error_is_a_value_error() -> None:
+    assert issubclass(RulesError, ValueError)
+
+
+def test_messages_say_what_is_wrong() -> None:
+    with pytest.raises(RulesError, match="3 to 6 players, not 7"):
+        make(players=7)
+    with pytest.raises(RulesError, match="cannot be dealt evenly to 4 players"):
+        make(removed="2D")
+    with pytest.raises(RulesError, match="'left4' points back at the passer"):
+        make(pass_cycle=("left4",))
+    with pytest.raises(RulesError, match="'across' needs an even number of players"):
+        make(players=5, pass_cycle=("across",))
+    with pytest.raises(RulesError, match="removed"):
+        make(players=5, removed="2C 2D", first_lead="2C")
+    with pytest.raises(RulesError, match="no_points_unless_forced"):
+        make(first_trick="bogus")
+
+
+def test_enum_options_accept_their_string_values() -> None:
+    rules = make(
+        first_trick="no_hearts",
+        hearts_break="point_card",
+        moon="shooter_chooses",
+        seating="shuffled",
+    )
+    assert rules.first_trick is FirstTrick.NO_HEARTS
+    assert rules.hearts_break is HeartsBreak.POINT_CARD
+    assert rules.moon is MoonScoring.SHOOTER_CHOOSES
+    assert rules.seating is Seating.SHUFFLED
+
+
+def test_removed_accepts_several_forms() -> None:
+    expected = CardSet.parse("2D")
+    assert make(players=3, removed="2D").removed == expected
+    assert make(players=3, removed=["2D"]).removed == expected
+    assert make(players=3, removed=expected).removed == expected
+    assert make(players=3, removed=[13]).removed == expected
+
+
+# Presets against RULES.md -----------------------------------------------------------
+
+# What RULES.md's table says each source uses.  Options not listed are the defaults.
+FOUR = ("left", "right", "across", "hold")
+PRESET_TABLE: dict[str, dict[str, Any]] = {
+    "standard": {},
+    "source-000": {
+        "first_trick": FirstTrick.NO_POINTS_UNLESS_FORCED,
+        "hearts_break": HeartsBreak.POINT_CARD,
+        "moon": MoonScoring.SHOOTER_CHOOSES,
+        "first_dealer": 0,
+        "direction": "clockwise",
+    },
+    "source-001": {
+        "first_trick": FirstTrick.NO_POINTS,
+        "hearts_break": HeartsBreak.HEART,
+        "moon": MoonScoring.OTHERS_ADD,
+    },
+    "source-002": {
+        "first_trick": FirstTrick.NO_HEARTS,
+        "hearts_break": HeartsBreak.NEVER_RESTRICTED,
+        "moon": MoonScoring.SHOOTER_SUBTRACTS,
+        "seating": Seating.SHUFFLED,
+    },
+    "source-003": {
+        "first_trick": FirstTrick.NO_POINTS_UNLESS_FORCED,
+        "hearts_break": HeartsBreak.HEART,
+        "moon": MoonScoring.OTHERS_ADD,
+        "sun": True,
+    },
+    "source-004": {
+        "first_trick": FirstTrick.NO_POINTS,
+        "hearts_break": HeartsBreak.HEART,
+        "moon": MoonScoring.OTHERS_ADD,
+        "direction": "counterclockwise",
+    },
+}
+
+BASE: dict[str, Any] = {
+    "cards_passed": 3,
+    "first_trick": FirstTrick.NO_POINTS_UNLESS_FORCED,
+    "hearts_break": HeartsBreak.HEART,
+    "moon": MoonScoring.OTHERS_ADD,
+    "sun": False,
+    "jack_of_diamonds": False,
+    "end_score": 100,
+    "seating": Seating.FIXED,
+    "first_dealer": 0,
+    "direction": "clockwise",
+    "first_lead": None,
+}
+
+# Removed cards and pass cycle by (preset, players), from RULES.md's table.
+DECKS: dict[tuple[str, int], tuple[str, tuple[str, ...], str]] = {
+    ("standard", 3): ("2D", ("left", "right", "hold"), "2C"),
+    ("standard", 4): ("", FOUR, "2C"),
+    ("standard", 5): ("2D 2S", ("left", "right", "left2", "right2", "hold"), "2C"),
+    ("standard", 6): (
+        "3C 3D 3S 3H", ("left", "right", "left2", "right2", "across", "hold"), "2C"
+    ),
+    ("source-000", 4): ("", FOUR, "2C"),
+    ("source-001", 4): ("", FOUR, "2C"),
+    ("source-002", 3): ("2D", ("left", "right", "hold"), "2C"),
+    ("source-002", 4): ("", FOUR, "2C"),
+    ("source-002", 5): ("2C 2D", ("left", "right", "left2", "right2", "hold"), "3C"),
+    ("source-003", 3): ("2D", ("left", "right", "hold"), "2C"),
+    ("source-003", 4): ("", FOUR, "2C"),
+    ("source-003", 5): ("2D 2S", ("left", "right", "left2", "right2", "hold"), "2C"),
+    ("source-003", 6): (
+        "3C 3D 3S 3H", ("left", "right", "left2", "right2", "across", "hold"), "2C"
+    ),
+    ("source-004", 4): ("", FOUR, "2C"),
+}
+
+
+def test_every_preset_is_tested() -> None:
+    assert set(PRESETS) == set(PRESET_TABLE) == set(PRESET_PLAYERS)
+    assert set(DECKS) == set(CONFIGS)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_preset_reproduces_its_source(config: tuple[str, int]) -> None:
+    name, players = config
+    rules = Rules.preset(name, players)
+    expected = {**BASE, **PRESET_TABLE[name]}
+    for option, value in expected.items():
+        assert getattr(rules, option) == value, f"{name} {players}p: {option}"
+    removed, cycle, lead = DECKS[config]
+    assert rules.players == players
+    assert rules.removed == CardSet.parse(removed)
+    assert rules.pass_cycle == cycle
+    assert str(rules.first_lead_card) == lead
+
+
+@pytest.mark.parametrize("name", ["standard", "source-003", "source-004", "source-001"])
+def test_preset_without_players_is_four(name: str) -> None:
+    assert Rules.preset(name).players == 4
+
+
+@pytest.mark.parametrize("name", ["source-000", "source-001", "source-004"])
+@pytest.mark.parametrize("players", [3, 5, 6])
+def test_four_player_sources_refuse_other_counts(name: str, players: int) -> None:
+    with pytest.raises(RulesError, match=r"^players:"):
+        Rules.preset(name, players)
+
+
+def test_source_002_refuses_six_players() -> None:
+    with pytest.raises(RulesError, match=r"^players:.*3 to 5"):
+        Rules.preset("source-002", 6)
+
+
+def test_unknown_preset_lists_the_presets() -> None:
+    with pytest.raises(RulesError, match=r"^preset:.*source-003"):
+        Rules.preset("source-009")
+
+
+def test_preset_accepts_changes_on_top() -> None:
+    rules = Rules.preset("source-003", 5, jack_of_diamonds=True, end_score=50)
+    assert rules.jack_of_diamonds and rules.sun and rules.end_score == 50
+    assert rules.removed == CardSet.parse("2D 2S")
+    six = Rules.preset("source-003", 6, removed="2C 2D 2S 2H")
+    assert str(six.first_lead_card) == "3C" and six.hand_size == 8
+    literal = Rules.preset("source-003", 6, removed="2C 2D 2S 2H", first_lead="3S")
+    assert str(literal.first_lead_card) == "3S"
+    with pytest.raises(RulesError, match=r"^moon:"):
+        Rules.preset("standard", moon="maybe")
+
+
+# Serialisation ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_to_dict_round_trips_through_json(config: tuple[str, int]) -> None:
+    rules = Rules.preset(*config)
+    data = json.loads(json.dumps(rules.to_dict()))
+    back = Rules.from_dict(data)
+    assert back == rules
+    assert back.deck_mask == rules.deck_mask
+    assert back.to_dict() == rules.to_dict()
+
+
+def test_to_dict_with_every_option_changed() -> None:
+    rules = make(
+        players=6,
+        removed="2C 2D 2S 2H",
+        pass_cycle=("right2", "left"),
+        cards_passed=2,
+        first_lead="3S",
+        first_trick=FirstTrick.NO_HEARTS,
+        hearts_break=HeartsBreak.POINT_CARD,
+        moon=MoonScoring.NONE,
+        sun=True,
+        jack_of_diamonds=True,
+        end_score=75,
+        seating=Seating.SHUFFLED,
+        first_dealer=3,
+        direction="counterclockwise",
+    )
+    data = rules.to_dict()
+    assert data["removed"] == ["2C", "2D", "2S", "2H"]
+    assert data["first_lead"] == "3S"
+    assert Rules.from_dict(json.loads(json.dumps(data))) == rules
+
+
+def test_from_dict_refuses_bad_data() -> None:
+    with pytest.raises(RulesError, match=r"^colour: not an option"):
+        Rules.from_dict({"colour": "red"})
+    with pytest.raises(RulesError, match=r"^sun: true or false"):
+        Rules.from_dict({"sun": "yes"})
+    with pytest.raises(RulesError, match=r"^jack_of_diamonds: true or false"):
+        Rules.from_dict({"jack_of_diamonds": 1})
+    with pytest.raises(RulesError, match=r"^rules:"):
+        Rules.from_dict(["players", 4])  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match=r"^players:"):
+        Rules.from_dict({"players": 9})
+
+
+def test_from_dict_partial_uses_defaults() -> None:
+    assert Rules.from_dict({}) == Rules()
+    assert Rules.from_dict({"players": 5}).removed == CardSet.parse("2D 2S")
