@@ -1,0 +1,472 @@
+"""The plain line-based game: scripted players drive ``run_plain`` through stdin/stdout."""
+
+from __future__ import annotations
+
+import argparse
+import builtins
+import io
+import os
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from openhearts import play
+from openhearts.bots import make_bot
+from openhearts.cards import Card, CardSet
+from openhearts.game import Game
+from openhearts.plain import PlainSession, Style, run_plain
+from openhearts.record import load, save
+from openhearts.rules import Rules
+
+ROOT = Path(__file__).resolve().parents[1]
+WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+SUIT_LETTERS = {"clubs": "C", "diamonds": "D", "spades": "S", "hearts": "H"}
+
+
+def parse_args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    play.add_arguments(parser)
+    return parser.parse_args(["--plain", "--level", "random", *argv])
+
+
+def hand_from(transcript: str) -> list[str]:
+    """The cards of the last "Your hand:" block, as short names."""
+    block = transcript.rsplit("Your hand:\n", 1)[1]
+    cards = []
+    for line in block.splitlines():
+        match = re.match(r"^  (?:\S+ )?(clubs|diamonds|spades|hearts): (.*)$", line)
+        if not match:
+            break
+        if match.group(2) != "-":
+            letter = SUIT_LETTERS[match.group(1)]
+            cards += [rank.rstrip("*") + letter for rank in match.group(2).split()]
+    return cards
+
+
+def may_play(transcript: str) -> list[str]:
+    return transcript.rsplit("You may play: ", 1)[1].splitlines()[0].split()
+
+
+def sensible(transcript: str) -> str:
+    """A player that passes its highest cards, plays the first legal card, takes the
+    usual moon choice."""
+    prompt = transcript.rsplit("\n", 1)[-1]
+    if prompt.startswith("Pass "):
+        count = WORDS[prompt.split()[1]]
+        return " ".join(hand_from(transcript)[-count:])
+    if prompt.startswith("Your card"):
+        return may_play(transcript)[0]
+    if prompt.startswith("add or subtract"):
+        return ""
+    raise AssertionError(f"unexpected prompt {prompt!r}")
+
+
+class Console:
+    """Stands in for the terminal: captures output; answers prompts with a function
+    of the transcript so far, or with fixed lines first."""
+
+    def __init__(
+        self,
+        monkeypatch: pytest.MonkeyPatch,
+        player: Callable[[str], str] = sensible,
+        lines: tuple[str, ...] = (),
+        limit: int = 5000,
+    ) -> None:
+        self.out = io.StringIO()
+        self.lines: Iterator[str] = iter(lines)
+        self.player = player
+        self.asked = 0
+        self.limit = limit
+        monkeypatch.setattr(sys, "stdout", self.out)
+        monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+        monkeypatch.setattr(builtins, "input", self.input)
+
+    def input(self, prompt: str = "") -> str:
+        self.asked += 1
+        if self.asked > self.limit:
+            raise EOFError
+        line = next(self.lines, None)
+        return line if line is not None else self.player(self.out.getvalue())
+
+    @property
+    def text(self) -> str:
+        return self.out.getvalue()
+
+
+def test_full_game_to_the_winner(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    console = Console(monkeypatch)
+    status = run_plain(parse_args("--seed", "4", "--end-score", "30", "--save", str(path)))
+    text = console.text
+    assert status == 0
+    assert "Game over after" in text
+    assert re.search(r"(You win|wins|share the win) with -?\d+ points", text)
+    assert "Pass three cards to the left (West): " in text
+    assert "Pass three cards to the right (East): " in text
+    assert re.search(r"West (plays|leads) \S+\.", text)
+    assert re.search(r"takes? the trick with the \S+", text)
+    assert "Deal 1 is over." in text and "This deal" in text
+    assert "Traceback" not in text
+    game = load(str(path))
+    assert game.is_over and max(game.scores) >= 30
+    assert f"hearts replay {path}" in text
+
+
+@pytest.mark.parametrize(
+    ("players", "preset"), [(3, "standard"), (5, "source-002"), (6, "source-003")]
+)
+def test_other_player_counts(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, players: int, preset: str
+) -> None:
+    path = tmp_path / "game.json"
+    console = Console(monkeypatch)
+    args = parse_args(
+        "--players", str(players), "--preset", preset, "--seed", "2", "--end-score", "20",
+        "--save", str(path), "--name", "Ann",
+    )  # fmt: skip
+    assert run_plain(args) == 0
+    game = load(str(path))
+    assert game.is_over and game.rules.players == players
+    # The human sits at seat 0 even where the seating is shuffled.
+    assert game.names[0] == "Ann"
+    assert "Game over" in console.text
+
+
+def test_hand_display_and_legal_marks(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    console = Console(monkeypatch, lines=("2c 3c 4c",))
+    game = Game(Rules.preset("standard"), seed=1)
+    hands = [
+        "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+        "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+        "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+        "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+    ]
+    game.replace_hands(hands)
+    session = PlainSession(
+        game,
+        {s: make_bot("random", s) for s in (1, 2, 3)},
+        save_path=str(tmp_path / "g.json"),
+        style=Style(True),
+    )
+    console.limit = 3
+    assert session.run() == 0
+    text = console.text
+    assert "  ♣ clubs: 2 3 4 5 6 7 8 9 10 J Q K A\n  ♦ diamonds: -" in text
+    # After passing 2-4♣ away, you hold 5♣.. and receive three hearts from East.
+    assert "You pass 2♣ 3♣ 4♣ to West." in text
+    assert re.search(r"You receive \S+♥ \S+♥ \S+♥ from East\.", text)
+
+
+def test_bad_input_gets_reasons(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    state = {"illegal": False, "bad": 0}
+
+    def player(transcript: str) -> str:
+        prompt = transcript.rsplit("\n", 1)[-1]
+        if prompt.startswith("Your card") and not state["illegal"]:
+            legal = {Card.parse(c) for c in may_play(transcript)}
+            illegal = [c for c in hand_from(transcript) if Card.parse(c) not in legal]
+            if illegal:
+                state["illegal"] = True
+                return illegal[0]
+        return sensible(transcript)
+
+    lines = ("", "xyzzy", "2c 2c 3c", "2c", "frobnicate now", "9s 9s 9s")
+    console = Console(monkeypatch, player, lines=lines, limit=60)
+    path = tmp_path / "g.json"
+    assert run_plain(parse_args("--seed", "5", "--save", str(path))) == 0
+    text = console.text
+    assert "Name three cards from your hand, e.g." in text
+    assert "cannot read 'xyzzy' as a card" in text
+    assert "You named the 2♣ twice." in text or "You do not hold" in text
+    assert "Pass exactly three cards; you named one." in text
+    assert "cannot read 'frobnicate' as a card" in text
+    reason = r"You cannot play the \S+: (you must follow suit|the first trick|hearts)"
+    assert re.search(reason, text)
+    assert "Traceback" not in text
+    assert state["illegal"]
+    # Out of answers: saved, and the record is good.
+    assert "The game is saved in" in text
+    assert not load(str(path)).is_over
+
+
+def test_not_held_and_one_card_at_a_time(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    game = Game(Rules.preset("standard", pass_cycle=("hold",)), seed=1)
+    game.replace_hands(
+        [
+            "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+            "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+            "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+            "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+        ]
+    )
+    lines = ("2c 3c", "ah", "3c", "2c", "last", "scores")
+    console = Console(monkeypatch, lines=lines, limit=len(lines))
+    session = PlainSession(
+        game,
+        {s: make_bot("random", s) for s in (1, 2, 3)},
+        save_path=str(tmp_path / "g.json"),
+        auto_play_one=False,
+    )
+    assert session.run() == 0
+    text = console.text
+    assert "A hold hand: no passing." in text
+    assert "Play one card at a time." in text
+    assert "You cannot play the A♥: you do not hold the A♥." in text
+    assert "You cannot play the 3♣: the first trick must be led with the 2♣." in text
+    # Everyone else is void in clubs: you take the first trick with whatever East threw.
+    assert re.search(
+        r"Trick 1: South \(you\) 2♣, West \S+, North \S+, East (\S+)♥\. "
+        r"South \(you\) takes it \(1 point\)\.",
+        text,
+    )
+    assert "Points taken so far in deal 1: You 1, West 0, North 0, East 0." in text
+
+
+def test_undo_takes_back_the_bots_cards_too(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    game = Game(Rules.preset("standard", pass_cycle=("hold",)), seed=3)
+    bots = {s: make_bot("random", s) for s in (1, 2, 3)}
+    console = Console(monkeypatch, limit=4)
+    session = PlainSession(game, bots, save_path=str(tmp_path / "g.json"), auto_play_one=False)
+    # Play the first card, then take it back.
+    console.lines = iter(["undo"])
+    assert session.run() == 0
+    assert "You have not played a card in this deal" in console.text
+
+    answers = iter(["", "undo"])
+
+    def player(transcript: str) -> str:
+        answer = next(answers, None)
+        if answer == "":
+            return sensible(transcript)
+        return answer or "quit"
+
+    console.player = player
+    console.asked, console.limit = 0, 10
+    before = [game.hand(s) for s in range(4)]
+    session._announced_deal = None
+    assert session.run() == 0
+    text = console.text
+    assert re.search(r"Taken back: your \S+, and \d cards? played after it\.", text)
+    mover = game.current_player
+    assert mover == 0
+    assert game.hand(0) == before[0]
+
+
+def test_moon_choice_prompt(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    rules = Rules.preset(
+        "standard",
+        players=3,
+        moon="shooter_chooses",
+        pass_cycle=("hold",),
+        first_lead="JS",
+        first_trick="allowed",
+        hearts_break="never_restricted",
+        end_score=200,
+    )
+    hearts = "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH"
+    hands = [
+        f"{hearts} JS QS KS AS",
+        "2S 3S 4S 5S 6S 2C 3C 4C 5C 6C 7C 8C 9C 3D 4D 5D 6D",
+        "7S 8S 9S TS TC JC QC KC AC 7D 8D 9D TD JD QD KD AD",
+    ]
+    game = Game(rules, seed=1)
+    game.replace_hands(hands)
+
+    def player(transcript: str) -> str:
+        if transcript.endswith("[add]: ") and "Type 'add'" not in transcript:
+            return "maybe"
+        return sensible(transcript)
+
+    console = Console(monkeypatch, player, limit=40)
+    session = PlainSession(
+        game, {1: make_bot("random", 1), 2: make_bot("random", 2)},
+        save_path=str(tmp_path / "g.json"),
+    )  # fmt: skip
+    session.run()
+    text = console.text
+    assert "You shot the moon! Choose: 'add' gives everyone else 26 points" in text
+    assert "The usual choice here is add." in text
+    assert "Type 'add' or 'subtract'" in text
+    assert "You shot the moon (took every point card) and chose: everyone else adds 26." in text
+    assert game.results[0].points == (0, 26, 26)
+
+
+def test_auto_play_one(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    console = Console(monkeypatch, limit=400)
+    run_plain(parse_args("--seed", "9", "--end-score", "5", "--save", str(tmp_path / "a.json")))
+    assert "(your only legal card)." in console.text
+    console2 = Console(monkeypatch, limit=400)
+    args = parse_args("--seed", "9", "--end-score", "5", "--no-auto-play-one")
+    args.save = str(tmp_path / "b.json")
+    run_plain(args)
+    assert "(your only legal card)" not in console2.text
+
+
+def test_missing_level_falls_back_to_random(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import openhearts.plain as plain
+
+    def broken(level: str, seed: object = 0) -> object:
+        if level != "random":
+            raise ImportError("not written yet")
+        return make_bot(level, seed)
+
+    monkeypatch.setattr(plain, "make_bot", broken)
+    console = Console(monkeypatch, lines=("quit",))
+    assert run_plain(parse_args("--level", "easy", "--save", str(tmp_path / "g.json"))) == 0
+    assert "The easy computer players are not available yet" in console.text
+    assert "The game is saved in" in console.text
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("--opponents", "A,B,C,D"), "--opponents: 4 names for 3 computer players"),
+        (("--name", "West"), "every player needs a different name"),
+        (("-o", "moon=sideways"), "moon"),
+        (("--level", "genius"), "no bot level 'genius'"),
+        (("--resume", "/nonexistent/file.json"), "cannot resume"),
+    ],
+)
+def test_bad_command_lines(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
+    message: str,
+) -> None:  # fmt: skip
+    monkeypatch.setattr(builtins, "input", lambda prompt="": pytest.fail("asked for input"))
+    assert run_plain(parse_args(*argv)) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_eof_saves_and_resume_finishes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    path = tmp_path / "saved.json"
+    console = Console(monkeypatch, limit=20)
+    args = parse_args("--seed", "11", "--end-score", "15", "--save", str(path), "--opponents", "Bo")
+    assert run_plain(args) == 0
+    assert "End of input. The game is saved in" in console.text
+    assert f"hearts play --resume {path}" in console.text
+    halfway = load(str(path))
+    assert not halfway.is_over and halfway.actions
+    assert halfway.names[1] == "Bo"
+
+    console = Console(monkeypatch)
+    assert run_plain(parse_args("--resume", str(path))) == 0
+    assert re.search(r"Resuming the game: deal \d+, against Bo, North and East\.", console.text)
+    assert "Game over" in console.text
+    done = load(str(path))
+    assert done.is_over
+    assert done.actions[: len(halfway.actions)] == halfway.actions
+
+    console = Console(monkeypatch)
+    assert run_plain(parse_args("--resume", str(path))) == 0
+    assert "That game is already over" in console.text
+
+
+def test_save_and_quit_commands(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    other = tmp_path / "sub" / "other.json"
+    console = Console(monkeypatch, lines=("save", f"save {other}", "rules", "help", "quit"))
+    assert run_plain(parse_args("--seed", "1", "--save", str(tmp_path / "g.json"))) == 0
+    text = console.text
+    assert f"The game is saved in {tmp_path / 'g.json'}." in text
+    assert f"The game is saved in {other}." in text
+    assert "The rules of this game:" in text and "Commands (type them" in text
+    assert load(str(other)).rules == Rules.preset("standard")
+
+
+def _run(*argv: str, env: dict[str, str] | None = None, **kwargs: object) -> subprocess.Popen[str]:
+    environment = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
+    return subprocess.Popen(
+        [sys.executable, "-m", "openhearts", "play", "--plain", "--level", "random", *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment,
+        cwd=ROOT,
+        **kwargs,  # type: ignore[call-overload]
+    )
+
+
+def _read_until_prompt(process: subprocess.Popen[str]) -> str:
+    assert process.stdout is not None
+    fd = process.stdout.fileno()
+    data = b""
+    while not (data.endswith(b": ") and not data.endswith(b"\n")):
+        chunk = os.read(fd, 4096)
+        if not chunk:
+            break
+        data += chunk
+    return data.decode()
+
+
+def test_ctrl_c_saves_cleanly(tmp_path: Path) -> None:
+    path = tmp_path / "interrupted.json"
+    process = _run("--seed", "6", "--save", str(path), "--end-score", "50")
+    assert process.stdin is not None
+    transcript = _read_until_prompt(process)
+    process.stdin.write(sensible(transcript) + "\n")
+    process.stdin.flush()
+    transcript += _read_until_prompt(process)
+    assert transcript.rstrip().endswith(":")
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 0, err
+    assert "Interrupted. The game is saved in" in out
+    assert "Traceback" not in err
+    assert load(str(path)).actions
+
+
+def test_ascii_output_and_piped_play(tmp_path: Path) -> None:
+    path = tmp_path / "piped.json"
+    process = _run("--seed", "8", "--save", str(path), env={"PYTHONIOENCODING": "ascii"})
+    out, err = process.communicate("2c 3c\nqs\nhand\n", timeout=30)
+    assert process.returncode == 0, err
+    assert "Traceback" not in err
+    assert "  clubs: " in out and "♣" not in out
+    assert "You may play:" in out or "Pass exactly three" in out
+    assert "End of input. The game is saved in" in out
+
+
+def test_ctrl_c_while_a_bot_thinks_is_deferred(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # A Ctrl-C while a computer player thinks only takes effect between actions.
+    game = Game(Rules.preset("standard"), seed=2)
+    bots = {s: make_bot("random", s) for s in (1, 2, 3)}
+    path = tmp_path / "g.json"
+    console = Console(monkeypatch)
+    session = PlainSession(game, bots, save_path=str(path))
+
+    class Interrupting:
+        def __init__(self) -> None:
+            self.inner = bots[1]
+
+        def choose_pass(self, view: object) -> CardSet:
+            os.kill(os.getpid(), signal.SIGINT)
+            return self.inner.choose_pass(view)  # type: ignore[arg-type]
+
+        def choose_play(self, view: object) -> Card:
+            return self.inner.choose_play(view)  # type: ignore[arg-type]
+
+        def choose_moon(self, view: object) -> bool:
+            return True
+
+    session.bots[1] = Interrupting()  # type: ignore[assignment]
+    assert session.run() == 0
+    assert "Interrupted. The game is saved in" in console.text
+    saved = load(str(path))
+    # West's pass went through whole before the game stopped.
+    assert saved.actions == game.actions and len(saved.actions) >= 2
+
+
+def test_transcript_save_is_a_valid_record(tmp_path: Path) -> None:
+    game = Game(Rules.preset("standard"), seed=1)
+    save(game, str(tmp_path / "empty.json"))
+    assert load(str(tmp_path / "empty.json")).actions == []
