@@ -107,6 +107,20 @@ class _Task:
     worlds: range
     deadline: float | None
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Rules hold CardSets, which do not pickle: send the rules as data.
+        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        del data["rules"]
+        return (_task, (data, self.rules.to_dict()))
+
+
+def _task(data: dict[str, object], rules: dict[str, object]) -> _Task:
+    task = _Task.__new__(_Task)
+    for name, value in data.items():
+        object.__setattr__(task, name, value)
+    object.__setattr__(task, "rules", Rules.from_dict(rules))
+    return task
+
 
 #: Per (candidate, mode): [sum of objective, sum of own points, worlds].
 _Totals = list[list[float]]
@@ -325,14 +339,14 @@ class HardBot(BaseBot):
 
     @staticmethod
     def _may_shoot(view: PlayerView) -> bool:
-        """Cheap filter before searching moon plans: enough high cards left to hope."""
-        hand = view.hand.mask
+        """Cheap filter before searching moon plans: enough high cards left to hope,
+        or every point taken so far is already ours."""
         high = sum(1 for card in view.hand if card.rank >= 10)
-        if view.hearts_broken or view.tricks:
-            return high * 3 >= len(view.hand) or any(
-                w.mask & view.rules.point_mask for w in (view.won[view.seat],)
-            )
-        return high * 2 >= len(view.hand) and hand.bit_count() > 0
+        if view.won[view.seat].mask & view.rules.point_mask:
+            return True
+        if not view.tricks:
+            return high * 2 >= len(view.hand)
+        return high * 3 >= len(view.hand)
 
 
 def _replace_worlds(task: _Task, worlds: range) -> _Task:

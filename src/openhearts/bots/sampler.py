@@ -6,7 +6,8 @@ What a seat knows about the other hands, from its :class:`~openhearts.game.Playe
 * the cards it passed, and to whom: the receiver still holds those not yet played;
 * the suits each seat has shown void in, by failing to follow suit;
 * that a seat which led a heart before hearts were broken held nothing but hearts
-  (where the rules restrict heart leads).
+  (where the rules restrict heart leads);
+* that a seat which threw a barred point card on the first trick held nothing else.
 
 :func:`constraints` gathers these facts; :func:`sample` deals the unseen cards at
 random to fit them.  Cards are placed most-constrained first, each to a seat
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 
 from ..cards import HEARTS_MASK, SUIT_MASKS
 from ..game import PlayerView
-from ..rules import HeartsBreak
+from ..rules import FirstTrick, HeartsBreak
 
 __all__ = ["Knowledge", "constraints", "sample", "SamplerError"]
 
@@ -62,6 +63,7 @@ def constraints(view: PlayerView) -> Knowledge:
             allowed[other] &= ~SUIT_MASKS[suit]
     if view.rules.hearts_break is not HeartsBreak.NEVER_RESTRICTED:
         _heart_leads(view, allowed)
+    _first_trick(view, allowed)
     if view.passed is not None and view.pass_target is not None and view.passing_done:
         target = view.pass_target
         if target != seat:
@@ -92,6 +94,22 @@ def _heart_leads(view: PlayerView, allowed: list[int]) -> None:
             if break_mask >> card & 1:
                 broken = True
         first = False
+
+
+def _first_trick(view: PlayerView, allowed: list[int]) -> None:
+    """A point card thrown on the first trick, where barred, means the thrower held
+    nothing but barred cards."""
+    option = view.rules.first_trick
+    if option is FirstTrick.ALLOWED:
+        return
+    bar = HEARTS_MASK if option is FirstTrick.NO_HEARTS else HEARTS_MASK | 1 << 36
+    plays = list(view.tricks[0].plays(view.rules.players)) if view.tricks else list(view.trick)
+    if not plays:
+        return
+    led = plays[0][1].suit
+    for seat, card in plays[1:]:
+        if seat != view.seat and card.suit != led and bar >> card & 1:
+            allowed[seat] &= bar
 
 
 def sample(knowledge: Knowledge, rng: random.Random, tries: int = 20) -> list[int]:

@@ -1,0 +1,624 @@
+"""``hearts arena``: play bots against each other and say, with error bars, who is better.
+
+Duplicate format: every deal (a *board*) is played once per seat rotation, so each
+bot of the line-up sits in every seat with the same cards and the luck of the deal
+cancels out.  A bot's score on a board is its mean points per deal over its seats and
+the rotations; boards are independent, so the 95% confidence interval is
+``mean ± 1.96·sd/√boards`` over the boards.  Differences between two bots are taken
+board by board (paired), which is tighter than comparing two intervals.
+
+``--games N`` plays whole games to the end score instead (each game replayed in every
+rotation) and adds win rates (a shared win counts as a fraction).
+
+Finished boards are appended to ``OUT.jsonl`` as they finish; a stopped run (Ctrl-C)
+loses only the boards in progress, and running the same command again resumes.  The
+summary goes to ``OUT.json`` and ``OUT.csv`` and a table to standard output.
+
+>>> import argparse
+>>> parser = argparse.ArgumentParser()
+>>> add_arguments(parser)
+>>> args = parser.parse_args(["--bot", "easy", "--bot", "random", "--deals", "2",
+...                           "--workers", "1", "--no-progress"])
+>>> run(args)  # doctest: +ELLIPSIS
+| bot ...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import shlex
+import signal
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .bots import LEVELS, BotError, act, load_bot
+from .bots.base import Bot
+from .game import PLAYING, Game
+from .options import add_rules_arguments, rules_from_args
+from .rules import Rules, RulesError
+
+__all__ = ["add_arguments", "run", "Match", "BotSpec", "play_board", "summarise", "ArenaError"]
+
+
+class ArenaError(ValueError):
+    """A bad arena request (unknown bot, mismatching results file...)."""
+
+
+# Bots ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot as named on the command line: ``easy``, ``hard:budget=20``, ``pkg.mod:Cls``."""
+
+    text: str
+
+    def parts(self) -> tuple[str, dict[str, Any]]:
+        """Level (or import path) and keyword options."""
+        head, sep, tail = self.text.partition(":")
+        if head in LEVELS:
+            options: dict[str, Any] = {}
+            if sep:
+                for item in tail.split(","):
+                    name, eq, value = item.partition("=")
+                    if not eq or not name.strip():
+                        raise ArenaError(
+                            f"bot {self.text!r}: options are NAME=VALUE, comma separated"
+                        )
+                    options[name.strip()] = _number(value.strip())
+            return head, options
+        if not sep:
+            raise ArenaError(
+                f"no bot level {self.text!r}: choose {', '.join(LEVELS)} or module:Class"
+            )
+        return self.text, {}
+
+    def build(self, seed: object) -> Bot:
+        level, options = self.parts()
+        if level not in LEVELS:
+            try:
+                return load_bot(level, seed)
+            except BotError as error:
+                raise ArenaError(str(error)) from None
+        if not options:
+            return LEVELS[level](seed)
+        if level == "hard":
+            from .bots.hard import HardBot
+
+            try:
+                return HardBot(seed, **options)
+            except (TypeError, ValueError) as error:
+                raise ArenaError(f"bot {self.text!r}: {error}") from None
+        raise ArenaError(f"bot {self.text!r}: the {level} level takes no options")
+
+
+def _number(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+# The match -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Match:
+    """What is played: the same for every board, and checked when resuming."""
+
+    rules: Rules
+    lineup: tuple[str, ...]
+    seed: str
+    games: bool
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rules hold CardSets, which do not pickle: send the rules as data.
+        return (_match, (self.rules.to_dict(), self.lineup, self.seed, self.games))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.to_dict(),
+            "lineup": list(self.lineup),
+            "seed": self.seed,
+            "mode": "games" if self.games else "deals",
+        }
+
+    @property
+    def labels(self) -> list[str]:
+        """Distinct bots in line-up order."""
+        return list(dict.fromkeys(self.lineup))
+
+    def seat_bot(self, rotation: int, seat: int) -> str:
+        """The bot in ``seat`` for a rotation: the line-up shifted ``rotation`` seats."""
+        n = len(self.lineup)
+        return self.lineup[(seat - rotation) % n]
+
+
+def _match(rules: dict[str, Any], lineup: tuple[str, ...], seed: str, games: bool) -> Match:
+    return Match(Rules.from_dict(rules), lineup, seed, games)
+
+
+def _ignore_sigint() -> None:
+    # Workers leave Ctrl-C to the main process, which stops cleanly.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def play_board(match: Match, board: int) -> dict[str, Any]:
+    """Play one board in every rotation; returns the JSON-ready record."""
+    rules = match.rules
+    players = rules.players
+    specs = [BotSpec(text) for text in match.lineup]
+    rotations: list[dict[str, Any]] = []
+    timing: dict[str, list[float]] = {}
+    for rotation in range(players):
+        bots = [
+            specs[(seat - rotation) % players].build(f"{match.seed}:{board}:{rotation}:{seat}")
+            for seat in range(players)
+        ]
+        labels = [match.seat_bot(rotation, seat) for seat in range(players)]
+        game = Game(
+            rules,
+            seed=f"{match.seed}:{board}",
+            first_deal=board % len(rules.pass_cycle or ("hold",)),
+        )
+        first = game.deal_number
+        while not game.is_over and (match.games or game.deal_number == first):
+            seat = game.to_act()[0]
+            playing = game.phase == PLAYING
+            start = time.perf_counter()
+            act(game, seat, bots[seat])
+            if playing:
+                row = timing.setdefault(labels[seat], [0.0, 0.0, 0.0])
+                spent = time.perf_counter() - start
+                row[0] += spent
+                row[1] += 1
+                row[2] = max(row[2], spent)
+        for bot in bots:
+            close = getattr(bot, "close", None)
+            if callable(close):
+                close()
+        results = game.results if match.games else game.results[:1]
+        rotations.append(
+            {
+                "points": [list(r.points) for r in results],
+                "shots": [[r.shooter, r.shot] for r in results if r.shot],
+                "final": list(game.scores) if match.games else None,
+                "winners": list(game.winners) if match.games else None,
+            }
+        )
+    return {"board": board, "rotations": rotations, "timing": timing}
+
+
+# Statistics ----------------------------------------------------------------------------
+
+
+@dataclass
+class _Stat:
+    values: list[float] = field(default_factory=list)
+
+    def add(self, value: float) -> None:
+        self.values.append(value)
+
+    @property
+    def mean(self) -> float:
+        return sum(self.values) / len(self.values) if self.values else math.nan
+
+    @property
+    def half_width(self) -> float:
+        n = len(self.values)
+        if n < 2:
+            return math.nan
+        mean = self.mean
+        var = sum((v - mean) ** 2 for v in self.values) / (n - 1)
+        return 1.96 * math.sqrt(var / n)
+
+
+def summarise(match: Match, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Per-bot means with 95% intervals, paired differences, moons, suns, win rates."""
+    players = match.rules.players
+    labels = match.labels
+    per_board = {label: _Stat() for label in labels}
+    wins = {label: _Stat() for label in labels}
+    finals = {label: _Stat() for label in labels}
+    moons = dict.fromkeys(labels, 0)
+    suns = dict.fromkeys(labels, 0)
+    deals = dict.fromkeys(labels, 0)
+    seconds = dict.fromkeys(labels, 0.0)
+    decisions = dict.fromkeys(labels, 0.0)
+    slowest = dict.fromkeys(labels, 0.0)
+    for record in records:
+        sums = dict.fromkeys(labels, 0.0)
+        counts = dict.fromkeys(labels, 0)
+        win_sum = dict.fromkeys(labels, 0.0)
+        final_sum = dict.fromkeys(labels, 0.0)
+        seat_games = dict.fromkeys(labels, 0)
+        for rotation, data in enumerate(record["rotations"]):
+            seat_label = [match.seat_bot(rotation, seat) for seat in range(players)]
+            for points in data["points"]:
+                for seat, value in enumerate(points):
+                    sums[seat_label[seat]] += value
+                    counts[seat_label[seat]] += 1
+            for shooter, shot in data["shots"]:
+                (moons if shot == "moon" else suns)[seat_label[shooter]] += 1
+            if data.get("winners") is not None:
+                winners = data["winners"]
+                for seat in range(players):
+                    label = seat_label[seat]
+                    seat_games[label] += 1
+                    final_sum[label] += data["final"][seat]
+                    if seat in winners:
+                        win_sum[label] += 1 / len(winners)
+        for label in labels:
+            per_board[label].add(sums[label] / counts[label])
+            deals[label] += counts[label]
+            if seat_games[label]:
+                wins[label].add(win_sum[label] / seat_games[label])
+                finals[label].add(final_sum[label] / seat_games[label])
+        for label, (spent, count, high) in record.get("timing", {}).items():
+            if label in seconds:
+                seconds[label] += spent
+                decisions[label] += count
+                slowest[label] = max(slowest[label], high)
+    table = []
+    for label in labels:
+        stat = per_board[label]
+        row: dict[str, Any] = {
+            "bot": label,
+            "seats": match.lineup.count(label),
+            "deals": deals[label],
+            "mean_points": stat.mean,
+            "ci95_low": stat.mean - stat.half_width,
+            "ci95_high": stat.mean + stat.half_width,
+            "moons": moons[label],
+            "suns": suns[label],
+            "ms_per_decision": 1000 * seconds[label] / decisions[label]
+            if decisions[label]
+            else math.nan,
+            "max_ms_per_decision": 1000 * slowest[label],
+        }
+        if match.games:
+            row["win_rate"] = wins[label].mean
+            row["win_ci95_low"] = wins[label].mean - wins[label].half_width
+            row["win_ci95_high"] = wins[label].mean + wins[label].half_width
+            row["mean_final_score"] = finals[label].mean
+        table.append(row)
+    differences = []
+    first = labels[0]
+    for label in labels[1:]:
+        diff = _Stat(
+            [a - b for a, b in zip(per_board[first].values, per_board[label].values, strict=True)]
+        )
+        differences.append(
+            {
+                "bot": first,
+                "minus": label,
+                "mean": diff.mean,
+                "ci95_low": diff.mean - diff.half_width,
+                "ci95_high": diff.mean + diff.half_width,
+            }
+        )
+    return {"boards": len(records), "table": table, "differences": differences}
+
+
+# Output --------------------------------------------------------------------------------
+
+
+def _fmt(value: float, digits: int = 2) -> str:
+    return "-" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def markdown_table(summary: dict[str, Any], games: bool) -> str:
+    """The per-bot table in Markdown."""
+    head = ["bot", "seats", "deals", "mean points/deal", "95% CI", "moons", "suns", "ms/decision"]
+    if games:
+        head += ["win rate", "win 95% CI", "mean final score"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row in summary["table"]:
+        cells = [
+            f"`{row['bot']}`",
+            str(row["seats"]),
+            str(row["deals"]),
+            _fmt(row["mean_points"]),
+            f"{_fmt(row['ci95_low'])} – {_fmt(row['ci95_high'])}",
+            str(row["moons"]),
+            str(row["suns"]),
+            _fmt(row["ms_per_decision"], 1),
+        ]
+        if games:
+            cells += [
+                _fmt(row["win_rate"], 3),
+                f"{_fmt(row['win_ci95_low'], 3)} – {_fmt(row['win_ci95_high'], 3)}",
+                _fmt(row["mean_final_score"], 1),
+            ]
+        lines.append("| " + " | ".join(cells) + " |")
+    for diff in summary["differences"]:
+        lines.append("")
+        lines.append(
+            f"`{diff['bot']}` minus `{diff['minus']}` (paired by board): "
+            f"{_fmt(diff['mean'])} points/deal, 95% CI {_fmt(diff['ci95_low'])} to "
+            f"{_fmt(diff['ci95_high'])}"
+        )
+    return "\n".join(lines)
+
+
+def _write_outputs(out: Path, match: Match, summary: dict[str, Any], command: str) -> None:
+    data = {"command": command, "match": match.to_dict(), **summary}
+    out.with_suffix(".json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    with out.with_suffix(".csv").open("w", newline="", encoding="utf-8") as handle:
+        columns = list(summary["table"][0]) if summary["table"] else []
+        writer = csv.DictWriter(handle, fieldnames=columns)
+        writer.writeheader()
+        for row in summary["table"]:
+            writer.writerow(row)
+
+
+def _read_log(path: Path, match: Match) -> dict[int, dict[str, Any]]:
+    """Boards already finished in a results log; refuses a log of another match."""
+    done: dict[int, dict[str, Any]] = {}
+    if not path.exists():
+        return done
+    with path.open(encoding="utf-8") as handle:
+        lines = handle.read().splitlines()
+    if not lines:
+        return done
+    try:
+        header = json.loads(lines[0])
+    except json.JSONDecodeError:
+        raise ArenaError(f"{path}: not an arena results log") from None
+    if header.get("type") != "match":
+        raise ArenaError(f"{path}: not an arena results log")
+    if header.get("match") != match.to_dict():
+        raise ArenaError(
+            f"{path} holds a different match (bots, rules, seed or mode differ): "
+            "choose another --out, or delete the file to start again"
+        )
+    for line in lines[1:]:
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut short by a hard stop
+        if record.get("type") == "board":
+            done[int(record["board"])] = record
+    return done
+
+
+# Command line --------------------------------------------------------------------------
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="a bot of the line-up, in seat order: random, easy, hard, hard:budget=N, or "
+        "package.module:Class (repeatable; the last one fills the remaining seats)",
+    )
+    count = parser.add_mutually_exclusive_group()
+    count.add_argument("--deals", type=int, default=None, help="duplicate deals (default 100)")
+    count.add_argument(
+        "--games", type=int, default=None, help="duplicate whole games to the end score"
+    )
+    parser.add_argument("--seed", default="arena", help="seed of the deals (default: arena)")
+    parser.add_argument(
+        "--hard-budget",
+        type=int,
+        default=None,
+        metavar="N",
+        help="worlds per decision for every `hard` bot without its own budget",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="worker processes (default: one per core)",
+    )
+    parser.add_argument(
+        "--out",
+        default=None,
+        metavar="PATH",
+        help="write PATH.jsonl (finished boards; re-run to resume), PATH.json and PATH.csv",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_rules_arguments(parser)
+
+
+def _lineup(args: argparse.Namespace, players: int) -> tuple[str, ...]:
+    specs = list(args.bot) or ["easy", "random"]
+    if len(specs) > players:
+        raise ArenaError(f"{len(specs)} bots for {players} seats: give at most {players}")
+    specs += [specs[-1]] * (players - len(specs))
+    if args.hard_budget is not None:
+        if args.hard_budget < 1:
+            raise ArenaError("--hard-budget: at least 1")
+        specs = [
+            f"hard:budget={args.hard_budget}"
+            if s == "hard"
+            else s
+            for s in specs
+        ]
+    for spec in specs:
+        BotSpec(spec).build(0)  # fail early, with a clear message
+    return tuple(specs)
+
+
+def _command(args: argparse.Namespace, lineup: Sequence[str]) -> str:
+    parts = ["hearts", "arena"]
+    for spec in lineup:
+        parts += ["--bot", spec]
+    if args.games is not None:
+        parts += ["--games", str(args.games)]
+    else:
+        parts += ["--deals", str(args.deals or 100)]
+    parts += ["--seed", str(args.seed), "--preset", args.preset]
+    if args.players is not None:
+        parts += ["--players", str(args.players)]
+    if args.end_score is not None:
+        parts += ["--end-score", str(args.end_score)]
+    for option in args.option:
+        parts += ["-o", option]
+    if args.out:
+        parts += ["--out", args.out]
+    return shlex.join(parts)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        rules = rules_from_args(args)
+        lineup = _lineup(args, rules.players)
+    except (RulesError, ArenaError) as error:
+        print(f"hearts arena: {error}", file=sys.stderr)
+        return 2
+    if args.workers < 1:
+        print("hearts arena: --workers: at least 1", file=sys.stderr)
+        return 2
+    match = Match(rules, lineup, str(args.seed), args.games is not None)
+    total = args.games if args.games is not None else (args.deals or 100)
+    if total < 1:
+        print("hearts arena: play at least one deal or game", file=sys.stderr)
+        return 2
+    out = Path(args.out) if args.out else None
+    log = out.with_suffix(".jsonl") if out else None
+    try:
+        done = _read_log(log, match) if log else {}
+    except ArenaError as error:
+        print(f"hearts arena: {error}", file=sys.stderr)
+        return 2
+    if log is not None:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        if not log.exists() or log.stat().st_size == 0:
+            log.write_text(json.dumps({"type": "match", "match": match.to_dict()}) + "\n")
+    todo = [board for board in range(total) if board not in done]
+    if done and todo:
+        print(f"Resuming: {total - len(todo)} of {total} boards already played.", file=sys.stderr)
+    interrupted = False
+    try:
+        for record in _play(match, todo, args.workers, not args.no_progress, total - len(todo)):
+            done[record["board"]] = record
+            if log is not None:
+                with log.open("a", encoding="utf-8") as handle:
+                    handle.write(json.dumps({"type": "board", **record}) + "\n")
+    except KeyboardInterrupt:
+        interrupted = True
+    records = [done[b] for b in sorted(done) if b < total]
+    if not records:
+        print("No boards finished.", file=sys.stderr)
+        return 130 if interrupted else 1
+    summary = summarise(match, records)
+    command = _command(args, lineup)
+    if out is not None:
+        _write_outputs(out, match, summary, command)
+    unit = "games" if match.games else "deals"
+    print(f"{len(records)} duplicate {unit} of {rules.players} players ({args.preset}), "
+          f"each in {rules.players} seat rotations")
+    print(markdown_table(summary, match.games))
+    if interrupted:
+        print(
+            f"\nStopped after {len(records)} of {total} boards; run the same command to resume.",
+            file=sys.stderr,
+        )
+        return 130
+    return 0
+
+
+def _play(
+    match: Match, boards: list[int], workers: int, progress: bool, already: int
+) -> Iterator[dict[str, Any]]:
+    """Finished board records, as they finish (in any order)."""
+    if not boards:
+        return
+    bar = _Progress(len(boards) + already, already, progress)
+    try:
+        if workers == 1:
+            for board in boards:
+                record = play_board(match, board)
+                bar.advance()
+                yield record
+            return
+        with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint) as pool:
+            pending: set[Future[dict[str, Any]]] = set()
+            queue = iter(boards)
+            try:
+                for board in queue:
+                    pending.add(pool.submit(play_board, match, board))
+                    if len(pending) >= workers * 2:
+                        break
+                while pending:
+                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        bar.advance()
+                        yield future.result()
+                        following = next(queue, None)
+                        if following is not None:
+                            pending.add(pool.submit(play_board, match, following))
+            except BaseException:
+                for future in pending:
+                    future.cancel()
+                raise
+    finally:
+        bar.stop()
+
+
+class _Progress:
+    """A rich progress bar on standard error, with the time left."""
+
+    def __init__(self, total: int, completed: int, enabled: bool) -> None:
+        self._progress: Any = None
+        if not enabled:
+            return
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self._progress = Progress(
+            TextColumn("boards"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+        )
+        self._progress.start()
+        self._task = self._progress.add_task("boards", total=total, completed=completed)
+
+    def advance(self) -> None:
+        if self._progress is not None:
+            self._progress.advance(self._task)
+
+    def stop(self) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+            self._progress = None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m openhearts.arena``: the same as ``hearts arena``."""
+    parser = argparse.ArgumentParser(prog="hearts arena", description=__doc__.split("\n")[0])
+    add_arguments(parser)
+    try:
+        return run(parser.parse_args(argv))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
