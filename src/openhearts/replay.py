@@ -16,8 +16,16 @@ from collections.abc import Sequence
 from .cards import Card, CardSet
 from .deal import DealState
 from .game import DealResult, Game, TrickRecord
-from .plain import Style, direction_words, shot_line, supports_symbols, table, trick_line
-from .record import RecordError, load
+from .plain import (
+    Style,
+    direction_words,
+    load_record,
+    shot_line,
+    supports_symbols,
+    table,
+    trick_line,
+)
+from .record import RecordError
 
 __all__ = ["add_arguments", "run", "replay_lines"]
 
@@ -34,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        game = load(os.path.expanduser(args.file))
+        game = load_record(os.path.expanduser(args.file))
     except RecordError as error:
         print(f"hearts replay: {args.file}: {error}", file=sys.stderr)
         return 2

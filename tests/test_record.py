@@ -1,0 +1,340 @@
+"""Game records: round trips across presets and player counts, and tampered records
+refused with the line and the reason."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from openhearts.bots import act, make_bot
+from openhearts.cards import Card, CardSet
+from openhearts.game import Game, Play, PlayerView
+from openhearts.record import RecordError, dumps, load, loads, save
+from openhearts.rules import Rules
+
+#: (preset, players) pairs covering every preset and every player count.
+TABLES = [
+    ("standard", 3),
+    ("standard", 4),
+    ("standard", 5),
+    ("standard", 6),
+    ("source-000", 4),
+    ("source-001", 4),
+    ("source-003", 6),
+    ("source-003", 5),
+    ("source-004", 4),
+]
+#: Shuffled seating: loading a record shuffles the seated names a second time (reported).
+SHUFFLED = [
+    pytest.param(
+        "source-002",
+        players,
+        marks=pytest.mark.xfail(strict=True, reason="record.loads re-shuffles seated names"),
+    )
+    for players in (3, 5)
+]
+
+
+def random_game(rules: Rules, seed: int, actions: int | None = None) -> Game:
+    """A game played by random bots, to the end or for ``actions`` actions."""
+    game = Game(rules, seed=seed)
+    bots = [make_bot("random", f"{seed}:{s}") for s in range(rules.players)]
+    count = 0
+    while not game.is_over and (actions is None or count < actions):
+        seat = game.to_act()[0]
+        act(game, seat, bots[seat])
+        count += 1
+    return game
+
+
+def assert_same(a: Game, b: Game) -> None:
+    assert a.rules == b.rules
+    assert a.names == b.names
+    assert a.seed == b.seed
+    assert a.actions == b.actions
+    assert a.scores == b.scores
+    assert a.results == b.results
+    assert a.phase == b.phase
+    assert a.deal.key() == b.deal.key()
+    assert a.is_over == b.is_over and a.winners == b.winners
+
+
+@pytest.mark.parametrize(("preset", "players"), [*TABLES, *SHUFFLED])
+def test_round_trip_finished_games(preset: str, players: int) -> None:
+    rules = Rules.preset(preset, players=players, end_score=40)
+    game = random_game(rules, seed=players * 7 + len(preset))
+    assert game.is_over
+    text = dumps(game)
+    again = loads(text)
+    assert_same(game, again)
+    # Writing the loaded game gives the very same text.
+    assert dumps(again) == text
+    data = json.loads(text)
+    assert data["result"]["scores"] == game.scores
+    assert data["result"]["winners"] == game.winners
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    table=st.sampled_from(TABLES),
+    seed=st.integers(0, 10_000),
+    actions=st.integers(0, 150),
+)
+def test_round_trip_games_in_progress(table: tuple[str, int], seed: int, actions: int) -> None:
+    preset, players = table
+    game = random_game(Rules.preset(preset, players=players, end_score=60), seed, actions)
+    again = loads(dumps(game))
+    assert_same(game, again)
+    # The loaded game goes on exactly like the original.
+    if not game.is_over:
+        seat = game.to_act()[0]
+        bot_a, bot_b = make_bot("random", 1), make_bot("random", 1)
+        act(game, seat, bot_a)
+        act(again, seat, bot_b)
+        assert game.actions == again.actions
+
+
+class FirstCard:
+    """Passes its first cards, plays its lowest legal card, subtracts a moon."""
+
+    def choose_pass(self, view: PlayerView) -> CardSet:
+        return CardSet(view.hand.cards()[: view.rules.cards_passed])
+
+    def choose_play(self, view: PlayerView) -> Card:
+        return view.legal.cards()[0]
+
+    def choose_moon(self, view: PlayerView) -> bool:
+        return False
+
+
+def moon_game() -> Game:
+    """Three players; seat 0 holds every heart, the Q♠ and the spades above it, and
+    leads: it takes every trick it leads, so it shoots the moon and chooses."""
+    rules = Rules.preset(
+        "standard",
+        players=3,
+        moon="shooter_chooses",
+        pass_cycle=("hold", "left"),
+        first_lead="JS",
+        first_trick="allowed",
+        hearts_break="never_restricted",
+        end_score=60,
+    )
+    game = Game(rules, seed=3, names=["Ann", "Bob", "Cy"])
+    game.replace_hands(
+        [
+            "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH JS QS KS AS",
+            "2S 3S 4S 5S 6S 2C 3C 4C 5C 6C 7C 8C 9C 3D 4D 5D 6D",
+            "7S 8S 9S TS TC JC QC KC AC 7D 8D 9D TD JD QD KD AD",
+        ]
+    )
+    bot = FirstCard()
+    while not game.is_over:
+        seat = game.to_act()[0]
+        act(game, seat, bot)
+    return game
+
+
+def test_round_trip_with_a_moon_choice(tmp_path: Path) -> None:
+    game = moon_game()
+    assert game.results[0].shot == "moon" and game.results[0].moon_choice == "subtract"
+    path = tmp_path / "moon.json"
+    save(game, str(path))
+    text = path.read_text(encoding="utf-8")
+    assert '{"moon": 0, "others_add": false}' in text
+    assert_same(game, load(str(path)))
+
+
+# Tampering --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def record() -> str:
+    game = random_game(Rules.preset("standard", end_score=30), seed=5)
+    assert game.is_over
+    return dumps(game)
+
+
+def line_of(text: str, needle: str, occurrence: int = 1) -> int:
+    """The line number of the ``occurrence``-th line containing ``needle``."""
+    hits = [n for n, line in enumerate(text.splitlines(), start=1) if needle in line]
+    return hits[occurrence - 1]
+
+
+def replace_line(text: str, number: int, new: str) -> str:
+    lines = text.splitlines(keepends=True)
+    lines[number - 1] = new
+    return "".join(lines)
+
+
+def rejected(text: str) -> str:
+    with pytest.raises(RecordError) as info:
+        loads(text)
+    return str(info.value)
+
+
+def play_lines(text: str) -> list[tuple[int, int, str]]:
+    """(line number, seat, card) of every play event."""
+    found = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = re.search(r'\{"play": (\d), "card": "(\w\w)"\}', line)
+        if match:
+            found.append((number, int(match.group(1)), match.group(2)))
+    return found
+
+
+def position_before(record: str, play_index: int) -> tuple[Game, Play]:
+    """The game just before its ``play_index``-th play, and that play."""
+    game = loads(record)
+    plays = [a for a in game.actions if isinstance(a, Play)]
+    target = plays[play_index]
+    while game.actions[-1] is not target:
+        game.undo()
+    game.undo()
+    return game, target
+
+
+def test_a_changed_card_in_a_play(record: str) -> None:
+    number, _seat, card = play_lines(record)[20]
+    game, play = position_before(record, 20)
+    # A card in play that this seat does not hold at that moment.
+    foreign = next(c for c in game.rules.deck if c not in game.hand(play.seat))
+    line = record.splitlines(keepends=True)[number - 1]
+    message = rejected(replace_line(record, number, line.replace(card, str(foreign))))
+    assert message == f"line {number}: you do not hold the {foreign.pretty}"
+
+
+def test_a_changed_card_in_a_hand(record: str) -> None:
+    number = line_of(record, '{"deal": 1,')
+    line = record.splitlines(keepends=True)[number - 1]
+    first = re.search(r'"hands": \["(\w\w) ', line)
+    assert first is not None
+    second_hand_card = re.search(r'", "(\w\w) ', line)
+    assert second_hand_card is not None
+    # The first hand now holds a card of the second hand: a card dealt twice.
+    tampered = line.replace(f'["{first.group(1)} ', f'["{second_hand_card.group(1)} ', 1)
+    message = rejected(replace_line(record, number, tampered))
+    assert message.startswith(f"line {number}: ")
+    assert "repeats" in message
+
+
+def test_an_unreadable_card(record: str) -> None:
+    number, _seat, card = play_lines(record)[3]
+    line = record.splitlines(keepends=True)[number - 1]
+    message = rejected(replace_line(record, number, line.replace(card, "ZZ")))
+    assert message.startswith(f"line {number}: cannot read 'ZZ' as a card")
+
+
+def test_a_wrong_seat(record: str) -> None:
+    number, seat, _card = play_lines(record)[10]
+    line = record.splitlines(keepends=True)[number - 1]
+    wrong = (seat + 1) % 4
+    message = rejected(
+        replace_line(record, number, line.replace(f'"play": {seat}', f'"play": {wrong}'))
+    )
+    assert message.startswith(f"line {number}: ")
+    assert "turn" in message
+
+
+def test_a_seat_that_does_not_exist(record: str) -> None:
+    number, seat, _card = play_lines(record)[0]
+    line = record.splitlines(keepends=True)[number - 1]
+    message = rejected(replace_line(record, number, line.replace(f'"play": {seat}', '"play": 9')))
+    assert message.startswith(f"line {number}: ")
+
+
+def test_an_illegal_first_lead(record: str) -> None:
+    number, _seat, card = play_lines(record)[0]
+    assert card == "2C"
+    game, play = position_before(record, 0)
+    other = next(c for c in game.hand(play.seat) if c != play.card)
+    line = record.splitlines(keepends=True)[number - 1]
+    message = rejected(replace_line(record, number, line.replace(card, str(other))))
+    assert message == f"line {number}: the first trick must be led with the 2♣"
+
+
+def test_an_illegal_play_failing_to_follow_suit(record: str) -> None:
+    for index, (number, _seat, card) in enumerate(play_lines(record)):
+        game, play = position_before(record, index)
+        trick = game.view(play.seat).trick
+        if not trick:
+            continue
+        led = trick[0][1].suit
+        off_suit = [c for c in game.hand(play.seat) if c.suit != led]
+        if play.card.suit == led and off_suit:
+            line = record.splitlines(keepends=True)[number - 1]
+            tampered = line.replace(card, str(off_suit[0]))
+            message = rejected(replace_line(record, number, tampered))
+            assert message == f"line {number}: you must follow suit: you hold {led.symbol}"
+            return
+    pytest.fail("no play to tamper with")
+
+
+def test_truncated_json(record: str) -> None:
+    cut = record[: len(record) // 2]
+    message = rejected(cut)
+    match = re.match(r"line (\d+): not valid JSON", message)
+    assert match is not None
+    assert int(match.group(1)) == cut.count("\n") + 1
+
+
+def test_a_missing_play_is_an_unfinished_game_with_wrong_totals(record: str) -> None:
+    lines = record.splitlines(keepends=True)
+    number, _seat, _card = play_lines(record)[-1]
+    # Dropping the very last play leaves a game that replays but does not end.
+    before = lines[number - 2].rstrip().rstrip(",") + "\n"
+    tampered = "".join([*lines[: number - 2], before, *lines[number:]])
+    message = rejected(tampered)
+    assert "the record says the totals are" in message
+
+
+def test_wrong_version_and_format(record: str) -> None:
+    message = rejected(record.replace('"version": 1', '"version": 2', 1))
+    assert re.match(r"line \d+: record version 2 is not supported", message)
+    message = rejected(record.replace('"openhearts-record"', '"chess"', 1))
+    assert re.match(r"line \d+: not an OpenHearts record", message)
+    assert rejected("[1, 2]").startswith("line 1: ")
+
+
+@pytest.mark.xfail(strict=True, reason="record.py gives line 1 for header keys (requested)")
+def test_wrong_version_names_its_line(record: str) -> None:
+    number = line_of(record, '"version"')
+    message = rejected(record.replace('"version": 1', '"version": 2', 1))
+    assert message.startswith(f"line {number}: ")
+
+
+def test_wrong_result_totals(record: str) -> None:
+    number = line_of(record, '"result"')
+    line = record.splitlines(keepends=True)[number - 1]
+    tampered = replace_line(record, number, line.replace('"scores": [', '"scores": [1', 1))
+    message = rejected(tampered)
+    assert "the record says the totals are" in message and "replaying it gives" in message
+
+
+@pytest.mark.xfail(strict=True, reason="record.py gives no line for the result (requested)")
+def test_wrong_result_totals_names_its_line(record: str) -> None:
+    number = line_of(record, '"result"')
+    line = record.splitlines(keepends=True)[number - 1]
+    tampered = replace_line(record, number, line.replace('"scores": [', '"scores": [1', 1))
+    assert rejected(tampered).startswith(f"line {number}: ")
+
+
+def test_bad_moon_choice_value() -> None:
+    text = dumps(moon_game())
+    number = line_of(text, '"moon": 0')
+    tampered = text.replace('"others_add": false', '"others_add": "no"', 1)
+    assert rejected(tampered) == f"line {number}: others_add must be true or false"
+
+
+def test_unreadable_files(tmp_path: Path) -> None:
+    with pytest.raises(RecordError, match="cannot read"):
+        load(str(tmp_path / "missing.json"))
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(RecordError):
+        load(str(binary))
