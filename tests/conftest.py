@@ -174,3 +174,31 @@ def seats_holding(game: Game, wanted: Sequence[Card]) -> dict[Card, int]:
             if c in game.hand(seat):
                 found[c] = seat
     return found
+
+
+def play_out_deal(game: Game, pick: Callable[[list[Card]], Card] | None = None) -> None:
+    """Play the current deal's cards (lowest legal card by default) until it is scored,
+    a moon choice is pending, or the game is over.  Passing must be done already."""
+    choose = pick or (lambda legal: legal[0])
+    start = len(game.results)
+    while game.phase == "playing" and len(game.results) == start:
+        game.play(choose(list(game.legal_plays())))
+
+
+#: Four hands of one suit each: seat 0 leads clubs to every trick and takes them all.
+SUIT_HANDS: Mapping[int, str] = {
+    0: "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+    1: "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+    2: "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+    3: "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+}
+
+#: Seat 0 takes every point card but seat 1 takes the J♦ (on a pointless first trick):
+#: seat 1 wins the 2♣ with the A♣ while seat 3 must drop the J♦, then leads a spade
+#: into seat 0's A♠, and seat 0 runs its clubs.
+MOON_WITHOUT_JACK: Mapping[int, str] = {
+    0: "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AS",
+    1: "AC 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS",
+    2: "2D 3D 4D 5D 6D 7D 8D 9D TD QD KD AD AH",
+    3: "JD 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH",
+}
