@@ -1,0 +1,194 @@
+"""``hearts replay FILE``: a saved game printed trick by trick."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from openhearts import replay
+from openhearts.bots import act, make_bot
+from openhearts.cards import Card, CardSet
+from openhearts.game import Game, PlayerView
+from openhearts.plain import Style, trick_line
+from openhearts.record import dumps, save
+from openhearts.rules import Rules
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def played(rules: Rules, seed: int, actions: int | None = None) -> Game:
+    game = Game(rules, seed=seed)
+    bots = [make_bot("random", s) for s in range(rules.players)]
+    count = 0
+    while not game.is_over and (actions is None or count < actions):
+        seat = game.to_act()[0]
+        act(game, seat, bots[seat])
+        count += 1
+    return game
+
+
+def run_replay(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    parser = argparse.ArgumentParser()
+    replay.add_arguments(parser)
+    status = replay.run(parser.parse_args(list(argv)))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize(("preset", "players"), [("standard", 4), ("source-003", 6)])
+def test_finished_game_prints_every_trick(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, preset: str, players: int
+) -> None:
+    game = played(Rules.preset(preset, players=players, end_score=40), seed=players)
+    path = tmp_path / "game.json"
+    save(game, str(path))
+    status, out, err = run_replay(capsys, str(path))
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    names = list(game.names)
+    style = Style(True)
+    expected = [
+        "  " + trick_line(style, names, game.rules, number, trick)
+        for result in game.results
+        for number, trick in enumerate(result.tricks, start=1)
+    ]
+    tricks = [line for line in lines if line.startswith("  Trick ")]
+    assert tricks == expected
+    assert len(tricks) == len(game.results) * game.rules.hand_size
+    for result in game.results:
+        assert f"Deal {result.number + 1}: {names[result.dealer]} deals, " in out
+    winners = " and ".join(names[s] for s in game.winners)
+    assert lines[-1].startswith(f"Game over after {len(game.results)} deal")
+    assert winners in lines[-1] and f"with {game.scores[game.winners[0]]} points." in lines[-1]
+    # The last table's totals are the game's.
+    for seat, name in enumerate(names):
+        assert any(
+            line.split()[:1] == [name] and line.split()[-1] == str(game.scores[seat])
+            for line in lines[-len(names) - 2 :]
+        )
+
+
+def test_hands_and_passes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = played(Rules.preset("standard"), seed=3, actions=10)
+    path = tmp_path / "g.json"
+    save(game, str(path))
+    _, out, _ = run_replay(capsys, str(path))
+    first = game.deal_states()[0]
+    assert f"    South  {Style(True).cards(CardSet(first.dealt[0]))}" in out
+    passed = CardSet(first.passes[0] or 0)
+    assert f"  South passes {Style(True).cards(passed)} to West." in out
+    _, brief, _ = run_replay(capsys, str(path), "--no-hands")
+    assert "Hands as dealt" not in brief and "passes" not in brief
+    assert "Trick 1: South 2♣" in brief or "Trick 1: " in brief
+
+
+def test_unfinished_games_say_so(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    # Waiting for passes.
+    game = played(Rules.preset("standard"), seed=1, actions=2)
+    save(game, str(path))
+    status, out, _ = run_replay(capsys, str(path))
+    assert status == 0
+    assert out.splitlines()[-1] == (
+        "The game is unfinished: deal 1 is in progress, waiting for North and East to pass."
+    )
+    assert "North has not passed yet." in out
+    # In the middle of a trick.
+    game = played(Rules.preset("standard"), seed=1, actions=4 + 4 * 3 + 2)
+    save(game, str(path))
+    _, out, _ = run_replay(capsys, str(path))
+    mover = game.current_player
+    assert mover is not None
+    assert out.splitlines()[-1] == (
+        f"The game is unfinished: deal 1 is in progress, trick 4, {game.names[mover]} to play."
+    )
+    assert "  Trick 4 (in progress): " in out
+    assert "Game over" not in out
+
+
+class FirstCard:
+    def choose_pass(self, view: PlayerView) -> CardSet:
+        return CardSet(view.hand.cards()[: view.rules.cards_passed])
+
+    def choose_play(self, view: PlayerView) -> Card:
+        return view.legal.cards()[0]
+
+    def choose_moon(self, view: PlayerView) -> bool:
+        return False
+
+
+def test_moon_and_pending_moon_choice(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    rules = Rules.preset(
+        "standard",
+        players=3,
+        moon="shooter_chooses",
+        pass_cycle=("hold",),
+        first_lead="JS",
+        first_trick="allowed",
+        hearts_break="never_restricted",
+    )
+    game = Game(rules, seed=1, names=["Ann", "Bob", "Cy"])
+    game.replace_hands(
+        [
+            "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH JS QS KS AS",
+            "2S 3S 4S 5S 6S 2C 3C 4C 5C 6C 7C 8C 9C 3D 4D 5D 6D",
+            "7S 8S 9S TS TC JC QC KC AC 7D 8D 9D TD JD QD KD AD",
+        ]
+    )
+    bot = FirstCard()
+    while game.phase == "playing":
+        act(game, game.to_act()[0], bot)
+    path = tmp_path / "moon.json"
+    save(game, str(path))
+    _, out, _ = run_replay(capsys, str(path))
+    assert out.splitlines()[-1] == (
+        "The game is unfinished: deal 1 is over but Ann has not chosen the moon's scoring."
+    )
+    act(game, 0, bot)
+    save(game, str(path))
+    _, out, _ = run_replay(capsys, str(path))
+    assert "  Ann shot the moon (took every point card) and chose: Ann subtracts 26." in out
+
+
+def test_broken_records_are_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = played(Rules.preset("standard"), seed=2, actions=30)
+    text = dumps(game)
+    path = tmp_path / "bad.json"
+    path.write_text(text.replace('"card": "', '"card": "Z', 1), encoding="utf-8")
+    status, out, err = run_replay(capsys, str(path))
+    assert status == 2 and out == ""
+    assert err.startswith(f"hearts replay: {path}: line ") and "cannot read 'Z" in err
+    status, _, err = run_replay(capsys, str(tmp_path / "missing.json"))
+    assert status == 2 and "cannot read" in err
+
+
+def test_ascii_letters(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = played(Rules.preset("source-001"), seed=2, actions=40)
+    path = tmp_path / "g.json"
+    save(game, str(path))
+    _, out, _ = run_replay(capsys, str(path), "--ascii")
+    assert not set("♣♦♠♥") & set(out)
+    assert "Trick 1: " in out and "2C" in out and "No heart or QS" not in out
+
+
+def test_command_line(tmp_path: Path) -> None:
+    game = played(Rules.preset("standard", end_score=30), seed=7)
+    path = tmp_path / "g.json"
+    save(game, str(path))
+    result = subprocess.run(
+        [sys.executable, "-m", "openhearts", "replay", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Game over after" in result.stdout
+    # The output cannot show suit symbols, so letters are used.
+    assert "Trick 1: South 2C" in result.stdout
