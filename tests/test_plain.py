@@ -487,3 +487,60 @@ def test_resume_keeps_shuffled_seats(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     others = ", ".join(seated[1:4]) + " and " + seated[4]
     assert f"against {others}." in console.text
     assert load_record(str(path)).names == seated
+
+
+SUIT_HANDS = [
+    "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+    "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+    "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+    "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+]
+
+
+def test_undo_back_to_an_automatic_card(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    game = Game(Rules.preset("standard", pass_cycle=("hold",)), seed=1)
+    game.replace_hands(SUIT_HANDS)
+    lines = ("3c", "undo", "undo", "hand")
+    console = Console(monkeypatch, lines=lines, limit=len(lines))
+    bots = {s: make_bot("random", s) for s in (1, 2, 3)}
+    session = PlainSession(game, bots, save_path=str(tmp_path / "g.json"))
+    assert session.run() == 0
+    text = console.text
+    assert "You lead 2♣ (your only legal card)." in text
+    assert "Taken back: your 3♣, and 3 cards played after it." in text
+    assert "Taken back: your 2♣, and 3 cards played after it." in text
+    # Back at the start, the sole legal card waits for you instead of being replayed.
+    assert (
+        "Your card: hand\nTrick 1: you lead.\nYour hand:\n"
+        "  ♣ clubs: 2* 3 4 5 6 7 8 9 10 J Q K A\n"
+        "  ♦ diamonds: -\n  ♠ spades: -\n  ♥ hearts: -\n"
+        "You may play: 2♣\nYour card: \nEnd of input."
+    ) in text
+    assert game.actions == []
+
+
+def test_hint(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    game = Game(Rules.preset("standard", pass_cycle=("hold",)), seed=1)
+    game.replace_hands(SUIT_HANDS)
+    lines = ("hint", "3c", "hint")
+    console = Console(monkeypatch, lines=lines, limit=len(lines))
+    bots = {s: make_bot("random", s) for s in (1, 2, 3)}
+    PlainSession(game, bots, save_path=str(tmp_path / "g.json")).run()
+    text = console.text
+    assert "Hint: the hard computer player would play the " in text
+    assert re.search(r"\n  A♣: -?\d+\.\d\n", text)
+
+    import openhearts.plain as plain
+
+    def missing(name: str) -> object:
+        raise ImportError(name)
+
+    monkeypatch.setattr(plain.importlib, "import_module", missing)
+    console = Console(monkeypatch, lines=("hint", "hint"), limit=2)
+    PlainSession(Game(seed=1), bots, save_path=str(tmp_path / "g.json")).run()
+    assert "Hints are for choosing a card to play." in console.text
+    game = Game(Rules.preset("standard", pass_cycle=("hold",)), seed=1)
+    game.replace_hands(SUIT_HANDS)
+    console = Console(monkeypatch, lines=("3c", "hint"), limit=2)
+    PlainSession(game, bots, save_path=str(tmp_path / "g.json")).run()
+    assert "Hints need the hard computer player, which is not available here." in console.text
