@@ -365,8 +365,9 @@ def test_eof_saves_and_resume_finishes(monkeypatch: pytest.MonkeyPatch, tmp_path
     assert done.actions[: len(halfway.actions)] == halfway.actions
 
     console = Console(monkeypatch)
-    assert run_plain(parse_args("--resume", str(path))) == 0
+    assert run_plain(parse_args("--resume", str(path), "--end-score", "99")) == 0
     assert "That game is already over" in console.text
+    assert "the rules options are ignored" in console.text
 
 
 def test_save_and_quit_commands(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -979,6 +979,10 @@ def run_plain(args: argparse.Namespace) -> int:
             style=style,
             hint_seed=game.seed,
         )
+        if args.resume and (
+            args.preset != "standard" or args.players or args.end_score or args.option
+        ):
+            session.say("The rules come from the saved game; the rules options are ignored.")
         session.bots = _make_bots(args.level, game.seed, game.rules.players, me, session.say)
     except SetupError as error:
         print(f"hearts play: {error}", file=sys.stderr)
