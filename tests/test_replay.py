@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from openhearts import replay
 from openhearts.bots import act, make_bot
 from openhearts.cards import Card, CardSet
 from openhearts.game import Game, PlayerView
-from openhearts.plain import Style, trick_line
+from openhearts.plain import Style, shot_line, trick_line
 from openhearts.record import dumps, save
 from openhearts.rules import Rules
 
@@ -192,3 +193,25 @@ def test_command_line(tmp_path: Path) -> None:
     assert "Game over after" in result.stdout
     # The output cannot show suit symbols, so letters are used.
     assert "Trick 1: South 2C" in result.stdout
+
+
+def test_shot_lines() -> None:
+    game = played(Rules.preset("standard", end_score=10), seed=4)
+    plain_result = game.results[0]
+    names = ["Ann", "Bob", "Cy", "Di"]
+    assert shot_line(names, game.rules, plain_result) is None
+    sun = dataclasses.replace(plain_result, shooter=1, shot="sun")
+    assert shot_line(names, Rules.preset("source-003"), sun) == (
+        "Bob shot the sun (took every trick): Bob -26, everyone else +26."
+    )
+    moon = dataclasses.replace(plain_result, shooter=2, shot="moon")
+    assert shot_line(names, game.rules, moon) == (
+        "Cy shot the moon (took every point card): everyone else adds 26."
+    )
+    assert shot_line(names, Rules.preset("source-002"), moon) == (
+        "Cy shot the moon (took every point card): Cy subtracts 26."
+    )
+    chosen = dataclasses.replace(moon, moon_choice="add")
+    assert shot_line(names, Rules.preset("source-000"), chosen) == (
+        "Cy shot the moon (took every point card) and chose: everyone else adds 26."
+    )

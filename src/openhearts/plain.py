@@ -51,7 +51,7 @@ from .game import (
 )
 from .options import rules_from_args
 from .record import RecordError, load, save
-from .rules import Rules, RulesError, Seating, seat_names
+from .rules import MoonScoring, Rules, RulesError, Seating, seat_names
 
 __all__ = [
     "run_plain",
@@ -188,9 +188,10 @@ def shot_line(names: Sequence[str], rules: Rules, result: DealResult) -> str | N
     total = rules.points_in_play
     if result.shot == "sun":
         return f"{who} shot the sun (took every trick): {who} -{total}, everyone else +{total}."
-    subtract = result.points[result.shooter] < 0 and all(
-        p <= 0 for i, p in enumerate(result.points) if i != result.shooter
-    )
+    if result.moon_choice is not None:
+        subtract = result.moon_choice == "subtract"
+    else:
+        subtract = rules.moon is MoonScoring.SHOOTER_SUBTRACTS
     how = f"{who} subtracts {total}" if subtract else f"everyone else adds {total}"
     chose = " and chose:" if result.moon_choice is not None else ":"
     return f"{who} shot the moon (took every point card){chose} {how}."
@@ -325,7 +326,7 @@ class PlainSession:
 
     def run(self) -> int:
         """Play to the end or until the player stops; returns the exit status."""
-        previous = self._install_interrupt_handler()
+        installed, previous = self._install_interrupt_handler()
         try:
             try:
                 self._intro()
@@ -344,14 +345,15 @@ class PlainSession:
             self._finish()
             return 0
         finally:
-            if previous is not None:
+            if installed:
                 signal.signal(signal.SIGINT, previous)
 
-    def _install_interrupt_handler(self) -> Any:
+    def _install_interrupt_handler(self) -> tuple[bool, Any]:
         """Ctrl-C while a computer player thinks must not cut an action in half: it is
-        noted and acted on between actions.  While waiting for input it stops at once."""
+        noted and acted on between actions.  While waiting for input it stops at once.
+        Returns whether a handler was installed, and the one it replaced."""
         if threading.current_thread() is not threading.main_thread():
-            return None
+            return False, None
 
         def handler(signum: int, frame: FrameType | None) -> None:
             self._interrupted = True
@@ -359,9 +361,9 @@ class PlainSession:
                 raise KeyboardInterrupt
 
         try:
-            return signal.signal(signal.SIGINT, handler)
+            return True, signal.signal(signal.SIGINT, handler)
         except (ValueError, OSError):
-            return None
+            return False, None
 
     def _save_and_leave(self, why: str) -> int:
         try:
