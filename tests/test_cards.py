@@ -294,9 +294,6 @@ def test_card_set_algebra_matches_python_sets(a: int, b: int) -> None:
     assert (x <= y) == (sx <= sy)
 
 
-@pytest.mark.xfail(
-    reason="engine: parse_cards quotes the lowercased text (see engine-requests)", strict=True
-)
 def test_card_list_error_quotes_the_text_as_typed() -> None:
     with pytest.raises(CardParseError, match="cannot read 'QX' as a card"):
         CardSet.parse("2C QX 3C")

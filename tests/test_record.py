@@ -29,15 +29,8 @@ TABLES = [
     ("source-003", 5),
     ("source-004", 4),
 ]
-#: Shuffled seating: loading a record shuffles the seated names a second time (reported).
-SHUFFLED = [
-    pytest.param(
-        "source-002",
-        players,
-        marks=pytest.mark.xfail(strict=True, reason="record.loads re-shuffles seated names"),
-    )
-    for players in (3, 5)
-]
+#: Shuffled seating: loading a record must keep the seated names as they are.
+SHUFFLED = [pytest.param("source-002", players) for players in (3, 5)]
 
 
 def random_game(rules: Rules, seed: int, actions: int | None = None) -> Game:
@@ -301,7 +294,6 @@ def test_wrong_version_and_format(record: str) -> None:
     assert rejected("[1, 2]").startswith("line 1: ")
 
 
-@pytest.mark.xfail(strict=True, reason="record.py gives line 1 for header keys (requested)")
 def test_wrong_version_names_its_line(record: str) -> None:
     number = line_of(record, '"version"')
     message = rejected(record.replace('"version": 1', '"version": 2', 1))
@@ -316,7 +308,6 @@ def test_wrong_result_totals(record: str) -> None:
     assert "the record says the totals are" in message and "replaying it gives" in message
 
 
-@pytest.mark.xfail(strict=True, reason="record.py gives no line for the result (requested)")
 def test_wrong_result_totals_names_its_line(record: str) -> None:
     number = line_of(record, '"result"')
     line = record.splitlines(keepends=True)[number - 1]

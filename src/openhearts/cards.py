@@ -301,6 +301,9 @@ class CardSet:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
 
+    def __reduce__(self) -> tuple[type[CardSet], tuple[int]]:
+        return (CardSet, (self.mask,))
+
     @classmethod
     def parse(cls, text: str) -> CardSet:
         """Read cards separated by spaces or commas; a duplicate is an error.
@@ -393,17 +396,16 @@ def parse_cards(text: str) -> list[Card]:
     items = [part for part in re.split(r"\s*,\s*|\s+and\s+", text.strip()) if part]
     cards: list[Card] = []
     for item in items:
-        lowered = item.strip().lower()
-        single = _parse_one(lowered)
+        single = _parse_one(item.strip().lower())
         if single is not None:
             cards.append(_CARDS[single])
             continue
-        words = lowered.split()
+        words = item.split()
         index = 0
         while index < len(words):
             # Prefer the three-word form "queen of spades", then "queen spades", then "qs".
             for width in (3, 2, 1):
-                chunk = " ".join(words[index : index + width])
+                chunk = " ".join(words[index : index + width]).lower()
                 found = _parse_one(chunk) if index + width <= len(words) else None
                 if found is not None:
                     cards.append(_CARDS[found])

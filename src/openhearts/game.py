@@ -275,6 +275,8 @@ class Game:
         deals beyond those are shuffled from the seed.
     :param first_deal: the number of the first deal (decides dealer and pass direction).
     :param scores: totals to start from.
+    :param seated: the names are already in seat order (as in a record), so a shuffled
+        seating is not drawn again.
     """
 
     def __init__(
@@ -286,14 +288,17 @@ class Game:
         hands: Sequence[Sequence[CardSet | int | Iterable[int] | str]] | None = None,
         first_deal: int = 0,
         scores: Sequence[int] | None = None,
+        seated: bool = False,
     ) -> None:
         self.rules = rules or Rules()
         self.seed = seed
         players = self.rules.players
-        given = list(names) if names is not None else list(seat_names(players))
-        if len(given) != players:
-            raise ValueError(f"expected {players} names, got {len(given)}")
-        if self.rules.seating is Seating.SHUFFLED:
+        given = (
+            list(names) if names is not None else list(seat_names(players, self.rules.direction))
+        )
+        if len(given) != players or not all(isinstance(name, str) for name in given):
+            raise ValueError(f"expected {players} names, got {given!r}")
+        if self.rules.seating is Seating.SHUFFLED and not seated:
             # Only the order around the table matters, so keeping the first player (the
             # person at the screen, in the faces) in seat 0 and shuffling the others gives
             # every order of play with the same chance.

@@ -23,7 +23,7 @@ openhearts.record.RecordError: line 15: cannot read 'X2C' as a card: ...
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 from .cards import Card, CardParseError, CardSet
@@ -128,14 +128,18 @@ def loads(text: str) -> Game:
         raise RecordError(f"line {error.lineno}: not valid JSON: {error.msg}") from None
     if not isinstance(data, dict):
         raise RecordError("line 1: a record is a JSON object")
+
+    def at(key: str, reason: str) -> RecordError:
+        return RecordError(f"line {_key_line(text, key)}: {reason}")
+
     if data.get("format") != FORMAT:
-        raise RecordError(f"line 1: not an OpenHearts record (format {data.get('format')!r})")
+        raise at("format", f"not an OpenHearts record (format {data.get('format')!r})")
     if data.get("version") != VERSION:
-        raise RecordError(f"line 1: record version {data.get('version')!r} is not supported")
+        raise at("version", f"record version {data.get('version')!r} is not supported")
     try:
         rules = Rules.from_dict(data.get("rules", {}))
     except RulesError as error:
-        raise RecordError(f"rules: {error}") from None
+        raise at("rules", f"rules: {error}") from None
     events = data.get("events")
     if not isinstance(events, list) or not events:
         raise RecordError("events: a record needs at least the first deal")
@@ -157,6 +161,7 @@ def loads(text: str) -> Game:
             hands=[first["hands"]],
             first_deal=int(data.get("first_deal", 0)),
             scores=data.get("initial_scores"),
+            seated=True,
         )
     except (IllegalActionError, ValueError, TypeError, KeyError) as error:
         raise fail(0, str(error)) from None
@@ -172,13 +177,39 @@ def loads(text: str) -> Game:
         except (IllegalActionError, CardParseError, ValueError, TypeError, KeyError) as error:
             message = str(error) if not isinstance(error, KeyError) else f"missing {error}"
             raise fail(index, message) from None
-    result = data.get("result")
-    if isinstance(result, dict) and "scores" in result and result["scores"] != game.scores:
-        raise RecordError(
-            f"result: the record says the totals are {result['scores']}, "
-            f"but replaying it gives {game.scores}"
-        )
+    _check_result(data.get("result"), game, lambda reason: at("result", reason))
     return game
+
+
+def _check_result(result: object, game: Game, fail: Callable[[str], RecordError]) -> None:
+    """The stored result must be what the replay gives (a tampered total is refused)."""
+    if result is None:
+        return
+    if not isinstance(result, dict):
+        raise fail("result: expected an object")
+    replayed = {
+        "scores": list(game.scores),
+        "deal_points": [list(r.points) for r in game.results],
+        "winners": game.winners,
+        "over": game.is_over,
+    }
+    labels = {
+        "scores": "the totals are",
+        "deal_points": "the points of the deals are",
+        "winners": "the winning seats are",
+        "over": "'game over' is",
+    }
+    for key, value in replayed.items():
+        if key in result and result[key] != value:
+            raise fail(
+                f"result: the record says {labels[key]} {json.dumps(result[key])}, "
+                f"but replaying it gives {json.dumps(value)}"
+            )
+
+
+def _key_line(text: str, key: str) -> int:
+    position = text.find(f'"{key}"')
+    return _line_of(text, position) if position >= 0 else 1
 
 
 def _start_deal(game: Game, event: dict[str, Any]) -> None:

@@ -115,18 +115,23 @@ DEFAULT_REMOVED: Final[Mapping[int, str]] = {
 }
 
 
-def seat_names(players: int) -> tuple[str, ...]:
+def seat_names(players: int, direction: str = "clockwise") -> tuple[str, ...]:
     """Default seat names, in the order of play (seat 0 is the human's seat at the bottom).
 
     >>> seat_names(4)
     ('South', 'West', 'North', 'East')
+    >>> seat_names(4, "counterclockwise")
+    ('South', 'East', 'North', 'West')
     """
-    return {
+    clockwise = {
         3: ("South", "West", "East"),
         4: ("South", "West", "North", "East"),
         5: ("South", "West", "Northwest", "Northeast", "East"),
         6: ("South", "Southwest", "Northwest", "North", "Northeast", "Southeast"),
     }.get(players, tuple(f"Player {i + 1}" for i in range(players)))
+    if direction == "counterclockwise":
+        return clockwise[:1] + tuple(reversed(clockwise[1:]))
+    return clockwise
 
 
 def _card_set(value: Any) -> CardSet:
