@@ -266,7 +266,10 @@ class HardBot(BaseBot):
         gone = view.played.mask
         hand = view.hand.mask
         jack = rules.jack_of_diamonds
-        groups = _candidates(legal, gone | hand, jack)
+        trick = tuple(int(card) for _, card in view.trick)
+        on_table = sum(1 << card for card in trick)
+        # Cards on the table still decide this trick, so they separate candidates.
+        groups = _candidates(legal, (gone & ~on_table) | hand, jack)
         candidates = tuple(groups)
         taken = tuple(won.mask for won in view.won)
         point_mask = rules.point_mask
@@ -274,7 +277,6 @@ class HardBot(BaseBot):
             not taken[s] & point_mask for s in range(rules.players) if s != view.seat
         )
         modes = (False, True) if others_clean and self._may_shoot(view) else (False,)
-        trick = tuple(int(card) for _, card in view.trick)
         key = f"{self.seed}:{view.deal_number}:{view.seat}:{gone}:{hand}:{trick}"
         seed = zlib.crc32(key.encode())
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
