@@ -19,7 +19,7 @@ from openhearts import play
 from openhearts.bots import make_bot
 from openhearts.cards import Card, CardSet
 from openhearts.game import Game
-from openhearts.plain import PlainSession, Style, load_record, run_plain
+from openhearts.plain import PlainSession, Style, run_plain
 from openhearts.record import load, save
 from openhearts.rules import Rules
 
@@ -130,7 +130,7 @@ def test_other_player_counts(
         "--save", str(path), "--name", "Ann",
     )  # fmt: skip
     assert run_plain(args) == 0
-    game = load_record(str(path))
+    game = load(str(path))
     assert game.is_over and game.rules.players == players
     # The human sits at seat 0 even where the seating is shuffled.
     assert game.names[0] == "Ann"
@@ -481,13 +481,13 @@ def test_resume_keeps_shuffled_seats(monkeypatch: pytest.MonkeyPatch, tmp_path: 
         "--opponents", "Bo,Cy,Di,Ed", "--end-score", "20", "--save", str(path),
     )  # fmt: skip
     assert run_plain(args) == 0
-    seated = load_record(str(path)).names
+    seated = load(str(path)).names
     assert seated[0] == "Ann" and sorted(seated[1:]) == ["Bo", "Cy", "Di", "Ed"]
     console = Console(monkeypatch)
     assert run_plain(parse_args("--resume", str(path))) == 0
     others = ", ".join(seated[1:4]) + " and " + seated[4]
     assert f"against {others}." in console.text
-    assert load_record(str(path)).names == seated
+    assert load(str(path)).names == seated
 
 
 SUIT_HANDS = [

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import os
 import random
 import re
@@ -58,7 +57,6 @@ __all__ = [
     "PlainSession",
     "Style",
     "default_save_path",
-    "load_record",
     "table",
     "trick_line",
     "trick_points",
@@ -207,24 +205,6 @@ def direction_words(direction: str) -> str:
     distance = int(match.group(2) or 1)
     side = f"to the {match.group(1)}"
     return side if distance == 1 else f"{_number(distance)} seats {side}"
-
-
-def load_record(path: str) -> Game:
-    """Load a record (see :func:`openhearts.record.load`), keeping its seated names.
-
-    Loading a shuffled-seating record shuffles its (already seated) names a second
-    time; the names as written in the record are the right ones, so they are kept.
-    """
-    game = load(path)
-    if game.rules.seating is Seating.SHUFFLED:
-        try:
-            with open(path, encoding="utf-8") as stream:
-                names = json.load(stream).get("names")
-        except (OSError, ValueError, AttributeError):
-            return game
-        if isinstance(names, list) and sorted(names) == sorted(game.names):
-            game.names = tuple(str(n) for n in names)
-    return game
 
 
 def default_save_path() -> str:
@@ -963,7 +943,7 @@ def run_plain(args: argparse.Namespace) -> int:
     try:
         if args.resume:
             try:
-                game = load_record(os.path.expanduser(args.resume))
+                game = load(os.path.expanduser(args.resume))
             except RecordError as error:
                 raise SetupError(f"cannot resume {args.resume}: {error}") from None
             me = game.names.index(args.name) if args.name in game.names else 0

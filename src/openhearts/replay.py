@@ -19,13 +19,12 @@ from .game import DealResult, Game, TrickRecord
 from .plain import (
     Style,
     direction_words,
-    load_record,
     shot_line,
     supports_symbols,
     table,
     trick_line,
 )
-from .record import RecordError
+from .record import RecordError, load
 
 __all__ = ["add_arguments", "run", "replay_lines"]
 
@@ -42,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        game = load_record(os.path.expanduser(args.file))
+        game = load(os.path.expanduser(args.file))
     except RecordError as error:
         print(f"hearts replay: {args.file}: {error}", file=sys.stderr)
         return 2
