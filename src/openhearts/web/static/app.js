@@ -1,0 +1,1442 @@
+// OpenHearts web page: lobby, waiting room and card table, talking to the server over
+// the protocol in docs/web-protocol.md.  Plain modules, no build step.
+//
+// Every name and every message from the server is put on the page with textContent:
+// the only markup built here comes from constants.
+
+import {
+  cardBackSvg, cardIndex, cardName, cardPretty, cardSvg, installSprite, isCardCode,
+  parseCard, suitSingular, suitWord,
+} from "./cards.js";
+
+const $ = (id) => document.getElementById(id);
+
+// ---------------------------------------------------------------------------
+// Small helpers
+
+const storage = {
+  get(key) {
+    try { return window.localStorage.getItem(key); } catch { return null; }
+  },
+  set(key, value) {
+    try { window.localStorage.setItem(key, value); } catch { /* private mode */ }
+  },
+  remove(key) {
+    try { window.localStorage.removeItem(key); } catch { /* private mode */ }
+  },
+};
+
+const seatKey = (tableId) => `openhearts.seat.${tableId}`;
+
+function h(tag, props = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") node.textContent = String(value);
+    else if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+  return node;
+}
+
+function listWords(items) {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+const DIRECTION_WORDS = {
+  left: "to the left", right: "to the right", across: "across", hold: "no pass (hold)",
+};
+
+function directionWords(direction) {
+  if (direction in DIRECTION_WORDS) return DIRECTION_WORDS[direction];
+  const m = /^(left|right)(\d+)$/.exec(direction || "");
+  return m ? `${m[2]} seats to the ${m[1]}` : String(direction || "");
+}
+
+async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new Error("The server cannot be reached. Check your connection and try again.");
+  }
+  let data = null;
+  try { data = await response.json(); } catch { data = null; }
+  if (!response.ok) {
+    const error = new Error((data && data.message) || `The server said ${response.status}.`);
+    error.status = response.status;
+    error.code = data && data.error;
+    throw error;
+  }
+  return data;
+}
+
+// ---------------------------------------------------------------------------
+// State of the page
+
+const app = {
+  config: null,
+  tableId: null,
+  token: null,
+  ws: null,
+  wsOpen: false,
+  closing: false,
+  reconnectDelay: 500,
+  reconnectTimer: null,
+  pingTimer: null,
+  helloSent: false,
+  joinTried: false,
+  role: null,
+  seat: null,
+  host: false,
+  table: null,
+  state: null,
+  seq: -1,
+  nextId: 1,
+  pending: new Map(),
+  selected: [],
+  focusCard: null,
+  hintCard: null,
+  flash: null,
+  busy: false,
+  typed: "",
+  scoresOpenFor: null,
+  dealInfo: new Map(),
+  wasMyTurn: false,
+  playedThisDeal: false,
+};
+
+// ---------------------------------------------------------------------------
+// Announcements (ARIA live region) and the status line
+
+let announceTimer = null;
+
+/** Speak a sentence through the polite live region (cleared first so repeats are read). */
+function announce(text) {
+  const region = $("announcer");
+  region.textContent = "";
+  clearTimeout(announceTimer);
+  announceTimer = setTimeout(() => { region.textContent = text; }, 60);
+}
+
+let toastTimer = null;
+
+function toast(text, kind = "error") {
+  const box = $("toast");
+  box.textContent = text;
+  box.className = `toast ${kind}`;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.hidden = true; }, 4000);
+}
+
+/** A message that stays in the status line until the game moves on. */
+function flash(text, kind = "info") {
+  app.flash = { text, kind, seq: app.seq };
+  renderStatus();
+}
+
+// ---------------------------------------------------------------------------
+// Views: which section is shown
+
+function show(view) {
+  $("lobby").hidden = view !== "lobby";
+  $("waiting").hidden = view !== "waiting";
+  $("table-view").hidden = view !== "table";
+  document.body.dataset.view = view;
+}
+
+// ---------------------------------------------------------------------------
+// Lobby
+
+async function loadConfig() {
+  if (app.config) return app.config;
+  app.config = await api("GET", "/api/config");
+  return app.config;
+}
+
+function fillSelect(select, values, selected, label = (v) => v) {
+  select.replaceChildren();
+  for (const value of values) {
+    select.appendChild(h("option", { value, text: label(value), selected: value === selected }));
+  }
+}
+
+const LEVEL_LABELS = { random: "Random (beginner)", easy: "Easy", hard: "Hard" };
+
+async function showLobby() {
+  show("lobby");
+  document.title = "OpenHearts";
+  $("player-name").value = storage.get("openhearts.name") || "";
+  let config;
+  try {
+    config = await loadConfig();
+  } catch (error) {
+    $("new-table-error").textContent = error.message;
+    return;
+  }
+  const levels = config.levels || ["random"];
+  const level = storage.get("openhearts.level") || config.default_level || levels[0];
+  const chosen = levels.includes(level) ? level : levels[0];
+  fillSelect($("play-now-level"), levels, chosen, (v) => LEVEL_LABELS[v] || v);
+  fillSelect($("opt-level"), levels, chosen, (v) => LEVEL_LABELS[v] || v);
+  const presets = config.presets || [];
+  fillSelect(
+    $("opt-preset"), presets.map((p) => p.name), config.default_preset || "standard",
+    (name) => {
+      const preset = presets.find((p) => p.name === name);
+      return preset && preset.description ? `${name}: ${preset.description}` : name;
+    },
+  );
+  updatePlayerChoices();
+}
+
+function updatePlayerChoices() {
+  const config = app.config;
+  if (!config) return;
+  const preset = (config.presets || []).find((p) => p.name === $("opt-preset").value);
+  const allowed = preset && preset.players ? preset.players.map(String) : ["3", "4", "5", "6"];
+  const select = $("opt-players");
+  for (const option of select.options) option.disabled = !allowed.includes(option.value);
+  if (!allowed.includes(select.value)) select.value = allowed.includes("4") ? "4" : allowed[0];
+}
+
+function playerName() {
+  const name = $("player-name").value.trim();
+  storage.set("openhearts.name", name);
+  return name;
+}
+
+function commonBody(level) {
+  const body = { level };
+  const name = playerName();
+  if (name) body.name = name;
+  const playerToken = storage.get("openhearts.player");
+  if (playerToken) body.player_token = playerToken;
+  storage.set("openhearts.level", level);
+  return body;
+}
+
+function rememberSeat(answer) {
+  storage.set(seatKey(answer.table_id), answer.token);
+  if (answer.player_token) storage.set("openhearts.player", answer.player_token);
+}
+
+async function playNow(event) {
+  event.preventDefault();
+  const button = $("play-now");
+  button.disabled = true;
+  try {
+    const answer = await api("POST", "/api/play-now", commonBody($("play-now-level").value));
+    rememberSeat(answer);
+    goToTable(answer.table_id, answer.url);
+  } catch (error) {
+    toast(error.message);
+    announce(error.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function createTable(event) {
+  event.preventDefault();
+  const errorBox = $("new-table-error");
+  errorBox.textContent = "";
+  const body = commonBody($("opt-level").value);
+  body.preset = $("opt-preset").value;
+  body.players = Number($("opt-players").value);
+  const options = {};
+  const endScore = Number($("opt-end-score").value);
+  if (!Number.isInteger(endScore) || endScore < 1) {
+    errorBox.textContent = "The end score must be a whole number of at least 1.";
+    $("opt-end-score").focus();
+    return;
+  }
+  options.end_score = endScore;
+  for (const [id, key] of [
+    ["opt-first-trick", "first_trick"], ["opt-hearts-break", "hearts_break"],
+    ["opt-moon", "moon"], ["opt-seating", "seating"],
+  ]) {
+    if ($(id).value) options[key] = $(id).value;
+  }
+  if ($("opt-sun").checked) options.sun = true;
+  if ($("opt-jack").checked) options.jack_of_diamonds = true;
+  body.options = options;
+  const button = $("create-table");
+  button.disabled = true;
+  try {
+    const answer = await api("POST", "/api/tables", body);
+    rememberSeat(answer);
+    goToTable(answer.table_id, answer.url);
+  } catch (error) {
+    errorBox.textContent = error.message;
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function goToTable(tableId, url) {
+  history.pushState({}, "", url || `/t/${tableId}`);
+  openTable(tableId);
+}
+
+// ---------------------------------------------------------------------------
+// Table connection
+
+function tableIdFromPath() {
+  const m = /^\/t\/([A-Za-z0-9_-]{1,64})\/?$/.exec(location.pathname);
+  return m ? m[1] : null;
+}
+
+async function openTable(tableId) {
+  closeSocket();
+  Object.assign(app, {
+    tableId, token: storage.get(seatKey(tableId)), role: null, seat: null, host: false,
+    table: null, state: null, seq: -1, selected: [], hintCard: null, flash: null,
+    joinTried: false, scoresOpenFor: null, dealInfo: new Map(), busy: false,
+  });
+  show("waiting");
+  $("waiting-title").textContent = "Table";
+  $("waiting-note").textContent = "Connecting…";
+  $("seat-list").replaceChildren();
+  if (!app.token) await tryJoin();
+  connect();
+}
+
+/** Take a free seat of a waiting table when the browser holds none there yet. */
+async function tryJoin() {
+  app.joinTried = true;
+  let summary;
+  try {
+    summary = await api("GET", `/api/tables/${encodeURIComponent(app.tableId)}`);
+  } catch (error) {
+    if (error.status === 404) {
+      showMissingTable();
+      throw error;
+    }
+    return;
+  }
+  if (summary.status !== "waiting" || !summary.seats.some((s) => s.kind === "empty")) return;
+  const body = {};
+  const name = storage.get("openhearts.name");
+  if (name) body.name = name;
+  const playerToken = storage.get("openhearts.player");
+  if (playerToken) body.player_token = playerToken;
+  try {
+    const answer = await api("POST", `/api/tables/${encodeURIComponent(app.tableId)}/join`, body);
+    rememberSeat(answer);
+    app.token = answer.token;
+  } catch (error) {
+    if (error.status !== 409) toast(error.message);
+  }
+}
+
+function showMissingTable() {
+  show("waiting");
+  $("waiting-title").textContent = "No such table";
+  $("waiting-note").textContent = "This link does not lead to a table. Start a new game from the lobby.";
+  $("seat-list").replaceChildren();
+  $("fill-bots").hidden = true;
+  $("start-game").hidden = true;
+  $("share-link").value = location.href;
+}
+
+function connect() {
+  clearTimeout(app.reconnectTimer);
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(app.tableId)}`);
+  app.ws = ws;
+  app.closing = false;
+  app.helloSent = false;
+  ws.addEventListener("open", () => {
+    if (app.ws !== ws) return;
+    app.wsOpen = true;
+    app.reconnectDelay = 500;
+    sendRaw({ type: "hello", ...(app.token ? { token: app.token } : {}) });
+    app.helloSent = true;
+    clearInterval(app.pingTimer);
+    app.pingTimer = setInterval(() => sendRaw({ type: "ping" }), 25000);
+  });
+  ws.addEventListener("message", (event) => {
+    if (app.ws !== ws) return;
+    let message;
+    try { message = JSON.parse(event.data); } catch { return; }
+    if (message && typeof message === "object") handleMessage(message);
+  });
+  ws.addEventListener("close", () => {
+    if (app.ws !== ws) return;
+    app.wsOpen = false;
+    app.busy = false;
+    clearInterval(app.pingTimer);
+    if (app.closing) return;
+    document.body.dataset.connection = "lost";
+    flash("Connection lost: reconnecting…", "error");
+    app.reconnectTimer = setTimeout(connect, app.reconnectDelay);
+    app.reconnectDelay = Math.min(app.reconnectDelay * 2, 8000);
+  });
+}
+
+function closeSocket() {
+  clearTimeout(app.reconnectTimer);
+  clearInterval(app.pingTimer);
+  if (app.ws) {
+    app.closing = true;
+    try { app.ws.close(); } catch { /* already closed */ }
+  }
+  app.ws = null;
+  app.wsOpen = false;
+}
+
+function sendRaw(message) {
+  if (!app.ws || app.ws.readyState !== WebSocket.OPEN) return false;
+  app.ws.send(JSON.stringify(message));
+  return true;
+}
+
+/** Send an action; the answer (ack or error) is matched by id. */
+function send(type, fields = {}) {
+  const id = app.nextId++;
+  app.pending.set(id, type);
+  if (!sendRaw({ type, id, ...fields })) {
+    app.pending.delete(id);
+    flash("Not connected yet: try again in a moment.", "error");
+    return null;
+  }
+  return id;
+}
+
+function handleMessage(message) {
+  switch (message.type) {
+    case "welcome":
+      app.role = message.role;
+      app.seat = message.seat === undefined ? null : message.seat;
+      app.host = Boolean(message.host);
+      document.body.dataset.connection = "ok";
+      if (app.flash && app.flash.kind === "error") app.flash = null;
+      setTable(message.table);
+      break;
+    case "table":
+      setTable(message.table);
+      break;
+    case "state":
+      onState(message);
+      break;
+    case "ack":
+      if (app.pending.get(message.id) === "play" || message.for === "play") {
+        app.playedThisDeal = true;
+        renderHand();
+      }
+      app.pending.delete(message.id);
+      break;
+    case "error":
+      onError(message);
+      break;
+    case "hint":
+      onHint(message);
+      break;
+    case "chat":
+      announce(`${message.name}: ${message.text}`);
+      break;
+    default:
+      break;
+  }
+}
+
+function onError(message) {
+  const type = app.pending.get(message.id);
+  app.pending.delete(message.id);
+  app.busy = false;
+  if (message.code === "bad_token") {
+    storage.remove(seatKey(app.tableId));
+    app.token = null;
+    if (!app.joinTried) {
+      closeSocket();
+      tryJoin().then(connect, () => {});
+    } else {
+      sendRaw({ type: "hello" });
+    }
+    return;
+  }
+  const text = message.message || "That is not possible now.";
+  if (message.code === "illegal" || type === "play" || type === "pass") {
+    flash(`Not allowed: ${text}`, "error");
+  } else {
+    flash(text, "error");
+  }
+  renderHand();
+}
+
+// ---------------------------------------------------------------------------
+// Table summary (seats) and the waiting room
+
+function setTable(table) {
+  if (!table) return;
+  app.table = table;
+  document.title = `OpenHearts — table ${table.id}`;
+  if (table.status === "waiting" || !app.state) renderWaiting();
+  if (app.state) renderTable();
+}
+
+function seatInfo(seat) {
+  return app.table && app.table.seats ? app.table.seats.find((s) => s.seat === seat) : null;
+}
+
+function renderWaiting() {
+  const table = app.table;
+  if (!table) return;
+  if (table.status !== "waiting" && app.state) return;
+  show("waiting");
+  $("waiting-title").textContent = table.status === "waiting" ? "Table: waiting for players" : "Table";
+  $("waiting-rules").textContent = (table.describe || []).join(" · ");
+  $("share-link").value = location.origin + (table.url || `/t/${table.id}`);
+  const list = $("seat-list");
+  list.replaceChildren();
+  const isHost = app.host && table.status === "waiting";
+  for (const seat of table.seats) {
+    const nameNode = seat.kind === "empty"
+      ? h("span", { class: "seat-name seat-free", text: "Free seat" })
+      : h("span", { class: "seat-name", text: seat.name || `Seat ${seat.seat + 1}` });
+    const badges = [];
+    if (seat.seat === app.seat) badges.push(h("span", { class: "badge you", text: "you" }));
+    if (seat.host) badges.push(h("span", { class: "badge host", text: "host" }));
+    if (seat.kind === "bot") {
+      badges.push(h("span", { class: "badge", text: `${seat.level || table.level} bot` }));
+    } else if (seat.kind === "human" && !seat.connected) {
+      badges.push(h("span", { class: "badge away", text: "not connected" }));
+    }
+    let action = null;
+    if (isHost && seat.kind === "empty") {
+      action = h("button", {
+        type: "button", text: "Add bot", "aria-label": `Add a bot in seat ${seat.seat + 1}`,
+        onclick: () => send("fill", { seat: seat.seat }),
+      });
+    } else if (isHost && seat.kind === "bot") {
+      action = h("button", {
+        type: "button", text: "Remove bot",
+        "aria-label": `Remove the bot from seat ${seat.seat + 1}`,
+        onclick: () => send("clear", { seat: seat.seat }),
+      });
+    }
+    list.appendChild(h("li", {}, [nameNode, ...badges, action]));
+  }
+  const free = table.seats.filter((s) => s.kind === "empty").length;
+  $("fill-bots").hidden = !isHost || free === 0;
+  $("start-game").hidden = !isHost;
+  let note;
+  if (table.status !== "waiting") note = "The game is starting…";
+  else if (app.role === "spectator" || app.seat === null) {
+    note = free ? "You are watching. Reload the page to take a free seat." : "You are watching: every seat is taken.";
+  } else if (isHost) {
+    note = free
+      ? `Share the link. ${plural(free, "seat")} free: start now and bots take them.`
+      : "Every seat is taken: start when you are ready.";
+  } else note = "Waiting for the host to start the game.";
+  $("waiting-note").textContent = note;
+}
+
+// ---------------------------------------------------------------------------
+// Game state
+
+function mySeat() {
+  return app.state && app.state.seat !== null && app.state.seat !== undefined
+    ? app.state.seat : null;
+}
+
+function isMyTurn() {
+  const s = app.state;
+  return Boolean(s && s.phase === "playing" && mySeat() !== null && s.to_move === mySeat());
+}
+
+function mustPass() {
+  const s = app.state;
+  return Boolean(
+    s && s.phase === "passing" && mySeat() !== null && !s.passed
+      && (s.waiting_for || []).includes(mySeat()) && cardsToPass() > 0,
+  );
+}
+
+function cardsToPass() {
+  const rules = app.table && app.table.rules;
+  return rules && Number.isInteger(rules.cards_passed) ? rules.cards_passed : 3;
+}
+
+function nameOf(seat) {
+  const names = (app.state && app.state.names) || [];
+  return names[seat] || `Seat ${seat + 1}`;
+}
+
+function whoOf(seat) {
+  return seat === mySeat() ? "you" : nameOf(seat);
+}
+
+function onState(message) {
+  const previous = app.state;
+  const state = message.state;
+  if (!state) return;
+  app.state = state;
+  app.seq = message.seq ?? state.seq;
+  app.busy = false;
+  if (app.flash && app.flash.seq !== app.seq) app.flash = null;
+  if (!previous || previous.deal !== state.deal || previous.game !== state.game
+      || state.phase !== "passing" || state.passed) {
+    app.selected = state.phase === "passing" && !state.passed ? app.selected : [];
+  }
+  if (previous && (previous.deal !== state.deal || previous.game !== state.game)) {
+    app.selected = [];
+    app.playedThisDeal = false;
+  }
+  app.selected = app.selected.filter((c) => (state.hand || []).includes(c));
+  if (app.hintCard && !(state.legal || []).includes(app.hintCard)) app.hintCard = null;
+
+  let dealOver = null;
+  let gameOver = null;
+  for (const event of message.events || []) {
+    if (event.event === "deal_over") {
+      dealOver = event;
+      app.dealInfo.set(event.deal, event);
+    } else if (event.event === "game_over") {
+      gameOver = event;
+    } else if (event.event === "started") {
+      closeDialog("scores-dialog");
+    } else if (event.event === "undone") {
+      flash(event.seat === mySeat() ? "Taken back." : `${nameOf(event.seat)} took back a move.`);
+    } else if (event.event === "exchanged" && mySeat() !== null && state.received) {
+      const from = state.pass_source !== null && state.pass_source !== undefined
+        ? ` from ${nameOf(state.pass_source)}` : "";
+      announce(`You received${from}: ${listWords(state.received.map(cardName))}.`);
+    }
+  }
+  renderTable();
+  const myTurn = isMyTurn();
+  if (myTurn && !app.wasMyTurn) onMyTurn();
+  app.wasMyTurn = myTurn;
+  if (gameOver || (state.phase === "game_over" && !previous)) {
+    openScores({ final: true });
+  } else if (dealOver) {
+    openScores({ deal: dealOver });
+  }
+  if (state.phase === "moon_choice" && state.moon && state.moon.shooter === mySeat()) {
+    openMoonDialog(state.moon);
+  } else {
+    closeDialog("moon-dialog");
+  }
+}
+
+function onMyTurn() {
+  const s = app.state;
+  const trick = s.trick || [];
+  let text = "Your turn";
+  if (trick.length) {
+    text += `: ${nameOf(trick[0][0])} led the ${cardName(trick[0][1])}`;
+  } else text += " to lead";
+  announce(`${text}.`);
+  // Keyboard players land on a playable card; nobody loses focus from a form or dialog.
+  const active = document.activeElement;
+  const inHand = active && active.classList && active.classList.contains("hand-card");
+  if ((!active || active === document.body || inHand) && !document.querySelector("dialog[open]")) {
+    const focused = inHand && (s.legal || []).includes(active.dataset.card);
+    if (!focused) focusCard((s.legal || [])[0]);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Rendering the table
+
+function renderTable() {
+  const s = app.state;
+  if (!s) return;
+  if (!app.table || app.table.status !== "waiting" || s.phase) show("table");
+  document.body.dataset.phase = s.phase;
+  document.body.dataset.myTurn = String(isMyTurn());
+  document.body.dataset.seat = mySeat() === null ? "" : String(mySeat());
+  renderOpponents();
+  renderTrick();
+  renderMe();
+  renderHand();
+  renderStatus();
+  renderControls();
+}
+
+/** Where a seat sits around the table: 0 at the bottom, in the order of play. */
+function seatAngle(seat) {
+  const s = app.state;
+  const players = s.players || (s.names || []).length || 4;
+  const base = mySeat() === null ? 0 : mySeat();
+  const rel = (seat - base + players) % players;
+  const counter = app.table && app.table.rules && app.table.rules.direction === "counterclockwise";
+  const angle = (2 * Math.PI * rel) / players;
+  return counter ? -angle : angle;
+}
+
+/** True when the felt is too narrow for seats around it: opponents then sit in a row on top. */
+function narrowFelt() {
+  return ($("felt").clientWidth || 800) < 560;
+}
+
+function renderOpponents() {
+  const s = app.state;
+  const box = $("opponents");
+  box.replaceChildren();
+  const felt = $("felt");
+  const width = felt.clientWidth || 800;
+  const height = felt.clientHeight || 400;
+  const narrow = narrowFelt();
+  const players = s.players || s.names.length;
+  const waiting = s.waiting_for || [];
+  const placed = [];
+  for (let seat = 0; seat < players; seat++) {
+    if (seat === mySeat()) continue;
+    const angle = seatAngle(seat);
+    const info = seatInfo(seat);
+    const count = (s.hand_sizes || [])[seat] ?? 0;
+    const backs = h("div", { class: "opp-backs", "aria-hidden": "true" });
+    for (let i = 0; i < Math.min(count, 13); i++) backs.appendChild(cardBackSvg());
+    const taken = (s.points_taken || [])[seat] ?? 0;
+    const total = (s.scores || [])[seat] ?? 0;
+    let tag = "";
+    if (info && info.kind === "bot") tag = `${info.level || app.table.level} bot`;
+    else if (info && info.bot_playing) tag = "away: a bot plays";
+    else if (info && info.kind === "human" && !info.connected) tag = "not connected";
+    let turn = false;
+    let done = false;
+    if (s.phase === "passing") {
+      turn = waiting.includes(seat);
+      done = !turn && cardsToPass() > 0 && s.pass_direction !== "hold";
+      tag = [tag, turn ? "choosing cards" : done ? "passed" : ""].filter(Boolean).join(" · ");
+    } else if (s.phase === "playing" || s.phase === "moon_choice") {
+      turn = s.to_move === seat;
+    }
+    const winner = s.phase === "game_over" && (s.winners || []).includes(seat);
+    const plate = h("div", { class: "plate" }, [
+      h("span", { class: "name", text: nameOf(seat) }),
+      h("span", { class: "meta" }, [
+        h("span", { class: "count", text: plural(count, "card") }),
+        h("span", { class: "points", text: `${taken} pts · total ${total}` }),
+      ]),
+      tag ? h("span", { class: "tag", text: tag }) : null,
+    ]);
+    const label = `${nameOf(seat)}: ${plural(count, "card")}, ${taken} points this deal, `
+      + `${total} in total${turn ? ", to play" : ""}${tag ? `, ${tag}` : ""}`;
+    const node = h("div", {
+      class: `opponent${turn ? " turn" : ""}${done ? " done" : ""}${winner ? " winner" : ""}`,
+      role: "group", "aria-label": label, "data-seat": seat,
+    }, [backs, plate]);
+    box.appendChild(node);
+    // The seat across the table shows its cards beside its name to leave room for the trick.
+    if (!narrow && Math.cos(angle) < -0.8) node.classList.add("across");
+    placed.push({ node, angle });
+  }
+  // Around an ellipse on a wide table; in one row along the top on a narrow one.
+  const order = [...placed].sort((a, b) => Math.sin(b.angle) - Math.sin(a.angle)
+    || Math.cos(a.angle) - Math.cos(b.angle));
+  order.forEach((item, index) => {
+    const w = item.node.offsetWidth;
+    const hgt = item.node.offsetHeight;
+    let x;
+    let y;
+    if (narrow) {
+      x = (width * (index + 0.5)) / order.length;
+      y = hgt / 2 + 6;
+    } else {
+      x = width / 2 - (width / 2 - w / 2 - 10) * Math.sin(item.angle);
+      y = height / 2 + (height / 2 - hgt / 2 - 10) * Math.cos(item.angle);
+    }
+    x = Math.min(Math.max(x, w / 2 + 4), width - w / 2 - 4);
+    y = Math.min(Math.max(y, hgt / 2 + 4), height - hgt / 2 - 4);
+    item.node.style.left = `${x}px`;
+    item.node.style.top = `${y}px`;
+  });
+}
+
+/** The cards shown in the middle: the trick in progress, or the last finished one. */
+function shownTrick() {
+  const s = app.state;
+  const players = s.players || s.names.length;
+  if ((s.trick || []).length) {
+    return { cards: s.trick, old: false, winner: null };
+  }
+  const tricks = s.tricks || [];
+  if (s.phase === "playing" && tricks.length) {
+    const last = tricks[tricks.length - 1];
+    const cards = last.cards.map((card, i) => [(last.leader + i) % players, card]);
+    return { cards, old: true, winner: last.winner };
+  }
+  return { cards: [], old: false, winner: null };
+}
+
+function renderTrick() {
+  const box = $("trick");
+  const felt = $("felt");
+  const width = felt.clientWidth || 800;
+  const height = felt.clientHeight || 400;
+  const { cards, old, winner } = shownTrick();
+  box.replaceChildren();
+  box.classList.toggle("old", old);
+  // A compact cross, each card pushed towards the seat that played it.
+  const narrow = narrowFelt();
+  const style = getComputedStyle(document.documentElement);
+  const cardW = parseFloat(style.getPropertyValue("--trick-w")) || 80;
+  const cardH = cardW * 1.4 + 18;
+  const reachX = Math.min(cardW * 1.0, width * 0.2);
+  const reachY = Math.min(cardH * 0.56, height * 0.25);
+  const shiftY = narrow ? Math.min(height * 0.08, 30) : 0;
+  cards.forEach(([seat, card], index) => {
+    const angle = seatAngle(seat);
+    const label = `${whoOf(seat)}: ${cardName(card)}`;
+    const node = h("div", {
+      class: `trick-card${seat === winner ? " winner" : ""}`, role: "img",
+      "aria-label": label, "data-seat": seat, "data-card": card,
+    }, [cardSvg(card), h("span", { class: "who", text: seat === mySeat() ? "You" : nameOf(seat) })]);
+    node.style.left = `${-reachX * Math.sin(angle)}px`;
+    node.style.top = `${reachY * Math.cos(angle) + shiftY}px`;
+    node.style.zIndex = String(index + 1);
+    box.appendChild(node);
+  });
+  box.setAttribute(
+    "aria-label",
+    old ? `Last trick, taken by ${whoOf(winner)}` : "Cards on the table",
+  );
+  const note = $("center-note");
+  const s = app.state;
+  if (s.phase === "passing") {
+    note.textContent = s.pass_direction === "hold"
+      ? "Hold hand: no passing"
+      : `Passing ${directionWords(s.pass_direction)}`;
+  } else if (old && winner !== null) {
+    note.textContent = `${winner === mySeat() ? "You take" : `${nameOf(winner)} takes`} the trick`;
+  } else if (s.phase === "playing") {
+    note.textContent = s.hearts_broken ? "Hearts broken" : "";
+  } else note.textContent = "";
+}
+
+function renderMe() {
+  const s = app.state;
+  const box = $("me-info");
+  const seat = mySeat();
+  if (seat === null) {
+    box.replaceChildren(h("span", { class: "name", text: "Watching" }));
+    box.classList.remove("turn");
+    return;
+  }
+  const taken = (s.points_taken || [])[seat] ?? 0;
+  const total = (s.scores || [])[seat] ?? 0;
+  box.replaceChildren(
+    h("span", { class: "name", text: nameOf(seat) }),
+    h("span", { class: "meta", text: `${taken} pts · total ${total}` }),
+  );
+  box.classList.toggle("turn", isMyTurn() || mustPass());
+}
+
+function statusText() {
+  const s = app.state;
+  const me = mySeat();
+  if (!s) return "";
+  if (s.phase === "game_over") {
+    const winners = (s.winners || []).map(whoOf);
+    const youWin = (s.winners || []).includes(me);
+    return youWin && winners.length === 1 ? "Game over: you win!" : `Game over: ${listWords(winners)} ${winners.length === 1 ? "wins" : "win"}.`;
+  }
+  if (me === null) {
+    if (s.phase === "passing") return "You are watching. The players are passing cards.";
+    if (s.phase === "playing") return `You are watching. ${nameOf(s.to_move)} to play.`;
+    return "You are watching.";
+  }
+  const prefix = s.bot_playing ? "A bot is playing for you: act to take your seat back. " : "";
+  if (s.phase === "passing") {
+    if (mustPass()) {
+      const n = cardsToPass();
+      const target = s.pass_target !== null && s.pass_target !== undefined
+        ? ` to ${nameOf(s.pass_target)}` : "";
+      const chosen = app.selected.length;
+      return `${prefix}Choose ${plural(n, "card")} to pass${target} `
+        + `(${directionWords(s.pass_direction)}): ${chosen} of ${n} chosen.`;
+    }
+    const waiting = (s.waiting_for || []).filter((seat) => seat !== me).map(nameOf);
+    return `${prefix}Waiting for ${listWords(waiting) || "the others"} to pass.`;
+  }
+  if (s.phase === "moon_choice") {
+    const shooter = s.moon ? s.moon.shooter : s.to_move;
+    return shooter === me ? "You shot the moon: choose how it scores." : `${nameOf(shooter)} shot the moon and is choosing how it scores.`;
+  }
+  if (s.phase === "playing") {
+    if (s.to_move === me) {
+      const trick = s.trick || [];
+      if (!trick.length) {
+        if ((s.tricks || []).length === 0) return `${prefix}Your lead: the ${cardName(s.legal[0] || "2C")} starts the deal.`;
+        return `${prefix}Your lead: play any highlighted card${s.hearts_broken ? "" : " (hearts are not broken yet)"}.`;
+      }
+      const led = trick[0][1][1];
+      const hasSuit = (s.hand || []).some((c) => c[1] === led);
+      return hasSuit
+        ? `${prefix}Your turn: follow suit with a ${suitSingular(led)}.`
+        : `${prefix}Your turn: you have no ${suitWord(led)}, play any highlighted card.`;
+    }
+    return `${prefix}${nameOf(s.to_move)} to play.`;
+  }
+  return "";
+}
+
+function renderStatus() {
+  const status = $("status");
+  const text = app.flash ? app.flash.text : statusText();
+  if (status.textContent !== text) status.textContent = text;
+  status.classList.toggle("error-text", Boolean(app.flash && app.flash.kind === "error"));
+  const passBox = $("pass-box");
+  const passing = mustPass();
+  passBox.hidden = !passing;
+  if (passing) {
+    const n = cardsToPass();
+    const button = $("pass-confirm");
+    button.disabled = app.selected.length !== n || app.busy;
+    const target = app.state.pass_target;
+    button.textContent = target !== null && target !== undefined
+      ? `Pass ${plural(n, "card")} to ${nameOf(target)}` : `Pass ${plural(n, "card")}`;
+  }
+}
+
+function renderControls() {
+  const s = app.state;
+  const seated = mySeat() !== null;
+  const over = s.phase === "game_over";
+  $("hint").hidden = !seated || !s.can_hint;
+  $("undo").hidden = !seated || !s.can_undo && !s.can_hint;
+  $("undo").disabled = !s.can_undo || app.busy;
+  $("hint").disabled = over || app.busy;
+  $("auto-play-one").checked = s.auto_play_one !== false;
+  $("auto-play-one").closest("label").hidden = !seated;
+  $("type-card-form").hidden = !seated || over;
+}
+
+/** Split the hand into rows that fit the width, overlapping like a fan held in hand. */
+function layoutHand(count) {
+  const hand = $("hand");
+  const style = getComputedStyle(document.documentElement);
+  const cardW = parseFloat(style.getPropertyValue("--card-w")) || 90;
+  const avail = Math.max(hand.clientWidth - 16, cardW);
+  const fits = (n) => (n <= 1 ? cardW : (avail - cardW) / (n - 1));
+  let perRow = count;
+  if (count > 1 && fits(count) < cardW * 0.5) {
+    perRow = Math.ceil(count / Math.ceil(count / Math.max(2, Math.floor((avail - cardW) / (cardW * 0.55)) + 1)));
+  }
+  const step = Math.min(cardW * 0.62, fits(perRow));
+  return { perRow, overlap: step - cardW };
+}
+
+const handButtons = new Map();
+
+function renderHand() {
+  const s = app.state;
+  const hand = $("hand");
+  if (!s) return;
+  const me = mySeat();
+  if (me === null) {
+    handButtons.clear();
+    hand.replaceChildren(h("p", { class: "hand-empty", text: "You are watching this table: only played cards are shown." }));
+    return;
+  }
+  const cards = [...(s.hand || [])].filter(isCardCode).sort((a, b) => cardIndex(a) - cardIndex(b));
+  const myTurn = isMyTurn();
+  const passing = mustPass();
+  const legal = new Set(s.legal || []);
+  // Received cards stay marked until the player's first own play of the deal.
+  const received = new Set(s.phase === "playing" && !app.playedThisDeal ? s.received || [] : []);
+  hand.classList.toggle("my-turn", myTurn);
+  hand.classList.toggle("passing", passing);
+  hand.setAttribute(
+    "aria-label",
+    passing ? `Your hand: choose ${plural(cardsToPass(), "card")} to pass` : "Your hand",
+  );
+  const activeCard = document.activeElement && document.activeElement.dataset
+    ? document.activeElement.dataset.card : null;
+  for (const [code, button] of handButtons) {
+    if (!cards.includes(code)) handButtons.delete(code);
+  }
+  if (!cards.includes(app.focusCard)) {
+    const old = app.focusCard;
+    app.focusCard = old
+      ? cards.find((c) => cardIndex(c) > cardIndex(old)) || cards[cards.length - 1] || null
+      : cards[0] || null;
+  }
+  const { perRow, overlap } = layoutHand(cards.length);
+  const rows = [];
+  cards.forEach((code, i) => {
+    let button = handButtons.get(code);
+    if (!button) {
+      button = h("button", { type: "button", class: "hand-card", "data-card": code, "aria-label": cardName(code) }, [cardSvg(code)]);
+      button.addEventListener("click", () => onCardClick(code));
+      handButtons.set(code, button);
+    }
+    const isLegal = legal.has(code);
+    button.classList.toggle("legal", myTurn && isLegal);
+    button.classList.toggle("illegal", myTurn && !isLegal);
+    button.classList.toggle("received", received.has(code));
+    button.classList.toggle("hint", app.hintCard === code);
+    const selectable = passing || (myTurn && isLegal);
+    button.setAttribute("aria-disabled", String(!selectable));
+    if (passing) button.setAttribute("aria-pressed", String(app.selected.includes(code)));
+    else button.removeAttribute("aria-pressed");
+    const description = received.has(code) ? `${cardName(code)}, received` : cardName(code);
+    button.setAttribute("aria-label", description);
+    button.tabIndex = code === app.focusCard ? 0 : -1;
+    button.style.marginLeft = i % perRow === 0 ? "0" : `${overlap}px`;
+    if (i % perRow === 0) rows.push(h("div", { class: "hand-row" }));
+    rows[rows.length - 1].appendChild(button);
+  });
+  hand.replaceChildren(...rows);
+  if (!cards.length) {
+    hand.appendChild(h("p", { class: "hand-empty", text: s.phase === "game_over" ? "The game is over." : "No cards in your hand." }));
+  }
+  if (activeCard && handButtons.has(activeCard)) handButtons.get(activeCard).focus({ preventScroll: true });
+  else if (activeCard && app.focusCard && handButtons.has(app.focusCard)) {
+    handButtons.get(app.focusCard).focus({ preventScroll: true });
+  }
+}
+
+function focusCard(code) {
+  if (!code || !handButtons.has(code)) return;
+  app.focusCard = code;
+  for (const [c, button] of handButtons) button.tabIndex = c === code ? 0 : -1;
+  handButtons.get(code).focus();
+}
+
+// ---------------------------------------------------------------------------
+// Acting
+
+function onCardClick(code) {
+  const s = app.state;
+  if (!s || mySeat() === null) return;
+  app.focusCard = code;
+  if (mustPass()) {
+    togglePass(code);
+    return;
+  }
+  if (s.phase === "passing") {
+    flash("You have passed: waiting for the others.");
+    return;
+  }
+  if (s.phase !== "playing") return;
+  if (!isMyTurn()) {
+    flash(`Not your turn: ${nameOf(s.to_move)} is to play.`, "error");
+    return;
+  }
+  if (app.busy) return;
+  // Even a darkened card is sent: the server answers with the rule that forbids it.
+  app.busy = true;
+  app.hintCard = null;
+  if (send("play", { card: code }) === null) app.busy = false;
+}
+
+function togglePass(code) {
+  const n = cardsToPass();
+  const i = app.selected.indexOf(code);
+  if (i >= 0) {
+    app.selected.splice(i, 1);
+    announce(`${cardName(code)} put back. ${app.selected.length} of ${n} chosen.`);
+  } else if (app.selected.length >= n) {
+    flash(`You have chosen ${n} already: click one of them to put it back.`, "error");
+    announce(`You have chosen ${n} already.`);
+    return;
+  } else {
+    app.selected.push(code);
+    announce(`${cardName(code)} chosen. ${app.selected.length} of ${n}.`);
+  }
+  app.flash = null;
+  renderHand();
+  renderStatus();
+}
+
+function confirmPass() {
+  if (!mustPass()) return;
+  const n = cardsToPass();
+  if (app.selected.length !== n) {
+    flash(`Choose ${plural(n, "card")} to pass first.`, "error");
+    return;
+  }
+  if (app.busy) return;
+  app.busy = true;
+  renderStatus();
+  if (send("pass", { cards: [...app.selected] }) === null) app.busy = false;
+}
+
+function actOnTyped(code) {
+  if (!app.state || mySeat() === null) return;
+  if (!(app.state.hand || []).includes(code)) {
+    flash(`You do not hold the ${cardName(code)}.`, "error");
+    return;
+  }
+  focusCard(code);
+  onCardClick(code);
+}
+
+function onHint(message) {
+  app.pending.delete(message.id);
+  if (message.phase === "passing" && Array.isArray(message.pass)) {
+    app.selected = message.pass.filter(isCardCode).slice(0, cardsToPass());
+    renderHand();
+    flash(`Hint: pass ${listWords(app.selected.map(cardPretty))} (chosen for you: confirm with Pass).`);
+    announce(`Hint: pass ${listWords(app.selected.map(cardName))}.`);
+  } else if (message.phase === "playing" && Array.isArray(message.ranking) && message.ranking.length) {
+    const best = message.ranking[0].card;
+    if (!isCardCode(best)) return;
+    app.hintCard = best;
+    renderHand();
+    focusCard(best);
+    flash(`Hint: play the ${cardPretty(best)}.`);
+    announce(`Hint: play the ${cardName(best)}.`);
+  } else if (message.phase === "moon_choice") {
+    const text = message.others_add ? "Hint: let everyone else add the points." : "Hint: subtract the points yourself.";
+    flash(text);
+    announce(text);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Dialogs: scores, winner, moon choice, keys
+
+function openDialog(id) {
+  const dialog = $(id);
+  if (!dialog.open) {
+    if (typeof dialog.showModal === "function") dialog.showModal();
+    else dialog.setAttribute("open", "");
+  }
+}
+
+function closeDialog(id) {
+  const dialog = $(id);
+  if (dialog.open) dialog.close();
+}
+
+function openScores({ deal = null, final = false } = {}) {
+  const s = app.state;
+  if (!s) return;
+  const names = s.names || [];
+  const me = mySeat();
+  const table = $("scores-table");
+  table.replaceChildren();
+  table.appendChild(h("caption", { class: "visually-hidden", text: "Points of every deal and the totals" }));
+  const headRow = h("tr", {}, [h("th", { scope: "col", text: "Deal" })]);
+  names.forEach((name, seat) => {
+    headRow.appendChild(h("th", { scope: "col", class: seat === me ? "you" : null, text: seat === me ? `${name} (you)` : name }));
+  });
+  table.appendChild(h("thead", {}, [headRow]));
+  const body = h("tbody");
+  const rows = s.deal_points || [];
+  rows.forEach((points, index) => {
+    const info = app.dealInfo.get(index);
+    const row = h("tr", { class: index === rows.length - 1 && !final ? "last" : null }, [
+      h("th", { scope: "row", text: String(index + 1) }),
+    ]);
+    points.forEach((value, seat) => {
+      let text = String(value);
+      if (info && info.shooter === seat && info.shot) text += info.shot === "sun" ? " ☀" : " ☾";
+      row.appendChild(h("td", { text }));
+    });
+    body.appendChild(row);
+  });
+  if (!rows.length) {
+    body.appendChild(h("tr", {}, [h("td", { colspan: names.length + 1, text: "No deal has been played yet." })]));
+  }
+  table.appendChild(body);
+  const winners = s.phase === "game_over" ? s.winners || [] : [];
+  const totalRow = h("tr", {}, [h("th", { scope: "row", text: "Total" })]);
+  (s.scores || []).forEach((value, seat) => {
+    totalRow.appendChild(h("td", { class: winners.includes(seat) ? "win" : null, text: String(value) }));
+  });
+  table.appendChild(h("tfoot", {}, [totalRow]));
+
+  const summary = $("scores-summary");
+  summary.replaceChildren();
+  summary.className = "summary";
+  const over = s.phase === "game_over";
+  if (over) {
+    const winnerNames = winners.map(whoOf);
+    const youWin = winners.includes(me);
+    summary.className = "summary winner-line";
+    summary.textContent = youWin && winners.length === 1
+      ? "You win the game!"
+      : `${listWords(winnerNames.map((n, i) => (winners[i] === me ? "You" : n)))} ${winners.length === 1 ? "wins" : "win"} the game!`;
+    $("scores-title").textContent = "Game over";
+  } else if (deal) {
+    $("scores-title").textContent = `Deal ${deal.deal + 1} is over`;
+    summary.textContent = dealSummary(deal);
+  } else {
+    $("scores-title").textContent = "Scores";
+    summary.textContent = `Deal ${s.deal + 1} in progress; the game ends when someone reaches ${app.table?.rules?.end_score ?? 100}.`;
+  }
+  const isHost = app.host;
+  $("scores-close").hidden = over;
+  $("play-again").hidden = !over || !isHost;
+  $("back-lobby").hidden = !over;
+  app.scoresOpenFor = over ? "final" : deal ? deal.deal : "view";
+  openDialog("scores-dialog");
+  announce(`${$("scores-title").textContent}. ${summary.textContent} ${scoresSentence()}`);
+  (over ? (isHost ? $("play-again") : $("back-lobby")) : $("scores-close")).focus();
+}
+
+function dealSummary(deal) {
+  const taken = deal.taken || deal.points || [];
+  if (deal.shooter !== null && deal.shooter !== undefined && deal.shot) {
+    const who = deal.shooter === mySeat() ? "You" : nameOf(deal.shooter);
+    return `${who} shot the ${deal.shot}!`;
+  }
+  const parts = taken.map((p, seat) => `${whoOf(seat)} ${p}`);
+  return `Points taken: ${parts.join(", ")}.`;
+}
+
+function scoresSentence() {
+  const s = app.state;
+  if (!s) return "";
+  const parts = (s.scores || []).map((score, seat) => `${whoOf(seat)} ${score}`);
+  return `Scores: ${parts.join(", ")}.`;
+}
+
+function openMoonDialog(moon) {
+  const points = moon.points ?? 26;
+  $("moon-text").textContent = `You took every point card. Either everyone else adds ${points}, or you subtract ${points} from your own score.`;
+  $("moon-others").textContent = `Everyone else adds ${points}`;
+  $("moon-me").textContent = `I subtract ${points}`;
+  if (!$("moon-dialog").open) {
+    openDialog("moon-dialog");
+    (moon.suggested_others_add === false ? $("moon-me") : $("moon-others")).focus();
+    announce(`You shot the moon. ${$("moon-text").textContent}`);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Announcement keys (source 003): C, 1-6, S, T, and H for the hand
+
+function tableSentence() {
+  const { cards, old, winner } = shownTrick();
+  if (!cards.length) return "No cards on the table.";
+  const parts = cards.map(([seat, card]) => `${whoOf(seat)}, ${cardName(card)}`);
+  if (old) return `Last trick: ${parts.join("; ")}. ${winner === mySeat() ? "You" : nameOf(winner)} took it.`;
+  return `On the table: ${parts.join("; ")}.`;
+}
+
+function oneCardSentence(n) {
+  const { cards, old } = shownTrick();
+  if (n > cards.length || old) return `There is no card ${n} on the table.`;
+  const [seat, card] = cards[n - 1];
+  return `Card ${n}: ${whoOf(seat)}, ${cardName(card)}.`;
+}
+
+function scoresAnnouncement() {
+  const s = app.state;
+  const totals = (s.scores || []).map((score, seat) => `${whoOf(seat)} ${score}`);
+  const deal = (s.points_taken || []).map((p, seat) => `${whoOf(seat)} ${p}`);
+  return `Scores: ${totals.join(", ")}. This deal: ${deal.join(", ")}.`;
+}
+
+function turnSentence() {
+  const s = app.state;
+  const me = mySeat();
+  if (s.phase === "passing") {
+    if (mustPass()) return `Your turn to pass ${plural(cardsToPass(), "card")} ${directionWords(s.pass_direction)}.`;
+    const waiting = (s.waiting_for || []).map(whoOf);
+    return `Passing: waiting for ${listWords(waiting) || "the deal"}.`;
+  }
+  if (s.phase === "playing") return s.to_move === me ? "Your turn." : `${nameOf(s.to_move)}'s turn.`;
+  if (s.phase === "moon_choice") return statusText();
+  if (s.phase === "game_over") return statusText();
+  return "";
+}
+
+function handSentence() {
+  const s = app.state;
+  if (mySeat() === null) return "You are watching: you hold no cards.";
+  const cards = [...(s.hand || [])].sort((a, b) => cardIndex(a) - cardIndex(b));
+  if (!cards.length) return "Your hand is empty.";
+  const parts = [];
+  for (const suit of "CDSH") {
+    const ranks = cards.filter((c) => c[1] === suit).map((c) => cardName(c).split(" of ")[0]);
+    if (ranks.length) parts.push(`${suitWord(suit)}: ${ranks.join(", ")}`);
+  }
+  let text = `Your hand, ${plural(cards.length, "card")}. ${parts.join(". ")}.`;
+  if (mustPass() && app.selected.length) text += ` Chosen to pass: ${listWords(app.selected.map(cardName))}.`;
+  return text;
+}
+
+const RANK_KEYS = { j: "J", q: "Q", k: "K", a: "A" };
+const SUIT_KEYS = { c: "C", d: "D", s: "S", h: "H" };
+
+function onKeyDown(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  const tag = target && target.tagName;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  if (document.querySelector("dialog[open]")) return;
+  if ($("table-view").hidden || !app.state) return;
+  const key = event.key;
+  const lower = key.length === 1 ? key.toLowerCase() : key;
+
+  if (target && target.classList && target.classList.contains("hand-card")) {
+    const buttons = [...$("hand").querySelectorAll(".hand-card")];
+    const index = buttons.indexOf(target);
+    let next = null;
+    if (key === "ArrowRight" || key === "ArrowDown") next = Math.min(index + 1, buttons.length - 1);
+    else if (key === "ArrowLeft" || key === "ArrowUp") next = Math.max(index - 1, 0);
+    else if (key === "Home") next = 0;
+    else if (key === "End") next = buttons.length - 1;
+    if (next !== null) {
+      event.preventDefault();
+      focusCard(buttons[next].dataset.card);
+      return;
+    }
+  } else if (key === "ArrowRight" || key === "ArrowLeft") {
+    const start = app.focusCard || ((app.state.legal || [])[0]) || (app.state.hand || [])[0];
+    if (start) {
+      event.preventDefault();
+      focusCard(start);
+    }
+    return;
+  }
+
+  if (app.typed && lower in SUIT_KEYS) {
+    event.preventDefault();
+    const code = app.typed + SUIT_KEYS[lower];
+    app.typed = "";
+    actOnTyped(code);
+    return;
+  }
+  app.typed = "";
+  if (lower in RANK_KEYS) {
+    event.preventDefault();
+    app.typed = RANK_KEYS[lower];
+    announce(`${cardName(`${RANK_KEYS[lower]}C`).split(" of ")[0]}: now the suit, C, D, S or H.`);
+    return;
+  }
+  let sentence = null;
+  if (lower === "c") sentence = tableSentence();
+  else if (/^[1-6]$/.test(lower)) sentence = oneCardSentence(Number(lower));
+  else if (lower === "s") sentence = scoresAnnouncement();
+  else if (lower === "t") sentence = turnSentence();
+  else if (lower === "h") sentence = handSentence();
+  else if (lower === "p") {
+    event.preventDefault();
+    confirmPass();
+    return;
+  } else if (lower === "/") {
+    event.preventDefault();
+    $("type-card").focus();
+    return;
+  } else if (lower === "?") {
+    openDialog("help-dialog");
+    return;
+  }
+  if (sentence !== null) {
+    event.preventDefault();
+    announce(sentence);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Wiring
+
+function init() {
+  installSprite();
+  $("play-now-form").addEventListener("submit", playNow);
+  $("new-table-form").addEventListener("submit", createTable);
+  $("opt-preset").addEventListener("change", updatePlayerChoices);
+  $("nav-lobby").addEventListener("click", () => {
+    closeSocket();
+    history.pushState({}, "", "/");
+    showLobby();
+  });
+  $("nav-help").addEventListener("click", () => openDialog("help-dialog"));
+  $("help-close").addEventListener("click", () => closeDialog("help-dialog"));
+  $("copy-link").addEventListener("click", async () => {
+    const input = $("share-link");
+    try {
+      await navigator.clipboard.writeText(input.value);
+      toast("Link copied.", "info");
+      announce("Link copied.");
+    } catch {
+      input.select();
+      announce("Select the link and copy it.");
+    }
+  });
+  $("fill-bots").addEventListener("click", () => send("fill"));
+  $("start-game").addEventListener("click", () => send("start"));
+  $("pass-confirm").addEventListener("click", confirmPass);
+  $("hint").addEventListener("click", () => send("hint"));
+  $("undo").addEventListener("click", () => {
+    app.selected = [];
+    app.hintCard = null;
+    send("undo");
+  });
+  $("show-scores").addEventListener("click", () => openScores());
+  $("auto-play-one").addEventListener("change", (event) => {
+    send("auto", { play_one: event.target.checked });
+  });
+  $("type-card-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = $("type-card");
+    const code = parseCard(input.value);
+    if (!code) {
+      flash(`"${input.value}" is not a card: type a rank and a suit, like qs or 10h.`, "error");
+      return;
+    }
+    input.value = "";
+    actOnTyped(code);
+  });
+  $("scores-close").addEventListener("click", () => closeDialog("scores-dialog"));
+  $("play-again").addEventListener("click", () => {
+    closeDialog("scores-dialog");
+    send("start");
+  });
+  $("back-lobby").addEventListener("click", () => {
+    closeDialog("scores-dialog");
+    closeSocket();
+    history.pushState({}, "", "/");
+    showLobby();
+  });
+  $("moon-others").addEventListener("click", () => {
+    closeDialog("moon-dialog");
+    send("moon", { others_add: true });
+  });
+  $("moon-me").addEventListener("click", () => {
+    closeDialog("moon-dialog");
+    send("moon", { others_add: false });
+  });
+  document.addEventListener("keydown", onKeyDown);
+  let resizeTimer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => { if (app.state) renderTable(); }, 80);
+  });
+  window.addEventListener("popstate", route);
+  route();
+}
+
+function route() {
+  const tableId = tableIdFromPath();
+  if (tableId) openTable(tableId).catch(() => {});
+  else {
+    closeSocket();
+    showLobby();
+  }
+}
+
+// Tests and the screenshot script read this; it exposes nothing the page does not show.
+window.openhearts = {
+  get state() { return app.state; },
+  get table() { return app.table; },
+  get seat() { return mySeat(); },
+};
+
+init();

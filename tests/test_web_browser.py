@@ -1,0 +1,432 @@
+"""The web page in a real browser: Playwright drives Debian's Chromium against a real
+``hearts serve`` (bots without delay, a temporary SQLite database).
+
+Covered: a complete deal played by clicking, passing three cards, an illegal card
+refused, the keyboard and the announcement keys, a phone-sized screen, the winner at
+the end, and a shared table (join by link, spectator, coming back to the same seat).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+try:
+    from playwright.sync_api import Browser, Page, expect, sync_playwright
+except ImportError:  # pragma: no cover - depends on the environment
+    pytest.skip("playwright (python) is not installed", allow_module_level=True)
+
+CHROMIUM = shutil.which("chromium") or (
+    "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
+)
+if CHROMIUM is None:  # pragma: no cover - depends on the environment
+    pytest.skip("Debian's chromium is not installed (.ci/run installs it)", allow_module_level=True)
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+#: Generous: a step waits for the server and bots, which never take this long.
+STEP_MS = 20_000
+
+CARD_LABEL = re.compile(
+    r"^(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of "
+    r"(clubs|diamonds|spades|hearts)(, received)?$"
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``hearts serve`` on a free port; yields its base URL."""
+    port = _free_port()
+    database = tmp_path_factory.mktemp("web") / "web.sqlite3"
+    command = [
+        sys.executable, "-m", "openhearts", "serve",
+        "--port", str(port),
+        "--database", f"sqlite:///{database}",
+        "--bot-delay", "0",
+        "--takeover-delay", "1",
+        "--level", "random",
+        "--create-rate", "0",
+        "--log-level", "warning",
+    ]  # fmt: skip
+    log = tmp_path_factory.mktemp("web-log") / "server.log"
+    with open(log, "w") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"hearts serve exited: {Path(log).read_text()}")
+            try:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=1):
+                    break
+            except (urllib.error.URLError, OSError):
+                if time.monotonic() > deadline:
+                    pytest.fail(f"hearts serve did not start: {Path(log).read_text()}")
+                time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@contextlib.contextmanager
+def new_page(browser: Browser, **options: Any) -> Iterator[Page]:
+    context = browser.new_context(**options)
+    page = context.new_page()
+    page.set_default_timeout(STEP_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield page
+        assert not errors, f"errors in the page: {errors}"
+    finally:
+        context.close()
+
+
+def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        base + path,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        data: dict[str, Any] = json.loads(answer.read())
+        return data
+
+
+def open_seat(page: Page, base: str, answer: dict[str, Any]) -> None:
+    """Open a table as the browser that holds the seat token (as after "Play now")."""
+    page.goto(base + "/")
+    page.evaluate(
+        "([key, token]) => localStorage.setItem(key, token)",
+        [f"openhearts.seat.{answer['table_id']}", answer["token"]],
+    )
+    page.goto(base + answer["url"])
+
+
+def hand(page: Page) -> list[str]:
+    codes: list[str] = page.eval_on_selector_all(
+        "#hand .hand-card", "nodes => nodes.map(n => n.dataset.card)"
+    )
+    return codes
+
+
+def wait_passing(page: Page) -> None:
+    page.wait_for_function(
+        "() => document.body.dataset.phase === 'passing'"
+        " && !document.getElementById('pass-box').hidden"
+    )
+
+
+def pass_by_clicking(page: Page) -> list[str]:
+    """Choose the three highest cards with three clicks and confirm."""
+    wait_passing(page)
+    chosen = hand(page)[-3:]
+    confirm = page.locator("#pass-confirm")
+    for index, code in enumerate(chosen):
+        expect(confirm).to_be_disabled()
+        page.click(f'#hand [data-card="{code}"]')
+        expect(page.locator(f'#hand [data-card="{code}"]')).to_have_attribute(
+            "aria-pressed", "true"
+        )
+        expect(page.locator("#status")).to_contain_text(f"{index + 1} of 3 chosen")
+    expect(confirm).to_be_enabled()
+    confirm.click()
+    return chosen
+
+
+def play_deal_by_clicking(page: Page, *, try_illegal: bool = False) -> bool:
+    """Click a legal card whenever it is our turn until the score table shows.
+
+    With ``try_illegal``, first click a darkened card once and check it is refused.
+    Returns whether an illegal card was tried.
+    """
+    tried = False
+    while True:
+        page.wait_for_function(
+            "() => document.getElementById('scores-dialog').open"
+            " || (document.body.dataset.myTurn === 'true'"
+            "     && document.querySelectorAll('#hand .hand-card.legal').length > 0)"
+        )
+        if page.locator("#scores-dialog").evaluate("d => d.open"):
+            return tried
+        legal = page.eval_on_selector_all(
+            "#hand .hand-card.legal", "nodes => nodes.map(n => n.dataset.card)"
+        )
+        illegal = page.eval_on_selector_all(
+            "#hand .hand-card.illegal", "nodes => nodes.map(n => n.dataset.card)"
+        )
+        # With one legal card "Auto play one" may play it at any moment: only try
+        # the illegal card when the server must wait for us.
+        if try_illegal and not tried and illegal and len(legal) > 1:
+            tried = True
+            before = hand(page)
+            card = page.locator(f'#hand [data-card="{illegal[0]}"]')
+            expect(card).to_have_attribute("aria-disabled", "true")
+            card.click(force=True)  # darkened, not disabled: a player can still click it
+            expect(page.locator("#status")).to_contain_text("Not allowed")
+            assert hand(page) == before
+        code = legal[-1]
+        page.click(f'#hand [data-card="{code}"]', timeout=STEP_MS)
+        page.wait_for_function(
+            'code => !document.querySelector(`#hand [data-card="${code}"]`)', arg=code
+        )
+
+
+def test_play_a_complete_deal_by_clicking(server: str, browser: Browser) -> None:
+    with new_page(browser, viewport={"width": 1280, "height": 800}) as page:
+        page.goto(server + "/")
+        page.fill("#player-name", "Ann")
+        page.select_option("#play-now-level", "random")
+        page.click("#play-now")
+        page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+        expect(page.locator("#hand .hand-card")).to_have_count(13)
+        labels = page.eval_on_selector_all(
+            "#hand .hand-card", "nodes => nodes.map(n => n.getAttribute('aria-label'))"
+        )
+        assert all(CARD_LABEL.match(label) for label in labels), labels
+        # Three opponents with names, card counts and points.
+        expect(page.locator("#opponents .opponent")).to_have_count(3)
+        expect(page.locator("#opponents .opponent").first).to_contain_text("13 cards")
+        expect(page.locator("#opponents .opponent").first).to_contain_text("0 pts")
+
+        passed = pass_by_clicking(page)
+        page.wait_for_function("() => document.body.dataset.phase === 'playing'")
+        for code in passed:
+            assert code not in hand(page) or code in page.evaluate(
+                "() => window.openhearts.state.received"
+            )
+        received = page.evaluate("() => window.openhearts.state.received")
+        assert len(received) == 3
+        # Received cards are marked until our first play (one may be auto-played).
+        marked = page.eval_on_selector_all(
+            "#hand .hand-card.received", "nodes => nodes.map(n => n.dataset.card)"
+        )
+        assert set(marked) <= set(received)
+
+        assert play_deal_by_clicking(page, try_illegal=True), "no turn had a darkened card"
+
+        dialog = page.locator("#scores-dialog")
+        expect(dialog).to_be_visible()
+        expect(page.locator("#scores-title")).to_have_text("Deal 1 is over")
+        rows = page.locator("#scores-table tbody tr")
+        expect(rows).to_have_count(1)
+        points = [int(x) for x in re.findall(r"-?\d+", rows.first.inner_text())[1:5]]
+        totals = [
+            int(x) for x in re.findall(r"-?\d+", page.locator("#scores-table tfoot").inner_text())
+        ]
+        assert points == totals and sum(totals) in (26, 78)
+        page.click("#scores-close")
+        expect(dialog).to_be_hidden()
+        wait_passing(page)
+        expect(page.locator("#center-note")).to_have_text("Passing to the right")
+
+
+def test_keyboard_and_announcement_keys(server: str, browser: Browser) -> None:
+    answer = post(server, "/api/play-now", {"name": "Kim", "level": "random"})
+    with new_page(browser, viewport={"width": 1280, "height": 800}) as page:
+        open_seat(page, server, answer)
+        wait_passing(page)
+        announcer = page.locator("#announcer")
+        page.keyboard.press("h")
+        expect(announcer).to_contain_text("Your hand, 13 cards.")
+        page.keyboard.press("t")
+        expect(announcer).to_have_text("Your turn to pass 3 cards to the left.")
+        page.keyboard.press("s")
+        expect(announcer).to_contain_text("Scores: you 0,")
+        page.keyboard.press("c")
+        expect(announcer).to_have_text("No cards on the table.")
+
+        # Arrow keys move between cards, Enter chooses, P passes.
+        page.keyboard.press("ArrowRight")
+        first = hand(page)[0]
+        expect(page.locator(f'#hand [data-card="{first}"]')).to_be_focused()
+        for _ in range(3):
+            page.keyboard.press("Enter")
+            page.keyboard.press("ArrowRight")
+        chosen = page.eval_on_selector_all(
+            '#hand .hand-card[aria-pressed="true"]', "nodes => nodes.map(n => n.dataset.card)"
+        )
+        assert chosen == hand(page)[:3]
+        page.keyboard.press("p")
+        page.wait_for_function("() => document.body.dataset.phase === 'playing'")
+
+        # Our turn: the focus lands on a legal card; C and 1 say the table, Enter plays.
+        page.wait_for_function(
+            "() => document.body.dataset.myTurn === 'true'"
+            " && document.activeElement.classList.contains('legal')"
+        )
+        table = page.evaluate("() => window.openhearts.state.trick")
+        page.keyboard.press("c")
+        if table:
+            expect(announcer).to_contain_text("On the table:")
+            page.keyboard.press("1")
+            expect(announcer).to_contain_text("Card 1: ")
+        else:
+            expect(announcer).to_have_text(re.compile(r"^(No cards on the table|Last trick: )"))
+        page.keyboard.press("t")
+        expect(announcer).to_have_text("Your turn.")
+        focused = page.evaluate("() => document.activeElement.dataset.card")
+        size = len(hand(page))
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            'code => !document.querySelector(`#hand [data-card="${code}"]`)', arg=focused
+        )
+        assert len(hand(page)) == size - 1
+
+        # A card typed into the card box ("/" focuses it) is played too.
+        page.wait_for_function(
+            "() => document.getElementById('scores-dialog').open"
+            " || (document.body.dataset.myTurn === 'true'"
+            "     && document.querySelectorAll('#hand .hand-card.legal').length > 1)"
+        )
+        if not page.locator("#scores-dialog").evaluate("d => d.open"):
+            code = page.eval_on_selector("#hand .hand-card.legal", "n => n.dataset.card")
+            typed = code.lower().replace("t", "10", 1) if code[0] == "T" else code.lower()
+            page.keyboard.press("/")
+            expect(page.locator("#type-card")).to_be_focused()
+            page.keyboard.type(typed)
+            page.keyboard.press("Enter")
+            page.wait_for_function(
+                'code => !document.querySelector(`#hand [data-card="${code}"]`)', arg=code
+            )
+
+
+def test_phone_sized_screen(server: str, browser: Browser) -> None:
+    options = {
+        "viewport": {"width": 390, "height": 844},
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    }
+    with new_page(browser, **options) as page:
+        page.goto(server + "/")
+        page.click("#play-now")
+        expect(page.locator("#hand .hand-card")).to_have_count(13)
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 390
+        boxes = [page.locator(f'#hand [data-card="{code}"]').bounding_box() for code in hand(page)]
+        assert all(box and box["x"] >= 0 and box["x"] + box["width"] <= 390 for box in boxes)
+        wait_passing(page)
+        for code in hand(page)[:3]:
+            page.tap(f'#hand [data-card="{code}"]')
+        page.tap("#pass-confirm")
+        page.wait_for_function(
+            "() => document.body.dataset.myTurn === 'true'"
+            " && document.querySelectorAll('#hand .hand-card.legal').length > 0"
+        )
+        code = page.eval_on_selector("#hand .hand-card.legal", "n => n.dataset.card")
+        page.tap(f'#hand [data-card="{code}"]')
+        page.wait_for_function(
+            'code => !document.querySelector(`#hand [data-card="${code}"]`)', arg=code
+        )
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+
+
+def test_winner_at_the_end_and_play_again(server: str, browser: Browser) -> None:
+    answer = post(
+        server,
+        "/api/play-now",
+        {"name": "Lee", "level": "random", "options": {"end_score": 1}},
+    )
+    with new_page(browser, viewport={"width": 1000, "height": 760}) as page:
+        open_seat(page, server, answer)
+        pass_by_clicking(page)
+        play_deal_by_clicking(page)
+        expect(page.locator("#scores-title")).to_have_text("Game over")
+        expect(page.locator("#scores-summary")).to_contain_text(re.compile(r"wins? the game!"))
+        expect(page.locator("#scores-close")).to_be_hidden()
+        page.click("#play-again")
+        expect(page.locator("#scores-dialog")).to_be_hidden()
+        wait_passing(page)
+        expect(page.locator("#hand .hand-card")).to_have_count(13)
+        assert page.evaluate("() => window.openhearts.state.scores") == [0, 0, 0, 0]
+
+
+def test_shared_table_join_spectate_and_come_back(server: str, browser: Browser) -> None:
+    with (
+        new_page(browser, viewport={"width": 1100, "height": 800}) as host,
+        new_page(browser, viewport={"width": 1100, "height": 800}) as guest,
+        new_page(browser, viewport={"width": 1100, "height": 800}) as watcher,
+    ):
+        host.goto(server + "/")
+        host.fill("#player-name", "Host")
+        host.select_option("#opt-players", "4")
+        host.fill("#opt-end-score", "50")
+        host.click("#create-table")
+        host.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+        link = host.locator("#share-link")
+        expect(link).to_have_value(re.compile(r"^http://127\.0\.0\.1:\d+/t/"))
+        url = link.input_value()
+
+        # The guest's name is shown as text, never as markup.
+        guest.goto(server + "/")
+        guest.evaluate("() => localStorage.setItem('openhearts.name', '<b>Bob</b>')")
+        guest.goto(url)
+        expect(guest.locator("#waiting-note")).to_have_text(
+            "Waiting for the host to start the game."
+        )
+        expect(host.locator("#seat-list")).to_contain_text("<b>Bob</b>")
+        assert host.locator("#seat-list b").count() == 0
+
+        host.click("#start-game")
+        for page in (host, guest):
+            expect(page.locator("#hand .hand-card")).to_have_count(13)
+        expect(guest.locator("#me-info")).to_contain_text("<b>Bob</b>")
+
+        # Someone else opening the link after the start only watches.
+        watcher.goto(url)
+        expect(watcher.locator("#hand")).to_contain_text("You are watching")
+        expect(watcher.locator("#hand .hand-card")).to_have_count(0)
+        expect(watcher.locator("#opponents .opponent")).to_have_count(4)
+
+        # Opening the link again brings the host back to the same seat and hand.
+        before = hand(host)
+        host.goto(url)
+        expect(host.locator("#hand .hand-card")).to_have_count(13)
+        assert hand(host) == before
+        expect(host.locator("#me-info")).to_contain_text("Host")
