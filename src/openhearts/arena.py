@@ -443,12 +443,7 @@ def _lineup(args: argparse.Namespace, players: int) -> tuple[str, ...]:
     if args.hard_budget is not None:
         if args.hard_budget < 1:
             raise ArenaError("--hard-budget: at least 1")
-        specs = [
-            f"hard:budget={args.hard_budget}"
-            if s == "hard"
-            else s
-            for s in specs
-        ]
+        specs = [f"hard:budget={args.hard_budget}" if s == "hard" else s for s in specs]
     for spec in specs:
         BotSpec(spec).build(0)  # fail early, with a clear message
     return tuple(specs)
@@ -521,8 +516,10 @@ def run(args: argparse.Namespace) -> int:
     if out is not None:
         _write_outputs(out, match, summary, command)
     unit = "games" if match.games else "deals"
-    print(f"{len(records)} duplicate {unit} of {rules.players} players ({args.preset}), "
-          f"each in {rules.players} seat rotations")
+    print(
+        f"{len(records)} duplicate {unit} of {rules.players} players ({args.preset}), "
+        f"each in {rules.players} seat rotations"
+    )
     print(markdown_table(summary, match.games))
     if interrupted:
         print(

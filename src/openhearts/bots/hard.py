@@ -133,8 +133,10 @@ def _evaluate(task: _Task) -> _Totals:
     jack = rules.jack_of_diamonds
     totals = [[0.0, 0.0, 0.0] for _ in range(len(task.candidates) * len(task.modes))]
     for world in task.worlds:
-        if task.deadline is not None and world > task.worlds.start and (
-            time.monotonic() > task.deadline
+        if (
+            task.deadline is not None
+            and world > task.worlds.start
+            and (time.monotonic() > task.deadline)
         ):
             break
         rng = random.Random(task.seed * 1_000_003 + world)

@@ -130,8 +130,9 @@ def sample(knowledge: Knowledge, rng: random.Random, tries: int = 20) -> list[in
     if sum(need) != free.bit_count():
         raise SamplerError("card counts do not add up")
     cards = [c for c in range(52) if free >> c & 1]
-    options = {c: [s for s in range(players) if need[s] and knowledge.allowed[s] >> c & 1]
-               for c in cards}
+    options = {
+        c: [s for s in range(players) if need[s] and knowledge.allowed[s] >> c & 1] for c in cards
+    }
     for card, seats in options.items():
         if not seats:
             raise SamplerError(f"no seat can hold card {card}")

@@ -1,0 +1,347 @@
+"""Bots: they see only a player's view, play only legal cards, and play sensibly."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from conftest import CONFIGS, config_id, hold_rules
+from openhearts import Card, CardSet, Game, PlayerView, Rules
+from openhearts.bots import Bot, act, make_bot
+from openhearts.bots.easy import EasyBot
+from openhearts.bots.hard import HardBot
+from openhearts.bots.policy import pass_policy, play_policy
+from openhearts.game import TrickRecord
+from openhearts.record import dumps, loads
+
+# The view -------------------------------------------------------------------------
+
+
+def _cards_in(value: object) -> int:
+    """Every card mentioned anywhere in a value (views, tuples, sets, records), as a mask."""
+    if isinstance(value, CardSet):
+        return value.mask
+    if isinstance(value, Card):
+        return 1 << value
+    if isinstance(value, TrickRecord):
+        return _cards_in(value.cards)
+    if isinstance(value, tuple | list | frozenset | set):
+        mask = 0
+        for item in value:
+            mask |= _cards_in(item)
+        return mask
+    return 0
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_view_holds_no_other_hidden_cards(config: tuple[str, int]) -> None:
+    rules = Rules.preset(config[0], players=config[1])
+    rng = random.Random(1)
+    game = Game(rules, seed=4)
+    bots = [make_bot("random", seed=s) for s in range(rules.players)]
+    checked = 0
+    while not game.is_over and checked < 300:
+        for seat in range(rules.players):
+            view = game.view(seat)
+            mentioned = 0
+            for item in dataclasses.fields(view):
+                if item.name != "rules":
+                    mentioned |= _cards_in(getattr(view, item.name))
+            others = 0
+            for other in range(rules.players):
+                if other != seat:
+                    others |= game.hand(other).mask
+            # Only the cards this seat passed may be known in another hand.
+            leaked = mentioned & others & ~(view.passed.mask if view.passed else 0)
+            assert not leaked, f"seat {seat} sees {CardSet(leaked)}"
+            checked += 1
+        mover = rng.choice(game.to_act())
+        act(game, mover, bots[mover])
+
+
+class _Cheat:
+    """A bot that tries to look at the other hands."""
+
+    def choose_pass(self, view: PlayerView) -> CardSet:
+        return CardSet(list(view.hand)[: view.rules.cards_passed])
+
+    def choose_play(self, view: PlayerView) -> Card:
+        game = view.game  # type: ignore[attr-defined]
+        return Card(next(iter(game.hand((view.seat + 1) % view.rules.players))))
+
+    def choose_moon(self, view: PlayerView) -> bool:
+        return True
+
+
+def test_a_bot_gets_only_a_view_and_cannot_reach_the_game() -> None:
+    game = Game(hold_rules(), seed=2)
+    seen: list[object] = []
+
+    class Spy(_Cheat):
+        def choose_play(self, view: PlayerView) -> Card:
+            seen.append(view)
+            return super().choose_play(view)
+
+    seat = game.to_act()[0]
+    with pytest.raises(AttributeError):
+        act(game, seat, Spy())
+    assert len(seen) == 1 and type(seen[0]) is PlayerView
+    names = {f.name for f in dataclasses.fields(PlayerView)}
+    assert not names & {"game", "hands", "deal", "dealt"}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        seen[0].hand = CardSet()  # type: ignore[attr-defined,misc]
+
+
+# Legal play everywhere ----------------------------------------------------------------
+
+
+class _Checked:
+    """Wraps a bot and checks each of its choices against the view."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.plays = 0
+
+    def choose_pass(self, view: PlayerView) -> CardSet:
+        cards = self.bot.choose_pass(view)
+        assert isinstance(cards, CardSet)
+        assert len(cards) == view.rules.cards_passed and cards <= view.hand
+        return cards
+
+    def choose_play(self, view: PlayerView) -> Card:
+        card = self.bot.choose_play(view)
+        assert card in view.legal, f"{self.bot!r} played {card} not in {view.legal}"
+        self.plays += 1
+        return card
+
+    def choose_moon(self, view: PlayerView) -> bool:
+        return bool(self.bot.choose_moon(view))
+
+
+def _play_deals(rules: Rules, levels: list[str], deals: int, seed: str, **hard: int) -> int:
+    """Play single deals of every pass direction; returns the number of checked plays."""
+    plays = 0
+    cycle = len(rules.pass_cycle or ())
+    for number in range(deals):
+        bots: list[_Checked] = []
+        for seat in range(rules.players):
+            level = levels[(seat + number) % len(levels)]
+            bot = (
+                HardBot(f"{seed}{number}:{seat}", **hard)
+                if level == "hard"
+                else make_bot(level, f"{seed}{number}:{seat}")
+            )
+            bots.append(_Checked(bot))
+        game = Game(rules, seed=f"{seed}:{number}", first_deal=number % cycle)
+        first = game.deal_number
+        while not game.is_over and game.deal_number == first:
+            seat = game.to_act()[0]
+            act(game, seat, bots[seat])
+        assert game.results[-1].number == first
+        plays += sum(b.plays for b in bots)
+    return plays
+
+
+@pytest.mark.parametrize("jack", [False, True], ids=["plain", "jack"])
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_random_and_easy_play_legally(config: tuple[str, int], jack: bool) -> None:
+    rules = Rules.preset(config[0], players=config[1], jack_of_diamonds=jack)
+    assert _play_deals(rules, ["easy", "random", "easy"], 40, "legal") > 0
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_hard_plays_legally(config: tuple[str, int]) -> None:
+    rules = Rules.preset(config[0], players=config[1], jack_of_diamonds=config[1] == 5)
+    assert _play_deals(rules, ["hard", "easy", "random"], 3, "hard", budget=2) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jack", [False, True], ids=["plain", "jack"])
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_thousands_of_deals_play_legally(config: tuple[str, int], jack: bool) -> None:
+    rules = Rules.preset(config[0], players=config[1], jack_of_diamonds=jack)
+    _play_deals(rules, ["easy", "random"], 1000, "many")
+    _play_deals(rules, ["hard", "easy", "random"], 60, "manyhard", budget=3)
+
+
+def test_whole_games_with_bots_replay_from_their_record() -> None:
+    rules = Rules.preset("source-000", end_score=40)
+    game = Game(rules, seed=11)
+    bots = [make_bot(level, seed=s) for s, level in enumerate(["hard", "easy", "random", "easy"])]
+    bots[0] = HardBot(0, budget=4)
+    while not game.is_over:
+        seat = game.to_act()[0]
+        act(game, seat, bots[seat])
+    assert loads(dumps(game)).scores == game.scores
+
+
+# Easy -----------------------------------------------------------------------------
+
+
+def _view(rules: Rules, hands: list[str], plays: str = "", seat: int | None = None) -> PlayerView:
+    game = Game(rules, hands=[[CardSet.parse(h) for h in hands]])
+    for name in plays.split():
+        game.play(Card.parse(name))
+    return game.view(game.current_player if seat is None else seat)
+
+
+def test_easy_passes_the_queen_high_spades_and_high_hearts() -> None:
+    hand = CardSet.parse("2C 5C 9D TD QS KS 3S AH KH 4H 7D 8D 2D")
+    assert CardSet(pass_policy(hand.mask, 3, False)) == CardSet.parse("QS KS AH")
+    long_spades = CardSet.parse("2S 3S 4S QS AS 5D 6D 7D 8D 9C TC JC AH")
+    passed = CardSet(pass_policy(long_spades.mask, 3, False))
+    assert CardSet.parse("QS") & passed == CardSet() and CardSet.parse("AH") <= passed
+    short_clubs = CardSet.parse("3C 8C 2D 3D 4D 5D 6D 2S 3S 4S 2H 3H 4H")
+    assert CardSet.parse("3C 8C") <= CardSet(pass_policy(short_clubs.mask, 3, False))
+
+
+def _policy(hand: str, trick: str = "", gone: str = "", leader: int = 1) -> Card:
+    """The easy rule for seat 0 of four, with ``trick`` led by ``leader`` and no moon."""
+    trick_cards = [int(Card.parse(c)) for c in trick.split()]
+    hand_mask = CardSet.parse(hand).mask
+    gone_mask = CardSet.parse(gone).mask | CardSet(trick_cards).mask
+    legal = hand_mask
+    if trick_cards:
+        led = CardSet(hand_mask).of_suit(trick_cards[0] // 13).mask
+        legal = led or hand_mask
+    return Card(play_policy(0, hand_mask, legal, trick_cards, leader, 4, gone_mask, -1, False))
+
+
+def test_easy_ducks_under_the_winning_card() -> None:
+    assert _policy("5C 7C TC 2D", "9C", leader=3) == Card.parse("7C")
+    # Last to play on a trick with a heart: duck if it can...
+    assert _policy("7C TC 2D", "9C 2H 3C") == Card.parse("7C")
+    # ...and when it cannot, win with the highest card, getting rid of it.
+    assert _policy("TC KC 2D", "9C 2H 3C") == Card.parse("KC")
+    # Not last and forced over a heart: the lowest card, someone may still go higher.
+    assert _policy("TC KC 2D", "9C 2H", leader=2) == Card.parse("TC")
+    # The Q♠ goes under a king or ace of spades.
+    assert _policy("3S QS 2D", "KS", leader=3) == Card.parse("QS")
+
+
+def test_easy_dumps_the_queen_then_high_hearts_when_void() -> None:
+    assert _policy("QS AH 3C", "4D", leader=3) == Card.parse("QS")
+    assert _policy("3C AH 5H", "4D", leader=3) == Card.parse("AH")
+    # With the queen still out, the A♠ and K♠ go before hearts.
+    assert _policy("3C AS 5H", "4D", leader=3) == Card.parse("AS")
+
+
+def test_easy_discards_the_queen_in_a_real_game() -> None:
+    rules = hold_rules()
+    hands = [
+        "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+        "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD QS",
+        "2S 3S 4S 5S 6S 7S 8S 9S TS JS AD KS AS",
+        "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+    ]
+    # The first trick bars the Q♠; on the second, the void seat 1 throws it.
+    view = _view(rules, hands, "2C KD AS 2H 3C")
+    assert view.seat == 1
+    assert EasyBot(0).choose_play(view) == Card.parse("QS")
+
+
+def test_easy_leads_low_where_someone_must_go_over() -> None:
+    assert _policy("2D 7D 9C KC", gone="2C 3C 4C 5C") == Card.parse("2D")
+    # A low spade flushes the queen out when it holds no high spade itself.
+    assert _policy("3S 9C KC 8D", gone="2C 3C 4C 5C 2S") == Card.parse("3S")
+    # A suit nobody else holds is not led while a safe one exists.
+    assert _policy("AD 3C", gone=" ".join(f"{r}D" for r in "23456789TJQK")) == Card.parse("3C")
+
+
+# Hard -----------------------------------------------------------------------------
+
+
+def test_hard_is_repeatable_and_the_same_with_two_workers() -> None:
+    rules = Rules()
+    game = Game(rules, seed=21)
+    for seat in range(4):
+        game.pass_cards(seat, EasyBot(0).choose_pass(game.view(seat)))
+    one = HardBot(5, budget=12)
+    again = HardBot(5, budget=12)
+    two = HardBot(5, budget=12, workers=2)
+    easy = EasyBot(1)
+    try:
+        for _ in range(10):
+            seat = game.current_player
+            assert seat is not None
+            view = game.view(seat)
+            if len(view.legal) > 1:
+                first = one.analyse(view)
+                assert first == again.analyse(view) == two.analyse(view)
+            game.play(easy.choose_play(view))
+    finally:
+        two.close()
+
+
+def test_hard_analyse_ranks_every_legal_card() -> None:
+    game = Game(Rules(), seed=8)
+    for seat in range(4):
+        game.pass_cards(seat, EasyBot(0).choose_pass(game.view(seat)))
+    easy = EasyBot(0)
+    for _ in range(5):
+        seat = game.current_player
+        assert seat is not None
+        game.play(easy.choose_play(game.view(seat)))
+    view = game.view(game.current_player or 0)
+    ranked = HardBot(1, budget=10).analyse(view)
+    assert CardSet(card for card, _ in ranked) == view.legal
+    assert len(ranked) == len(view.legal)
+    assert HardBot(1, budget=10).choose_play(view) == ranked[0][0]
+    assert all(isinstance(points, float) for _, points in ranked)
+
+
+def test_hard_shoots_the_moon_with_a_commanding_hand() -> None:
+    rules = hold_rules()
+    hands = [
+        "AC KC QC JC AS KS QS AH KH QH JH TH 9H",
+        "2C 3C 4C 5C 6C 2D 3D 4D 5D 2S 3S 2H 3H",
+        "7C 8C 9C 6D 7D 8D 9D 4S 5S 6S 4H 5H 6H",
+        "TC TD JD QD KD AD 7S 8S 9S TS JS 7H 8H",
+    ]
+    game = Game(rules, hands=[[CardSet.parse(h) for h in hands]])
+    bots: list[Bot] = [HardBot(3, budget=30), EasyBot(1), EasyBot(2), EasyBot(3)]
+    while not game.is_over:
+        seat = game.to_act()[0]
+        act(game, seat, bots[seat])
+    result = game.results[0]
+    assert result.shooter == 0 and result.points[0] == 0
+
+
+def _blocking_view() -> PlayerView:
+    """Two tricks left: seat 1 has taken every point (24) and leads the K♦; seat 2 threw
+    the 2♥ on it.  Seat 0 can take the trick with the A♦ and stop the moon."""
+    rules = Rules(pass_cycle=("hold",))
+    left = CardSet.parse("AD 4D KD 3H 2H 5C 3D 6C")
+    rest = [c for c in CardSet(rules.deck_mask & ~left.mask)]
+    tricks = tuple(
+        TrickRecord(1, tuple(Card(c) for c in sorted(rest[i::11], key=lambda c: c)), 1)
+        for i in range(11)
+    )
+    won = CardSet(rest)
+    trick = ((1, Card.parse("KD")), (2, Card.parse("2H")), (3, Card.parse("3D")))
+    return PlayerView(
+        rules=rules, seat=0, names=("S", "W", "N", "E"), phase="playing", deal_number=0,
+        dealer=0, pass_direction="hold", pass_target=None, pass_source=None,
+        hand=CardSet.parse("AD 4D"), passed=None, received=None, to_move=0,
+        legal=CardSet.parse("AD 4D"), leader=1, trick=trick, tricks=tricks,
+        hand_sizes=(2, 1, 1, 1), won=(CardSet(), won, CardSet(), CardSet()),
+        points_taken=(0, 24, 0, 0), hearts_broken=True,
+        voids=(frozenset(), frozenset(), frozenset({1}), frozenset()),  # type: ignore[arg-type]
+        scores=(0, 0, 0, 0), deal_points=(), passing_done=True,
+    )  # fmt: skip
+
+
+def test_hard_and_easy_stop_a_moon() -> None:
+    view = _blocking_view()
+    ranked = HardBot(0, budget=30).analyse(view)
+    assert ranked[0][0] == Card.parse("AD")
+    assert dict(ranked)[Card.parse("AD")] < dict(ranked)[Card.parse("4D")]
+    assert EasyBot(0).choose_play(view) == Card.parse("AD")
+
+
+def test_hard_budget_must_be_positive() -> None:
+    with pytest.raises(ValueError):
+        HardBot(0, budget=0)
+    assert make_bot("hard", 1).budget == HardBot().budget  # type: ignore[attr-defined]
