@@ -1,0 +1,137 @@
+"""The sampler deals hidden cards that never contradict what the player knows."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from conftest import CONFIGS, config_id
+from openhearts import CardSet, Game, PlayerView, Rules
+from openhearts.bots import act, make_bot
+from openhearts.bots.sampler import Knowledge, SamplerError, constraints, sample
+from openhearts.cards import SUIT_MASKS
+
+
+def _check_sample(view: PlayerView, hands: list[int]) -> None:
+    """Every fact the view establishes holds in the sampled hands."""
+    players = view.rules.players
+    assert hands[view.seat] == 0
+    union = 0
+    for seat in range(players):
+        if seat == view.seat:
+            continue
+        hand = hands[seat]
+        assert hand.bit_count() == view.hand_sizes[seat], "card count"
+        assert not union & hand, "a card dealt twice"
+        union |= hand
+        for suit in view.voids[seat]:
+            assert not hand & SUIT_MASKS[suit], f"seat {seat} shown void in {suit}"
+    assert union == view.unseen.mask, "exactly the unseen cards are dealt"
+    if view.passed is not None and view.passing_done and view.pass_target is not None:
+        kept = view.passed.mask & ~view.played.mask
+        assert hands[view.pass_target] & kept == kept, "passed cards stay with the receiver"
+
+
+def _check_truth(view: PlayerView, game: Game, knowledge: Knowledge) -> None:
+    """The inferences are sound: the real hands satisfy them."""
+    for seat in range(view.rules.players):
+        if seat == view.seat:
+            continue
+        real = game.hand(seat).mask
+        assert real & ~knowledge.allowed[seat] == 0, f"seat {seat}: real cards ruled out"
+        assert knowledge.fixed[seat] & ~real == 0
+
+
+def _walk(rules: Rules, seed: int, samples: int) -> int:
+    """Play a random deal and sample at every play; returns the number of checks."""
+    game = Game(rules, seed=seed, first_deal=seed)
+    bots = [make_bot("random" if s % 2 else "easy", seed=s) for s in range(rules.players)]
+    rng = random.Random(seed)
+    checks = 0
+    first = game.deal_number
+    while not game.is_over and game.deal_number == first:
+        seat = game.to_act()[0]
+        if game.phase == "playing":
+            for observer in range(rules.players):
+                view = game.view(observer)
+                knowledge = constraints(view)
+                _check_truth(view, game, knowledge)
+                for _ in range(samples):
+                    _check_sample(view, sample(knowledge, rng))
+                    checks += 1
+        act(game, seat, bots[seat])
+    return checks
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_samples_respect_counts_voids_and_passes(config: tuple[str, int]) -> None:
+    rules = Rules.preset(config[0], players=config[1])
+    assert sum(_walk(rules, seed, 2) for seed in range(6)) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_many_samples_respect_what_is_known(config: tuple[str, int]) -> None:
+    rules = Rules.preset(config[0], players=config[1])
+    for seed in range(100):
+        _walk(rules, seed, 5)
+
+
+def test_tight_constraints_use_the_exact_fallback() -> None:
+    """Three seats, each void in all but one suit: only one deal fits."""
+    spades = SUIT_MASKS[2] & CardSet.parse("2S 3S 4S").mask
+    hearts = SUIT_MASKS[3] & CardSet.parse("2H 3H 4H").mask
+    clubs = CardSet.parse("2C 3C 4C").mask
+    knowledge = Knowledge(
+        seat=0,
+        unseen=spades | hearts | clubs,
+        sizes=(0, 3, 3, 3),
+        fixed=(0, 0, 0, 0),
+        allowed=(0, spades | clubs, spades | hearts, hearts | clubs),
+    )
+    seen: set[tuple[int, ...]] = set()
+    rng = random.Random(3)
+    for _ in range(50):
+        hands = sample(knowledge, rng, tries=len(seen) % 2)  # 0: straight to the exact way
+        for seat in (1, 2, 3):
+            assert hands[seat] & ~knowledge.allowed[seat] == 0
+            assert hands[seat].bit_count() == 3
+        assert hands[1] | hands[2] | hands[3] == knowledge.unseen
+        seen.add(tuple(hands))
+    assert len(seen) > 1  # the deals vary where they may
+
+
+def test_contradictions_are_reported() -> None:
+    knowledge = Knowledge(
+        seat=0,
+        unseen=CardSet.parse("2C 3C").mask,
+        sizes=(0, 1, 1),
+        fixed=(0, 0, 0),
+        allowed=(0, CardSet.parse("2C 3C").mask, CardSet.parse("2H").mask),
+    )
+    with pytest.raises(SamplerError):
+        sample(knowledge, random.Random(0))
+
+
+def test_voids_and_passes_are_read_from_the_view() -> None:
+    rules = Rules()
+    game = Game(rules, seed=5)
+    for seat in range(4):
+        game.pass_cards(seat, list(game.hand(seat))[-3:])
+    view = game.view(0)
+    knowledge = constraints(view)
+    assert view.passed is not None and view.pass_target is not None
+    assert knowledge.fixed[view.pass_target] == view.passed.mask
+    for other in range(1, 4):
+        if other != view.pass_target:
+            assert not knowledge.allowed[other] & view.passed.mask
+    bots = [make_bot("random", seed=s) for s in range(4)]
+    while not any(view.voids) and not game.is_over:
+        seat = game.to_act()[0]
+        act(game, seat, bots[seat])
+        view = game.view(0)
+    for seat, voids in enumerate(view.voids):
+        if seat != 0:
+            for suit in voids:
+                assert not constraints(view).allowed[seat] & SUIT_MASKS[suit]
