@@ -123,6 +123,10 @@ class Match:
     seed: str
     games: bool
 
+    def __post_init__(self) -> None:
+        if len(self.lineup) != self.rules.players:
+            raise ArenaError(f"{len(self.lineup)} bots for {self.rules.players} seats")
+
     def __reduce__(self) -> tuple[Any, ...]:
         # Rules hold CardSets, which do not pickle: send the rules as data.
         return (_match, (self.rules.to_dict(), self.lineup, self.seed, self.games))
@@ -449,6 +453,10 @@ def _lineup(args: argparse.Namespace, players: int) -> tuple[str, ...]:
     return tuple(specs)
 
 
+def _deals(args: argparse.Namespace) -> int:
+    return 100 if args.deals is None else int(args.deals)
+
+
 def _command(args: argparse.Namespace, lineup: Sequence[str]) -> str:
     parts = ["hearts", "arena"]
     for spec in lineup:
@@ -456,7 +464,7 @@ def _command(args: argparse.Namespace, lineup: Sequence[str]) -> str:
     if args.games is not None:
         parts += ["--games", str(args.games)]
     else:
-        parts += ["--deals", str(args.deals or 100)]
+        parts += ["--deals", str(_deals(args))]
     parts += ["--seed", str(args.seed), "--preset", args.preset]
     if args.players is not None:
         parts += ["--players", str(args.players)]
@@ -480,7 +488,7 @@ def run(args: argparse.Namespace) -> int:
         print("hearts arena: --workers: at least 1", file=sys.stderr)
         return 2
     match = Match(rules, lineup, str(args.seed), args.games is not None)
-    total = args.games if args.games is not None else (args.deals or 100)
+    total = args.games if args.games is not None else _deals(args)
     if total < 1:
         print("hearts arena: play at least one deal or game", file=sys.stderr)
         return 2

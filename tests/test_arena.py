@@ -1,0 +1,167 @@
+"""The arena: duplicate deals, statistics, outputs, resuming, whole games, plug-in bots."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from openhearts import Rules, arena
+from openhearts.arena import BotSpec, Match, play_board, summarise
+
+
+def _args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    arena.add_arguments(parser)
+    return parser.parse_args(["--no-progress", *argv])
+
+
+def _run(*argv: str) -> int:
+    return arena.run(_args(*argv))
+
+
+def test_a_tiny_run_writes_json_csv_and_log(tmp_path: Path, capsys: Any) -> None:
+    out = tmp_path / "easy-random"
+    assert _run("--bot", "easy", "--bot", "random", "--deals", "8", "--workers", "2",
+                "--out", str(out)) == 0  # fmt: skip
+    printed = capsys.readouterr().out
+    assert "| `easy` | 1 | 32 |" in printed and "| `random` | 3 | 96 |" in printed
+    data = json.loads(out.with_suffix(".json").read_text())
+    assert data["boards"] == 8
+    assert data["command"].startswith("hearts arena --bot easy --bot random --bot random")
+    rows = {row["bot"]: row for row in data["table"]}
+    assert rows["easy"]["deals"] == 32 and rows["random"]["deals"] == 96
+    assert rows["easy"]["ci95_low"] <= rows["easy"]["mean_points"] <= rows["easy"]["ci95_high"]
+    with out.with_suffix(".csv").open() as handle:
+        table = list(csv.DictReader(handle))
+    assert [row["bot"] for row in table] == ["easy", "random"]
+    lines = out.with_suffix(".jsonl").read_text().splitlines()
+    assert json.loads(lines[0])["type"] == "match"
+    assert sorted(json.loads(line)["board"] for line in lines[1:]) == list(range(8))
+
+
+def test_every_rotation_replays_the_same_cards() -> None:
+    # Easy bots ignore their seed, so the same cards give the same points in each seat.
+    match = Match(Rules(), ("easy",) * 4, "dup", games=False)
+    record = play_board(match, 3)
+    points = [rotation["points"][0] for rotation in record["rotations"]]
+    assert len(points) == 4 and all(p == points[0] for p in points)
+    # With two kinds of bot, each sits in every seat once.
+    match = Match(Rules(players=3), ("easy", "random", "random"), "dup", games=False)
+    seats = [[match.seat_bot(r, s) for s in range(3)] for r in range(3)]
+    assert sorted(row.index("easy") for row in seats) == [0, 1, 2]
+
+
+def test_points_add_up_and_shots_are_counted() -> None:
+    match = Match(Rules(), ("easy", "random", "random", "random"), "sum", games=False)
+    records = [play_board(match, board) for board in range(6)]
+    summary = summarise(match, records)
+    total = sum(row["mean_points"] * row["seats"] for row in summary["table"])
+    moons = sum(row["moons"] for row in summary["table"])
+    expected = 0.0
+    for record in records:
+        for rotation in record["rotations"]:
+            expected += sum(rotation["points"][0])
+    assert total == pytest.approx(expected / 24)
+    assert moons == sum(len(r["shots"]) for rec in records for r in rec["rotations"])
+
+
+def test_interrupted_runs_resume_without_losing_boards(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "resume"
+    calls: list[int] = []
+    real = arena.play_board
+
+    def flaky(match: Match, board: int) -> dict[str, Any]:
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        calls.append(board)
+        return real(match, board)
+
+    monkeypatch.setattr(arena, "play_board", flaky)
+    argv = ("--bot", "easy", "--bot", "random", "--deals", "6", "--workers", "1", "--out", str(out))
+    assert _run(*argv) == 130
+    log = out.with_suffix(".jsonl").read_text().splitlines()
+    assert len(log) == 1 + 3
+    monkeypatch.setattr(arena, "play_board", real)
+    played: list[int] = []
+
+    def counting(match: Match, board: int) -> dict[str, Any]:
+        played.append(board)
+        return real(match, board)
+
+    monkeypatch.setattr(arena, "play_board", counting)
+    assert _run(*argv) == 0
+    assert sorted(played) == [3, 4, 5]
+    assert json.loads(out.with_suffix(".json").read_text())["boards"] == 6
+    # The resumed result is the same as one uninterrupted run.
+    fresh = tmp_path / "fresh"
+    monkeypatch.setattr(arena, "play_board", real)
+    assert _run(*argv[:-1], str(fresh)) == 0
+    a = json.loads(out.with_suffix(".json").read_text())["table"]
+    b = json.loads(fresh.with_suffix(".json").read_text())["table"]
+    strip = ("ms_per_decision", "max_ms_per_decision")
+    assert [{k: v for k, v in r.items() if k not in strip} for r in a] == [
+        {k: v for k, v in r.items() if k not in strip} for r in b
+    ]
+
+
+def test_a_log_of_another_match_is_refused(tmp_path: Path, capsys: Any) -> None:
+    out = tmp_path / "m"
+    assert _run("--bot", "easy", "--deals", "1", "--workers", "1", "--out", str(out)) == 0
+    assert _run("--bot", "random", "--deals", "1", "--workers", "1", "--out", str(out)) == 2
+    assert "different match" in capsys.readouterr().err
+
+
+def test_whole_games_report_win_rates(capsys: Any) -> None:
+    assert _run("--bot", "easy", "--bot", "random", "--games", "2", "--end-score", "30",
+                "--workers", "1", "--players", "3") == 0  # fmt: skip
+    printed = capsys.readouterr().out
+    assert "win rate" in printed
+
+
+def test_win_rates_share_each_game() -> None:
+    match = Match(Rules(end_score=30), ("easy", "random", "easy", "random"), "g", games=True)
+    records = [play_board(match, board) for board in range(2)]
+    summary = summarise(match, records)
+    shares = sum(row["win_rate"] * row["seats"] for row in summary["table"])
+    assert shares == pytest.approx(1.0)
+    with pytest.raises(arena.ArenaError):
+        Match(Rules(), ("easy", "random"), "short", games=True)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--bot", "nosuch"], "no bot level"),
+        (["--bot", "nosuch.module:Bot"], "cannot load bot"),
+        (["--bot", "easy:budget=3"], "takes no options"),
+        (["--bot", "hard:budget=0"], "budget"),
+        (["--bot", "hard:budget"], "NAME=VALUE"),
+        (["--bot", "easy"] * 5, "at most 4"),
+        (["--players", "7"], "players"),
+        (["--deals", "0"], "at least one"),
+    ],
+)
+def test_bad_requests_get_clear_messages(argv: list[str], message: str, capsys: Any) -> None:
+    assert _run(*argv, "--workers", "1") == 2
+    assert message in capsys.readouterr().err
+
+
+def test_bots_load_by_import_path_and_take_options(capsys: Any) -> None:
+    assert _run("--bot", "openhearts.bots.random_bot:RandomBot", "--bot", "hard:budget=2",
+                "--deals", "1", "--workers", "1", "--preset", "source-003",
+                "--players", "5") == 0  # fmt: skip
+    printed = capsys.readouterr().out
+    assert "openhearts.bots.random_bot:RandomBot" in printed and "hard:budget=2" in printed
+    bot = BotSpec("hard:budget=7,workers=1").build(1)
+    assert bot.budget == 7  # type: ignore[attr-defined]
+
+
+def test_hard_budget_option_applies_to_plain_hard() -> None:
+    assert arena._lineup(_args("--bot", "hard", "--hard-budget", "5"), 4) == ("hard:budget=5",) * 4
