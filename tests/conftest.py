@@ -8,13 +8,14 @@ search with fresh random examples locally.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from hypothesis import HealthCheck, settings
 
-from openhearts import Card, CardSet, Game, MoonChoice, Pass, Play, Rules
+from openhearts import Card, CardSet, DealState, Game, MoonChoice, Pass, Play, PlayerView, Rules
 from openhearts.game import Action
 
 settings.register_profile(
@@ -202,3 +203,57 @@ MOON_WITHOUT_JACK: Mapping[int, str] = {
     2: "2D 3D 4D 5D 6D 7D 8D 9D TD QD KD AD AH",
     3: "JD 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH",
 }
+
+
+def cards_in(value: object) -> Iterator[int]:
+    """Every card anywhere inside a view field (cards, card sets, nested containers)."""
+    if isinstance(value, Card):
+        yield int(value)
+    elif isinstance(value, CardSet):
+        yield from (int(c) for c in value)
+    elif isinstance(value, (tuple, list, frozenset, set)):
+        for item in value:
+            yield from cards_in(item)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            yield from cards_in(getattr(value, field.name))
+
+
+def holds_engine_objects(value: object) -> bool:
+    if isinstance(value, (Game, DealState)):
+        return True
+    if isinstance(value, (tuple, list, frozenset, set)):
+        return any(holds_engine_objects(v) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return any(
+            holds_engine_objects(getattr(value, f.name)) for f in dataclasses.fields(value)
+        )
+    return False
+
+
+def check_view_secrecy(game: Game, seat: int) -> PlayerView:
+    """A view shows only the seat's own cards, its passes and the cards played."""
+    view = game.view(seat)
+    deal = game.deal
+    played = 0
+    for _leader, trick_cards, _winner in deal.tricks:
+        for c in trick_cards:
+            played |= 1 << c
+    for c in deal.trick:
+        played |= 1 << c
+    own = deal.hands[seat] | (deal.passes[seat] or 0)
+    received = deal.received(seat)
+    if received:
+        own |= received
+    removed = int(game.rules.removed or CardSet())
+    allowed = own | played | removed
+    for field in dataclasses.fields(view):
+        value = getattr(view, field.name)
+        leaked = [c for c in cards_in(value) if not allowed >> c & 1]
+        assert not leaked, f"{field.name} shows {CardSet(leaked)} to seat {seat}"
+    assert not holds_engine_objects(view)
+    assert view.hand == game.hand(seat)
+    if deal.phase == "passing":
+        assert view.received is None
+        assert view.hand.mask & ~deal.dealt[seat] == 0
+    return view
