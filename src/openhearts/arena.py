@@ -127,10 +127,6 @@ class Match:
         if len(self.lineup) != self.rules.players:
             raise ArenaError(f"{len(self.lineup)} bots for {self.rules.players} seats")
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Rules hold CardSets, which do not pickle: send the rules as data.
-        return (_match, (self.rules.to_dict(), self.lineup, self.seed, self.games))
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "rules": self.rules.to_dict(),
@@ -148,10 +144,6 @@ class Match:
         """The bot in ``seat`` for a rotation: the line-up shifted ``rotation`` seats."""
         n = len(self.lineup)
         return self.lineup[(seat - rotation) % n]
-
-
-def _match(rules: dict[str, Any], lineup: tuple[str, ...], seed: str, games: bool) -> Match:
-    return Match(Rules.from_dict(rules), lineup, seed, games)
 
 
 def _ignore_sigint() -> None:

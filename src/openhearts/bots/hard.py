@@ -54,7 +54,7 @@ def playout(
     """
     players = state.players
     point_mask = state.rules.point_mask
-    hands = state.hands
+    # Who looks like shooting the moon, read when a trick is led with a choice.
     threat = -1
     while state.phase == PLAYING:
         legal = state.legal_mask()
@@ -64,6 +64,7 @@ def playout(
                 threat = moon_threat(state.taken, point_mask)
             seat = state.to_move
             seen = threat
+            # The root's moon plan holds while nobody else has a point.
             if shoot and seat == root and threat in (-1, root):
                 seen = root
                 for other in range(players):
@@ -77,8 +78,6 @@ def playout(
         else:
             card = legal.bit_length() - 1
         state.play_card(card)
-        hands = state.hands
-    del hands
     if state.phase == MOON_CHOICE:
         assert state.shooter is not None
         state.choose_moon(add_for[state.shooter])
@@ -106,20 +105,6 @@ class _Task:
     seed: int
     worlds: range
     deadline: float | None
-
-    def __reduce__(self) -> tuple[object, ...]:
-        # Rules hold CardSets, which do not pickle: send the rules as data.
-        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
-        del data["rules"]
-        return (_task, (data, self.rules.to_dict()))
-
-
-def _task(data: dict[str, object], rules: dict[str, object]) -> _Task:
-    task = _Task.__new__(_Task)
-    for name, value in data.items():
-        object.__setattr__(task, name, value)
-    object.__setattr__(task, "rules", Rules.from_dict(rules))
-    return task
 
 
 #: Per (candidate, mode): [sum of objective, sum of own points, worlds].
