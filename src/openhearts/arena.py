@@ -20,7 +20,9 @@ summary goes to ``OUT.json`` and ``OUT.csv`` and a table to standard output.
 >>> args = parser.parse_args(["--bot", "easy", "--bot", "random", "--deals", "2",
 ...                           "--workers", "1", "--no-progress"])
 >>> run(args)  # doctest: +ELLIPSIS
-| bot ...
+2 duplicate deals of 4 players (standard), each in 4 seat rotations
+| bot | seats | deals | mean points/deal | 95% CI | moons | suns | ms/decision |
+...
 0
 """
 
