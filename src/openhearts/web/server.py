@@ -1,0 +1,507 @@
+"""``hearts serve``: the web game server (Starlette on uvicorn, WebSockets).
+
+Routes and messages are described in ``docs/web-protocol.md``.  The page and its
+files ship inside the package (``openhearts/web/static``), so serving needs no build
+step and no network access.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import sys
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from ..options import add_rules_arguments, parse_option
+from ..rules import (
+    PRESET_SOURCES,
+    PRESETS,
+    FirstTrick,
+    HeartsBreak,
+    MoonScoring,
+    Rules,
+    RulesError,
+    Seating,
+)
+from .storage import Storage, StorageError, default_database_url, token_hash
+from .tables import (
+    CHAT_CHARS,
+    MESSAGE_BYTES,
+    PROTOCOL,
+    TOKEN_RE,
+    Connection,
+    Hub,
+    Settings,
+    Table,
+    WebError,
+)
+from .views import NAME_CHARS
+
+__all__ = ["add_arguments", "run", "create_app", "static_dir"]
+
+log = logging.getLogger("openhearts.web")
+
+#: Largest WebSocket frame uvicorn reads at all; between this and MESSAGE_BYTES a
+#: message gets a ``too_large`` reply.
+WS_MAX_BYTES = 65536
+#: A client flooding past its rate limit this many times is disconnected.
+MAX_REFUSALS = 100
+#: Seconds a new connection has to say hello.
+HELLO_TIMEOUT = 30.0
+
+FALLBACK_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>OpenHearts</title></head>
+<body><h1>OpenHearts</h1><p>The server is running, but the page's files are missing from
+this installation (openhearts/web/static/index.html).</p></body></html>
+"""
+
+
+def static_dir() -> Path:
+    """The directory of the page's files inside the installed package."""
+    return Path(str(resources.files("openhearts.web") / "static"))
+
+
+# HTTP ---------------------------------------------------------------------------------
+
+
+def _hub(request: Request | WebSocket) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _error(error: WebError) -> JSONResponse:
+    return JSONResponse({"error": error.code, "message": error.message}, status_code=error.status)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MESSAGE_BYTES):
+        raise WebError("too_large", f"a request body is at most {MESSAGE_BYTES} bytes", 413)
+    data = b""
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > MESSAGE_BYTES:
+            raise WebError("too_large", f"a request body is at most {MESSAGE_BYTES} bytes", 413)
+    if not data.strip():
+        return {}
+    try:
+        body = json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        raise WebError("bad_request", "the body is not valid JSON") from None
+    if not isinstance(body, dict):
+        raise WebError("bad_request", "the body is a JSON object")
+    return body
+
+
+async def page(request: Request) -> Response:
+    index = static_dir() / "index.html"
+    if index.is_file():
+        return FileResponse(index, media_type="text/html", headers={"Cache-Control": "no-cache"})
+    return HTMLResponse(FALLBACK_PAGE)
+
+
+async def table_page(request: Request) -> Response:
+    return await page(request)
+
+
+async def health(request: Request) -> Response:
+    return JSONResponse({"ok": True})
+
+
+def _options_schema() -> dict[str, Any]:
+    def choice(kind: Any) -> dict[str, Any]:
+        return {"type": "choice", "choices": [member.value for member in kind]}
+
+    return {
+        "end_score": {"type": "int", "min": 1, "max": 1000},
+        "moon": choice(MoonScoring),
+        "first_trick": choice(FirstTrick),
+        "hearts_break": choice(HeartsBreak),
+        "sun": {"type": "bool"},
+        "jack_of_diamonds": {"type": "bool"},
+        "seating": choice(Seating),
+        "direction": {"type": "choice", "choices": ["clockwise", "counterclockwise"]},
+        "cards_passed": {"type": "int", "min": 0, "max": 6},
+    }
+
+
+async def config(request: Request) -> Response:
+    hub = _hub(request)
+    presets = []
+    for name in PRESETS:
+        try:
+            rules = Rules.preset(name)
+        except RulesError:
+            continue
+        counts = []
+        for players in range(3, 7):
+            try:
+                Rules.preset(name, players=players)
+                counts.append(players)
+            except RulesError:
+                pass
+        presets.append(
+            {
+                "name": name,
+                "description": PRESET_SOURCES.get(name, ""),
+                "rules": rules.to_dict(),
+                "players": counts,
+                "describe": rules.describe(),
+            }
+        )
+    settings = hub.settings
+    return JSONResponse(
+        {
+            "protocol": PROTOCOL,
+            "presets": presets,
+            "options": _options_schema(),
+            "levels": hub.levels,
+            "default_level": settings.default_level,
+            "default_preset": settings.default_preset,
+            "default_players": settings.default_players,
+            "default_options": settings.default_options,
+            "limits": {
+                "message_bytes": MESSAGE_BYTES,
+                "name_chars": NAME_CHARS,
+                "chat_chars": CHAT_CHARS,
+            },
+        }
+    )
+
+
+def _seat_answer(table: Table, seat_index: int, token: str, player_token: str) -> dict[str, Any]:
+    return {
+        "table_id": table.id,
+        "seat": seat_index,
+        "token": token,
+        "player_token": player_token,
+        "url": table.url,
+        "table": table.summary(),
+    }
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+async def play_now(request: Request) -> Response:
+    return await _create(request, play_now=True)
+
+
+async def create_table(request: Request) -> Response:
+    return await _create(request, play_now=False)
+
+
+async def _create(request: Request, *, play_now: bool) -> Response:
+    hub = _hub(request)
+    try:
+        body = await _body(request)
+        hub.check_create_rate(_address(request))
+        table, seat, token, player_token = await hub.create_table(body, play_now=play_now)
+    except WebError as error:
+        return _error(error)
+    return JSONResponse(_seat_answer(table, seat.index, token, player_token), status_code=201)
+
+
+async def list_tables(request: Request) -> Response:
+    hub = _hub(request)
+    summaries = []
+    for table_id in await hub.store(hub.storage.waiting_table_ids, 50):
+        table = await hub.get(table_id)
+        if table is not None and table.status == "waiting":
+            summaries.append(table.summary())
+    return JSONResponse({"tables": summaries})
+
+
+async def get_table(request: Request) -> Response:
+    table = await _hub(request).get(request.path_params["table_id"])
+    if table is None:
+        return _error(WebError("no_table", "there is no such table", 404))
+    return JSONResponse(table.summary())
+
+
+async def join_table(request: Request) -> Response:
+    hub = _hub(request)
+    try:
+        body = await _body(request)
+        table, seat, token, player_token = await hub.join(request.path_params["table_id"], body)
+    except WebError as error:
+        return _error(error)
+    return JSONResponse(_seat_answer(table, seat.index, token, player_token))
+
+
+async def game_record(request: Request) -> Response:
+    hub = _hub(request)
+    table_id = request.path_params["table_id"]
+    if await hub.get(table_id) is None:
+        return _error(WebError("no_table", "there is no such table", 404))
+    found = await hub.store(hub.storage.game_record, table_id, request.path_params["number"])
+    if found is None:
+        return _error(WebError("no_game", "there is no such game", 404))
+    status, text = found
+    if status != "finished" or not text:
+        # A record holds every hand: never while the game is being played.
+        return _error(WebError("in_progress", "the game is not over yet", 404))
+    return Response(text, media_type="application/json")
+
+
+async def stats(request: Request) -> Response:
+    hub = _hub(request)
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not TOKEN_RE.match(token):
+        return _error(WebError("bad_token", "send Authorization: Bearer <player token>", 401))
+    found = await hub.store(hub.storage.stats, token_hash(token))
+    empty = {
+        "name": None,
+        "games": 0,
+        "wins": 0,
+        "deals": 0,
+        "points": 0,
+        "moons": 0,
+        "best": None,
+        "average": None,
+    }
+    return JSONResponse(found or empty)
+
+
+# WebSocket ----------------------------------------------------------------------------
+
+
+async def _writer(websocket: WebSocket, connection: Connection) -> None:
+    """Send the connection's outbox in order; stop at ``None`` (close)."""
+    try:
+        while True:
+            text = await connection.outbox.get()
+            if text is None:
+                break
+            await websocket.send_text(text)
+    except Exception:
+        pass
+    finally:
+        connection.closed = True
+        if websocket.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1000)
+
+
+async def live_table(websocket: WebSocket) -> None:
+    hub = _hub(websocket)
+    await websocket.accept()
+    table = await hub.get(websocket.path_params["table_id"])
+    if table is None:
+        await websocket.send_text(
+            json.dumps(
+                {"type": "error", "id": None, "code": "no_table", "message": "no such table"}
+            )
+        )
+        await websocket.close(code=1008)
+        return
+    connection = Connection(hub.settings.message_rate, hub.settings.message_burst)
+    writer = asyncio.create_task(_writer(websocket, connection))
+    loop = asyncio.get_running_loop()
+    opened = loop.time()
+    try:
+        while not connection.closed:
+            timeout = None
+            if not connection.greeted:
+                timeout = max(0.1, HELLO_TIMEOUT - (loop.time() - opened))
+            try:
+                message = await asyncio.wait_for(websocket.receive(), timeout)
+            except TimeoutError:
+                connection.error("no_hello", "say hello first")
+                break
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                raw = message.get("bytes") or b""
+                if len(raw) > MESSAGE_BYTES:
+                    connection.error("too_large", f"a message is at most {MESSAGE_BYTES} bytes")
+                    continue
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    connection.error("bad_message", "a message is UTF-8 JSON text")
+                    continue
+            if len(text) > MESSAGE_BYTES or len(text.encode("utf-8")) > MESSAGE_BYTES:
+                connection.error("too_large", f"a message is at most {MESSAGE_BYTES} bytes")
+                continue
+            await hub.handle(connection, table, text)
+            if connection.refused > MAX_REFUSALS:
+                # Still flooding after many refusals: hang up.
+                await websocket.close(code=1008)
+                break
+    except WebSocketDisconnect:
+        pass
+    finally:
+        connection.close()
+        if connection.greeted:
+            table.detach(connection)
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(writer, 2)
+
+
+# The application ----------------------------------------------------------------------
+
+
+def create_app(storage: Storage, settings: Settings | None = None) -> Starlette:
+    """The ASGI application; tests build one around their own storage."""
+    hub = Hub(storage, settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await hub.startup()
+        try:
+            yield
+        finally:
+            await hub.shutdown()
+
+    routes = [
+        Route("/", page),
+        Route("/t/{table_id}", table_page),
+        Route("/healthz", health),
+        Route("/api/config", config),
+        Route("/api/play-now", play_now, methods=["POST"]),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables", list_tables, methods=["GET"]),
+        Route("/api/tables/{table_id}", get_table),
+        Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
+        Route("/api/tables/{table_id}/games/{number:int}/record", game_record),
+        Route("/api/stats", stats),
+        WebSocketRoute("/ws/{table_id}", live_table),
+        Mount("/static", StaticFiles(directory=static_dir(), check_dir=False), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = hub
+    return app
+
+
+# The command --------------------------------------------------------------------------
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)"
+    )
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
+    parser.add_argument(
+        "--database",
+        default=None,
+        metavar="URL",
+        help="database URL: sqlite:///FILE or postgresql://USER@HOST/DB "
+        "(default: a SQLite file in your data directory; OPENHEARTS_HOME overrides it)",
+    )
+    parser.add_argument(
+        "--level",
+        default="easy",
+        help="default level of the bots: random, easy or hard (default: easy)",
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        metavar="SECONDS",
+        help="how long a bot waits before it moves, so people can follow (default: 0.6)",
+    )
+    parser.add_argument(
+        "--takeover-delay",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="how long after a player drops a bot takes over their seat (default: 5)",
+    )
+    parser.add_argument(
+        "--create-rate",
+        type=int,
+        default=30,
+        metavar="N",
+        help="new tables one address may open per minute; 0 for no limit (default: 30)",
+    )
+    parser.add_argument(
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="how much the server logs (default: info)",
+    )
+    add_rules_arguments(parser)
+
+
+def settings_from_args(args: argparse.Namespace) -> Settings:
+    """Server settings from ``hearts serve`` arguments; raises RulesError on bad rules."""
+    options = dict(parse_option(text) for text in args.option)
+    if args.end_score is not None:
+        options["end_score"] = args.end_score
+    # Check the defaults now rather than on the first new table.
+    Rules.preset(
+        args.preset,
+        players=args.players,
+        **{k: tuple(v) if isinstance(v, list) else v for k, v in options.items()},
+    )
+    for name, value in (("bot-delay", args.bot_delay), ("takeover-delay", args.takeover_delay)):
+        if value < 0:
+            raise ValueError(f"--{name}: not negative")
+    return Settings(
+        bot_delay=args.bot_delay,
+        auto_delay=min(args.bot_delay, 0.3),
+        takeover_delay=args.takeover_delay,
+        default_level=args.level,
+        default_preset=args.preset,
+        default_players=args.players,
+        default_options=options,
+        create_rate=args.create_rate,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        settings = settings_from_args(args)
+    except (RulesError, TypeError, ValueError) as error:
+        print(f"hearts serve: {error}", file=sys.stderr)
+        return 2
+    url = args.database or default_database_url()
+    try:
+        storage = Storage(url)
+        version = storage.migrate()
+    except StorageError as error:
+        print(f"hearts serve: {error}", file=sys.stderr)
+        return 1
+    import uvicorn
+
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s: %(message)s")
+    app = create_app(storage, settings)
+    host = args.host
+    shown = f"[{host}]" if ":" in host else host
+    print(f"OpenHearts is served at http://{shown}:{args.port}/", flush=True)
+    print(f"Database: {storage.safe_url} (schema version {version})", flush=True)
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        print("Listening beyond this computer: anyone who can reach it can play.", flush=True)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=args.port,
+        ws_max_size=WS_MAX_BYTES,
+        log_level=args.log_level,
+        access_log=args.log_level == "debug",
+        lifespan="on",
+    )
+    server = uvicorn.Server(config)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        return 130
+    return 0 if server.started else 1

@@ -1,0 +1,538 @@
+"""The web server over real sockets: whole games, reconnects, bot takeover, restarts,
+refused messages, and no card ever sent to a client that could not know it."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from openhearts import record
+from openhearts.web.storage import Storage
+from openhearts.web.tables import Settings
+from web_support import (
+    Player,
+    ServerThread,
+    check_knowledge,
+    fast_settings,
+    play_all,
+    running,
+    timeline,
+    watch,
+)
+
+
+@pytest.fixture
+def storage(tmp_path: Path) -> Storage:
+    return Storage(f"sqlite:///{tmp_path / 'hearts.sqlite3'}")
+
+
+@pytest.fixture
+def server(storage: Storage) -> Iterator[ServerThread]:
+    with running(storage) as started:
+        yield started
+
+
+def wait_for(condition: Any, timeout: float = 20, what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+def new_table(server: ServerThread, **body: Any) -> dict[str, Any]:
+    answer = server.post("/api/tables", body)
+    assert answer.status_code == 201, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def four_players(server: ServerThread, **options: Any) -> tuple[str, list[Player]]:
+    host = new_table(server, name="Ann", options=options)
+    table_id = host["table_id"]
+    tokens = [host["token"]]
+    for name in ("Bob", "Cy", "Di"):
+        joined = server.post(f"/api/tables/{table_id}/join", {"name": name})
+        assert joined.status_code == 200, joined.text
+        tokens.append(joined.json()["token"])
+    players = [
+        Player(server.ws_url(table_id), token=token, seed=index).open()
+        for index, token in enumerate(tokens)
+    ]
+    return table_id, players
+
+
+def finished_record(server: ServerThread, table_id: str, number: int = 1) -> str:
+    answer = server.get(f"/api/tables/{table_id}/games/{number}/record")
+    assert answer.status_code == 200, answer.text
+    return answer.text
+
+
+# Whole games --------------------------------------------------------------------------
+
+
+def test_four_clients_play_a_whole_game_and_nobody_learns_a_hidden_card(
+    server: ServerThread,
+) -> None:
+    table_id, players = four_players(server, end_score=60)
+    spectator = Player(server.ws_url(table_id)).open()
+    assert spectator.welcome is not None and spectator.welcome["role"] == "spectator"
+    assert [p.welcome["seat"] for p in players if p.welcome] == [0, 1, 2, 3]
+    assert players[0].request({"type": "start"})["type"] == "ack"
+    play_all(players)
+    watch(spectator)
+    spectator.close()
+    for player in players:
+        assert player.errors == []
+        player.close()
+
+    text = finished_record(server, table_id)
+    game = record.loads(text)
+    assert game.is_over
+    finals = [p.state for p in players]
+    assert all(f["scores"] == game.scores for f in finals)
+    assert all(f["winners"] == game.winners for f in finals)
+    assert spectator.state["scores"] == game.scores
+
+    moments = timeline(text)
+    checked = sum(
+        check_knowledge(p.texts, seat, moments, table_id) for seat, p in enumerate(players)
+    )
+    checked += check_knowledge(spectator.texts, None, moments, table_id)
+    assert checked > 1000
+
+    summary = server.get(f"/api/tables/{table_id}").json()
+    assert summary["status"] == "finished"
+
+
+def test_against_bots_with_a_spectator_no_card_leaks(server: ServerThread) -> None:
+    created = server.post("/api/play-now", {"name": "Ann", "options": {"end_score": 40}})
+    assert created.status_code == 201
+    data = created.json()
+    table_id = data["table_id"]
+    assert data["table"]["status"] == "playing"
+    assert [s["kind"] for s in data["table"]["seats"]] == ["human", "bot", "bot", "bot"]
+    spectator = Player(server.ws_url(table_id)).open()
+    player = Player(server.ws_url(table_id), token=data["token"], seed=5).open()
+    player.play()
+    watch(spectator)
+    player.close()
+    spectator.close()
+    assert player.errors == []
+    text = finished_record(server, table_id)
+    moments = timeline(text)
+    assert check_knowledge(player.texts, 0, moments, table_id) > 100
+    assert check_knowledge(spectator.texts, None, moments, table_id) > 100
+
+    stats = server.get(
+        "/api/stats", headers={"Authorization": f"Bearer {data['player_token']}"}
+    ).json()
+    assert stats["games"] == 1
+    assert stats["wins"] == int(0 in record.loads(text).winners)
+
+
+def test_a_game_with_auto_play_one_on_needs_no_single_card_moves(
+    server: ServerThread,
+) -> None:
+    data = server.post("/api/play-now", {"options": {"end_score": 30}}).json()
+    player = Player(server.ws_url(data["table_id"]), token=data["token"], auto_play_one=True)
+    player.open()
+    original = player.choose
+
+    def never_a_single_card(state: dict[str, Any], rng: Any) -> dict[str, Any] | None:
+        if state["phase"] == "playing" and len(state["legal"]) == 1:
+            return None  # the server plays it
+        return original(state, rng)
+
+    player.choose = never_a_single_card  # type: ignore[method-assign]
+    player.play()
+    player.close()
+    assert player.errors == []
+    autos = [
+        e
+        for t in player.texts
+        for e in json.loads(t).get("events", [])
+        if e["event"] == "auto" and e["seat"] == 0
+    ]
+    assert autos, "no card was played by Auto play one"
+
+
+# Seats: reconnect, takeover, shuffled seating ------------------------------------------
+
+
+def test_reconnect_gives_the_same_seat_and_hand(storage: Storage) -> None:
+    with running(storage, fast_settings(takeover_delay=60)) as server:
+        data = server.post("/api/play-now", {"name": "Ann"}).json()
+        player = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+        player.play(stop_after=6)
+        before = player.state
+        player.close()
+        wait_for(
+            lambda: not server.get(f"/api/tables/{data['table_id']}").json()["seats"][0][
+                "connected"
+            ],
+            what="the seat to show as disconnected",
+        )
+        again = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+        assert again.welcome is not None
+        assert again.welcome["seat"] == 0 and again.welcome["role"] == "player"
+        state = again.until(lambda m: m["type"] == "state")["state"]
+        assert state["hand"] == before["hand"]
+        assert state["seq"] >= before["seq"]
+        assert not state["bot_playing"]
+        again.play()
+        again.close()
+        assert again.errors == []
+
+
+def test_a_bot_plays_for_a_player_who_drops_until_they_return(storage: Storage) -> None:
+    with running(storage, fast_settings(takeover_delay=0, bot_delay=0.005)) as server:
+        data = server.post("/api/play-now", {"name": "Ann"}).json()
+        table_id = data["table_id"]
+        player = Player(server.ws_url(table_id), token=data["token"]).open()
+        player.play(stop_after=2)
+        seq = player.latest["seq"] if player.latest else 0
+        player.close()
+        watcher = Player(server.ws_url(table_id)).open()
+        # The game goes on without the player: the bot passes and plays seat 0's cards.
+        watcher.until(
+            lambda m: m["type"] == "state"
+            and any(e.get("seat") == 0 and e["event"] == "played" for e in m["events"])
+            and m["seq"] > seq + 4,
+            timeout=30,
+        )
+        summary = server.get(f"/api/tables/{table_id}").json()
+        assert summary["seats"][0]["bot_playing"] is True
+        assert summary["seats"][0]["connected"] is False
+
+        back = Player(server.ws_url(table_id), token=data["token"]).open()
+        summary = server.get(f"/api/tables/{table_id}").json()
+        assert summary["seats"][0]["bot_playing"] is False
+        assert back.welcome is not None and back.welcome["seat"] == 0
+        # From now on the game waits for the person again.
+        state = back.until(
+            lambda m: m["type"] == "state"
+            and (0 in m["state"]["waiting_for"] or m["state"]["phase"] == "game_over"),
+            timeout=30,
+        )["state"]
+        if state["phase"] != "game_over":
+            time.sleep(0.3)
+            assert 0 in server.hub.tables[table_id].game.to_act()  # type: ignore[union-attr]
+        back.play()
+        back.close()
+        watcher.close()
+
+
+def test_leave_hands_the_seat_to_a_bot_at_once(storage: Storage) -> None:
+    with running(storage, fast_settings(takeover_delay=60)) as server:
+        data = server.post("/api/play-now", {"options": {"end_score": 20}}).json()
+        player = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+        assert player.request({"type": "leave"})["type"] == "ack"
+        player.until(
+            lambda m: m["type"] == "state" and m["state"]["phase"] == "game_over", timeout=60
+        )
+        assert player.state["bot_playing"] is True
+        player.close()
+
+
+def test_shuffled_seating_moves_tokens_with_their_players(server: ServerThread) -> None:
+    host = new_table(server, name="Ann", preset="source-002", players=3)
+    table_id = host["table_id"]
+    joined = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"}).json()
+    ann = Player(server.ws_url(table_id), token=host["token"]).open()
+    bob = Player(server.ws_url(table_id), token=joined["token"]).open()
+    assert ann.request({"type": "start"})["type"] == "ack"
+    for player, name in ((ann, "Ann"), (bob, "Bob")):
+        state = player.until(lambda m: m["type"] == "state")["state"]
+        assert state["names"][state["seat"]] == name
+        assert player.welcome is not None and player.welcome["seat"] == state["seat"]
+    ann.close()
+    bob.close()
+
+
+# Restarts ----------------------------------------------------------------------------
+
+
+def test_a_restarted_server_resumes_the_game_where_it_was(storage: Storage) -> None:
+    settings = fast_settings(takeover_delay=60)
+    with running(storage, settings) as server:
+        data = server.post("/api/play-now", {"name": "Ann", "options": {"end_score": 40}}).json()
+        player = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+        player.play(stop_after=20)
+        before = player.state
+        player.close()
+    url = storage.url
+    with running(Storage(url), settings) as server:
+        again = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+        state = again.until(lambda m: m["type"] == "state")["state"]
+        for key in ("seq", "deal", "hand", "trick", "tricks", "scores", "won", "phase"):
+            assert state[key] == before[key], key
+        again.play()
+        again.close()
+        assert again.errors == []
+        record.loads(finished_record(server, data["table_id"]))
+
+
+# Refusals ----------------------------------------------------------------------------
+
+
+def test_malformed_and_illegal_messages_are_refused_and_change_nothing(
+    server: ServerThread,
+) -> None:
+    data = server.post("/api/play-now", {"name": "Ann"}).json()
+    table_id = data["table_id"]
+    player = Player(server.ws_url(table_id), token=data["token"]).open()
+    state = player.until(lambda m: m["type"] == "state")["state"]
+    assert state["phase"] == "passing"
+    table = server.hub.tables[table_id]
+    game = table.game
+    assert game is not None
+
+    def count() -> int:
+        assert game is not None
+        return len(game.actions)
+
+    wait_for(lambda: game.to_act() == [0], what="the bots to pass")
+    actions = count()
+    not_mine = next(c for c in ("2C", "3C", "4C", "5C", "6C") if c not in state["hand"])
+    cases: list[tuple[str | dict[str, Any], str]] = [
+        ("this is not json", "bad_message"),
+        ("[1, 2, 3]", "bad_message"),
+        ('{"type": "play", "card": "QS"', "bad_message"),
+        ({"type": "bogus"}, "bad_message"),
+        ({"type": 7}, "bad_message"),
+        ({"type": "play"}, "bad_message"),
+        ({"type": "play", "card": 12}, "bad_message"),
+        ({"type": "play", "card": "ZZ"}, "bad_message"),
+        ({"type": "play", "card": "QS" * 40}, "bad_message"),
+        ({"type": "pass", "cards": "2C 3C 4C"}, "bad_message"),
+        ({"type": "pass", "cards": [state["hand"][0]] * 3}, "bad_message"),
+        ({"type": "pass", "cards": state["hand"][:2]}, "illegal"),
+        ({"type": "pass", "cards": [*state["hand"][:2], not_mine]}, "illegal"),
+        ({"type": "moon", "others_add": "yes"}, "bad_message"),
+        ({"type": "moon", "others_add": True}, "illegal"),
+        ({"type": "play", "card": state["hand"][0]}, "illegal"),
+        ({"type": "ping", "id": [1]}, "bad_message"),
+        ({"type": "hello", "token": data["token"]}, "bad_message"),
+        ({"type": "fill", "seat": 1}, "started"),
+        ({"type": "start"}, "started"),
+        ({"type": "auto", "play_one": 1}, "bad_message"),
+        ({"type": "chat", "text": 5}, "bad_message"),
+        ({"type": "play", "card": "2C", "padding": "x" * 5000}, "too_large"),
+    ]
+    for message, code in cases:
+        player.send(message)
+        answer = player.until(lambda m: m["type"] in ("error", "ack"))
+        assert answer["type"] == "error" and answer["code"] == code, (message, answer)
+        assert count() == actions, message
+    # Nothing was stored either: a fresh load of the table replays the same actions.
+    stored = server.hub.storage.load_table(table_id)
+    assert stored is not None and stored.game is not None
+    assert len(stored.game.actions) == actions
+
+    # A legal pass still works after all that.
+    answer = player.request({"type": "pass", "cards": state["hand"][:3]})
+    assert answer["type"] == "ack"
+    # Out of turn: now it is someone else's turn or it is this seat's with a play.
+    player.until(lambda m: m["type"] == "state" and m["state"]["phase"] == "playing")
+    if player.state["to_move"] != 0:
+        other = player.request({"type": "play", "card": player.state["hand"][0]})
+        assert other["type"] == "error" and other["code"] in ("not_your_turn", "illegal")
+    player.close()
+
+
+def test_wrong_tokens_spectators_and_guests_cannot_act(server: ServerThread) -> None:
+    host = new_table(server, name="Ann")
+    table_id = host["table_id"]
+    guest = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"}).json()
+
+    stranger = Player(server.ws_url(table_id), token="A" * 32).open()
+    assert stranger.welcome is not None and stranger.welcome["code"] == "bad_token"
+    answer = stranger.request({"type": "start"})
+    assert answer["code"] == "no_hello"
+    stranger.send({"type": "hello", "token": "short"})
+    assert stranger.until(lambda m: m["type"] == "error")["code"] == "bad_token"
+    stranger.send({"type": "hello"})
+    assert stranger.until(lambda m: m["type"] == "welcome")["role"] == "spectator"
+    for message in ({"type": "start"}, {"type": "play", "card": "2C"}, {"type": "chat",
+                                                                         "text": "hi"}):
+        assert stranger.request(message)["code"] == "not_seated"
+
+    bob = Player(server.ws_url(table_id), token=guest["token"]).open()
+    assert bob.request({"type": "start"})["code"] == "not_host"
+    assert bob.request({"type": "fill", "seat": 2})["code"] == "not_host"
+    assert bob.request({"type": "play", "card": "2C"})["code"] == "no_game"
+
+    ann = Player(server.ws_url(table_id), token=host["token"]).open()
+    assert ann.request({"type": "fill", "seat": 2, "level": "random"})["type"] == "ack"
+    assert ann.request({"type": "fill", "seat": 2})["code"] == "bad_message"
+    assert ann.request({"type": "fill", "level": "os:system"})["code"] == "bad_message"
+    assert ann.request({"type": "clear", "seat": 2})["type"] == "ack"
+    assert ann.request({"type": "clear", "seat": 1})["code"] == "bad_message"
+    summary = server.get(f"/api/tables/{table_id}").json()
+    assert [s["kind"] for s in summary["seats"]] == ["human", "human", "empty", "empty"]
+    assert ann.request({"type": "start"})["type"] == "ack"
+    summary = server.get(f"/api/tables/{table_id}").json()
+    assert [s["kind"] for s in summary["seats"]] == ["human", "human", "bot", "bot"]
+    # A started table has no free seat.
+    late = server.post(f"/api/tables/{table_id}/join", {"name": "Eve"})
+    assert late.status_code == 409
+    for player in (stranger, bob, ann):
+        player.close()
+
+
+def test_flooding_is_rate_limited_and_huge_frames_close_the_connection(
+    storage: Storage,
+) -> None:
+    settings = fast_settings(message_rate=20.0, message_burst=40.0)
+    with running(storage, settings) as server:
+        flood(server)
+
+
+def flood(server: ServerThread) -> None:
+    data = server.post("/api/play-now", {}).json()
+    player = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+    for _ in range(80):
+        player.send({"type": "ping"})
+    codes = []
+    for _ in range(80):
+        answer = player.until(lambda m: m["type"] in ("pong", "error"))
+        codes.append(answer.get("code", "pong"))
+    assert "rate_limited" in codes and "pong" in codes
+    with pytest.raises(ConnectionClosed):
+        player.send("x" * 100_000)
+        player.until(lambda m: False, timeout=5)
+
+
+def test_the_http_api_refuses_bad_requests(server: ServerThread) -> None:
+    def error(path: str, body: Any, status: int) -> str:
+        answer = (
+            server.post(path, body)
+            if not isinstance(body, bytes)
+            else __import__("httpx").post(server.base + path, content=body, timeout=20)
+        )
+        assert answer.status_code == status, (path, body, answer.text)
+        code: str = answer.json()["error"]
+        return code
+
+    assert error("/api/tables", b"{not json", 400) == "bad_request"
+    assert error("/api/tables", b"[1]", 400) == "bad_request"
+    assert error("/api/tables", b"{" + b" " * 5000 + b"}", 413) == "too_large"
+    assert error("/api/tables", {"preset": "nonsense"}, 400) == "bad_request"
+    assert error("/api/tables", {"players": 9}, 400) == "bad_request"
+    assert error("/api/tables", {"options": {"moon": "sideways"}}, 400) == "bad_request"
+    assert error("/api/tables", {"options": {"players": 3}}, 400) == "bad_request"
+    assert error("/api/tables", {"options": {"end_score": 10**9}}, 400) == "bad_request"
+    assert error("/api/tables", {"level": "os:system"}, 400) == "bad_request"
+    assert error("/api/play-now", {"level": "subprocess:Popen"}, 400) == "bad_request"
+    assert error("/api/tables/nosuchtable/join", {}, 404) == "no_table"
+    assert server.get("/api/tables/nosuchtable").status_code == 404
+    assert server.get("/api/tables/../../etc").status_code == 404
+    assert server.get("/api/stats").status_code == 401
+
+    data = server.post("/api/play-now", {}).json()
+    # A record holds every hand: never served while the game is on.
+    record_answer = server.get(f"/api/tables/{data['table_id']}/games/1/record")
+    assert record_answer.status_code == 404
+    assert server.get(f"/api/tables/{data['table_id']}/games/2/record").status_code == 404
+
+
+def test_names_are_cleaned(server: ServerThread) -> None:
+    created = new_table(server, name="  <b>Ann</b>\x00\x1b[31m  \n" + "x" * 100)
+    name = created["table"]["seats"][0]["name"]
+    assert "\x00" not in name and "\x1b" not in name and "\n" not in name
+    assert len(name) <= 24
+    assert name.startswith("<b>Ann</b>")  # kept as text; the page shows it as text
+    assert new_table(server, name="\x00\x01")["table"]["seats"][0]["name"] == "Player 1"
+
+
+def test_creating_tables_is_rate_limited(storage: Storage) -> None:
+    with running(storage, fast_settings(create_rate=3)) as server:
+        codes = [server.post("/api/tables", {}).status_code for _ in range(5)]
+        assert codes[:3] == [201, 201, 201]
+        assert codes[-1] == 429
+
+
+# Undo, hints, chat, pages ---------------------------------------------------------------
+
+
+def test_undo_and_hints_against_bots(storage: Storage) -> None:
+    settings = Settings(**{**fast_settings().__dict__, "hint_budget": 2})
+    with running(storage, settings) as server:
+        data = server.post("/api/play-now", {"name": "Ann"}).json()
+        player = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+        state = player.until(lambda m: m["type"] == "state")["state"]
+        assert state["can_hint"] and not state["can_undo"]
+        hint = player.request({"type": "hint"})
+        assert hint["type"] == "hint" and hint["phase"] == "passing"
+        assert len(hint["pass"]) == 3 and set(hint["pass"]) <= set(state["hand"])
+        assert player.request({"type": "undo"})["code"] == "nothing_to_undo"
+
+        hand = state["hand"]
+        assert player.request({"type": "pass", "cards": hand[:3]})["type"] == "ack"
+        player.until(lambda m: m["type"] == "state" and m["state"]["passed"] is not None)
+        assert player.request({"type": "undo"})["type"] == "ack"
+        undone = player.until(
+            lambda m: m["type"] == "state"
+            and any(e["event"] == "undone" for e in m["events"])
+        )
+        assert undone["state"]["passed"] is None
+        assert undone["state"]["hand"] == hand
+        assert undone["state"]["phase"] == "passing"
+        stored = server.hub.storage.load_table(data["table_id"])
+        assert stored is not None and stored.game is not None
+        assert len(stored.game.actions) == undone["seq"]
+
+        assert player.request({"type": "pass", "cards": hand[-3:]})["type"] == "ack"
+        # Play until a turn with a real choice, then ask for a hint.
+        while True:
+            message = player.recv()
+            if message["type"] != "state":
+                continue
+            current = message["state"]
+            if current["to_move"] == 0 and current["phase"] == "playing":
+                if len(current["legal"]) > 1:
+                    break
+                player.request({"type": "play", "card": current["legal"][0]})
+        hint = player.request({"type": "hint"})
+        if hint["type"] == "error":
+            assert hint["code"] == "hint_unavailable"
+        else:
+            ranked = [r["card"] for r in hint["ranking"]]
+            assert sorted(ranked) == sorted(current["legal"])
+        player.close()
+
+
+def test_undo_and_hints_are_refused_with_other_people_at_the_table(
+    server: ServerThread,
+) -> None:
+    _, players = four_players(server)
+    assert players[0].request({"type": "start"})["type"] == "ack"
+    state = players[0].until(lambda m: m["type"] == "state")["state"]
+    assert not state["can_undo"] and not state["can_hint"]
+    assert players[0].request({"type": "undo"})["code"] == "not_allowed"
+    assert players[0].request({"type": "hint"})["code"] == "not_allowed"
+    players[1].send({"type": "chat", "text": "hello\x07  there"})
+    line = players[2].until(lambda m: m["type"] == "chat")
+    assert line["text"] == "hello there" and line["name"] == "Bob"
+    for player in players:
+        player.close()
+
+
+def test_pages_and_config_are_served(server: ServerThread) -> None:
+    for path in ("/", "/t/AbCdEfGhIjKl"):
+        answer = server.get(path)
+        assert answer.status_code == 200
+        assert "text/html" in answer.headers["content-type"]
+    config = server.get("/api/config").json()
+    assert config["protocol"] == 1
+    assert "random" in config["levels"]
+    assert {p["name"] for p in config["presets"]} >= {"standard", "source-000"}
+    assert server.get("/healthz").json() == {"ok": True}
+    assert server.get("/static/../server.py").status_code == 404
