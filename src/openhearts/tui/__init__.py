@@ -1,0 +1,60 @@
+"""The terminal game (``hearts play``): a Textual app on top of the engine and the bots.
+
+:func:`run_tui` starts it from the ``hearts play`` arguments; :class:`HeartsApp` is the
+app itself, which tests drive headlessly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..options import rules_from_args
+from ..rules import RulesError
+from .storage import Settings, Storage
+
+__all__ = ["run_tui", "settings_from_args"]
+
+
+def settings_from_args(settings: Settings, args: argparse.Namespace) -> Settings:
+    """Saved settings with whatever the command line gives on top (raises RulesError)."""
+    preset = getattr(args, "preset", "standard") or "standard"
+    given_rules = (
+        preset != "standard"
+        or getattr(args, "players", None) is not None
+        or getattr(args, "end_score", None) is not None
+        or bool(getattr(args, "option", None))
+    )
+    if given_rules:
+        settings.preset = preset
+        settings.rules = rules_from_args(args).to_dict()
+    name = getattr(args, "name", None)
+    if name:
+        settings.name = name.strip()[:20]
+    opponents = getattr(args, "opponents", None)
+    if opponents:
+        settings.opponents = [n.strip()[:20] for n in opponents.split(",") if n.strip()]
+    level = getattr(args, "level", None)
+    if level and level != "easy":
+        settings.level = level
+    if getattr(args, "auto_play_one", True) is False:
+        settings.auto_play_one = False
+    return settings
+
+
+def run_tui(args: argparse.Namespace) -> int:
+    """Run the terminal game; returns the exit status."""
+    from .app import HeartsApp
+
+    storage = Storage(save_path=getattr(args, "save", None))
+    try:
+        settings = settings_from_args(storage.load_settings(), args)
+    except RulesError as error:
+        print(f"hearts play: {error}", file=sys.stderr)
+        return 2
+    seed = getattr(args, "seed", None)
+    if isinstance(seed, str) and seed.lstrip("-").isdigit():
+        seed = int(seed)
+    app = HeartsApp(storage, settings, seed=seed, resume=getattr(args, "resume", None))
+    result = app.run()
+    return int(result or 0)

@@ -1,0 +1,156 @@
+"""Cards drawn with box characters on a small character canvas.
+
+A card is five columns by four rows::
+
+    ╭───╮
+    │Q  │
+    │ ♠ │
+    ╰───╯
+
+Cards overlap from the left like a fanned hand; the rank and suit stay visible down
+to three columns per card.  Each state has a shape as well as a colour, so the hand
+reads without colour too: the cursor card has a heavy border, a chosen card sits one
+row higher, a card you may not play is dim, a card just received has a double border
+and the winner of a trick a double border.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.strip import Strip
+
+from ..cards import Card
+
+__all__ = ["Canvas", "CardLook", "draw_card", "draw_back", "CARD_WIDTH", "CARD_HEIGHT"]
+
+CARD_WIDTH: Final = 5
+CARD_HEIGHT: Final = 4
+
+_FACE: Final = "#fbfaf4"
+_FACE_DIM: Final = "#77807a"
+_FACE_CHOSEN: Final = "#fff0a0"
+_FACE_NEW: Final = "#d5ebff"
+_RED: Final = "#c8102e"
+_BLACK: Final = "#121212"
+_RED_DIM: Final = "#4a1f22"
+_BLACK_DIM: Final = "#2e3230"
+_EDGE: Final = "#8d8d86"
+_EDGE_CURSOR: Final = "#1456d8"
+_EDGE_WIN: Final = "#c99700"
+_BACK: Final = "#23408e"
+_BACK_PATTERN: Final = "#5b7ad0"
+
+_BORDERS: Final = {
+    "normal": "╭─╮││╰─╯",
+    "heavy": "┏━┓┃┃┗━┛",
+    "double": "╔═╗║║╚═╝",
+}
+
+
+@dataclass(frozen=True)
+class CardLook:
+    """How one card is drawn."""
+
+    dim: bool = False
+    chosen: bool = False
+    cursor: bool = False
+    new: bool = False
+    winner: bool = False
+
+
+class Canvas:
+    """A grid of characters with styles, turned into a Rich :class:`Text`."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width = max(0, width)
+        self.height = max(0, height)
+        self.chars = [[" "] * self.width for _ in range(self.height)]
+        self.styles: list[list[Style | None]] = [[None] * self.width for _ in range(self.height)]
+
+    def put(self, x: int, y: int, text: str, style: Style | None = None) -> None:
+        """Write text from ``(x, y)``, clipped to the canvas."""
+        if not 0 <= y < self.height:
+            return
+        row, styles = self.chars[y], self.styles[y]
+        for offset, char in enumerate(text):
+            column = x + offset
+            if 0 <= column < self.width:
+                row[column] = char
+                styles[column] = style
+
+    def strips(self, base: Style) -> list[Strip]:
+        """The canvas as Textual strips, each cell's style laid over ``base``."""
+        strips = []
+        for row, styles in zip(self.chars, self.styles, strict=True):
+            segments = []
+            start = 0
+            for column in range(1, len(row) + 1):
+                if column == len(row) or styles[column] is not styles[start]:
+                    style = styles[start]
+                    segments.append(
+                        Segment("".join(row[start:column]), base + style if style else base)
+                    )
+                    start = column
+            strips.append(Strip(segments, self.width))
+        return strips
+
+    def text(self) -> Text:
+        text = Text(no_wrap=True, overflow="crop", end="")
+        for index, (row, styles) in enumerate(zip(self.chars, self.styles, strict=True)):
+            if index:
+                text.append("\n")
+            start = 0
+            for column in range(1, len(row) + 1):
+                if column == len(row) or styles[column] is not styles[start]:
+                    text.append("".join(row[start:column]), styles[start])
+                    start = column
+        return text
+
+
+def _rank_text(card: Card) -> str:
+    return "10" if card.rank.letter == "T" else card.rank.letter
+
+
+def draw_card(canvas: Canvas, x: int, y: int, card: Card, look: CardLook = CardLook()) -> None:
+    """Draw a card face with its top-left corner at ``(x, y)``."""
+    red = card.suit.is_red
+    if look.dim:
+        face, ink = _FACE_DIM, _RED_DIM if red else _BLACK_DIM
+    else:
+        face = _FACE_CHOSEN if look.chosen else _FACE_NEW if look.new else _FACE
+        ink = _RED if red else _BLACK
+    if look.cursor:
+        edge_colour, shape = _EDGE_CURSOR, "heavy"
+    elif look.winner:
+        edge_colour, shape = _EDGE_WIN, "double"
+    elif look.new:
+        edge_colour, shape = _EDGE_CURSOR, "double"
+    else:
+        edge_colour, shape = (_BLACK_DIM if look.dim else _EDGE), "normal"
+    border = _BORDERS[shape]
+    edge = Style(color=edge_colour, bgcolor=face, bold=look.cursor or look.winner)
+    ink_style = Style(color=ink, bgcolor=face, bold=not look.dim, dim=look.dim)
+    canvas.put(x, y, border[0] + border[1] * 3 + border[2], edge)
+    canvas.put(x, y + 1, border[3], edge)
+    canvas.put(x + 1, y + 1, f"{_rank_text(card):<3}", ink_style)
+    canvas.put(x + 4, y + 1, border[4], edge)
+    canvas.put(x, y + 2, border[3], edge)
+    canvas.put(x + 1, y + 2, f" {card.suit.symbol} ", ink_style)
+    canvas.put(x + 4, y + 2, border[4], edge)
+    canvas.put(x, y + 3, border[5] + border[6] * 3 + border[7], edge)
+
+
+def draw_back(canvas: Canvas, x: int, y: int, width: int = CARD_WIDTH) -> None:
+    """A card seen from the back."""
+    edge = Style(color=_BACK_PATTERN, bgcolor=_BACK)
+    pattern = Style(color=_BACK_PATTERN, bgcolor=_BACK)
+    inner = max(0, width - 2)
+    canvas.put(x, y, "╭" + "─" * inner + "╮", edge)
+    for row in (1, 2):
+        canvas.put(x, y + row, "│" + "░" * inner + "│", pattern)
+    canvas.put(x, y + 3, "╰" + "─" * inner + "╯", edge)

@@ -1,0 +1,360 @@
+"""The options screen: rules preset and every rules option, players, opponents, speed, name.
+
+Changing the preset or the number of players fills every rules option with that
+preset's values; each option can then be changed on its own.  The summary on the
+right always says, in sentences, what the chosen rules are (or what is wrong).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
+
+from ..rules import (
+    PRESET_SOURCES,
+    PRESETS,
+    FirstTrick,
+    HeartsBreak,
+    MoonScoring,
+    Rules,
+    RulesError,
+    Seating,
+)
+from .storage import LEVEL_NAMES, SPEEDS, Settings
+
+__all__ = ["OptionsScreen", "OptionsResult"]
+
+_WORDS = {
+    FirstTrick.ALLOWED: "any card",
+    FirstTrick.NO_POINTS_UNLESS_FORCED: "no points unless forced",
+    FirstTrick.NO_POINTS: "no points (hearts if nothing else)",
+    FirstTrick.NO_HEARTS: "no hearts (Q♠ allowed)",
+    HeartsBreak.HEART: "a heart played",
+    HeartsBreak.POINT_CARD: "any point card played",
+    HeartsBreak.NEVER_RESTRICTED: "never restricted",
+    MoonScoring.OTHERS_ADD: "everyone else adds",
+    MoonScoring.SHOOTER_SUBTRACTS: "shooter subtracts",
+    MoonScoring.SHOOTER_CHOOSES: "shooter chooses",
+    MoonScoring.NONE: "no moon",
+    Seating.FIXED: "fixed",
+    Seating.SHUFFLED: "shuffled at the start",
+}
+
+
+@dataclass
+class OptionsResult:
+    """What the options screen ended with: ``start`` a new game, or ``back`` to the game."""
+
+    action: str
+    settings: Settings
+
+
+def _select(options: list[tuple[str, Any]], value: Any, id: str) -> Select[Any]:
+    return Select(options, value=value, allow_blank=False, id=id)
+
+
+class OptionsScreen(Screen[OptionsResult | None]):
+    """Every choice for the next game; the settings are saved when a game starts."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back"),
+        Binding("ctrl+s", "start", "Start game"),
+    ]
+
+    def __init__(self, settings: Settings, in_game: bool = False) -> None:
+        super().__init__()
+        self.settings = copy.deepcopy(settings)
+        self.in_game = in_game
+        self._loading = False
+        try:
+            self.rules = settings.make_rules()
+        except RulesError:
+            self.rules = Rules.preset("standard")
+
+    # Layout ------------------------------------------------------------------------
+
+    def _row(self, label: str, widget: Any, help_text: str = "") -> ComposeResult:
+        with Horizontal(classes="option-row"):
+            yield Label(label, classes="option-label")
+            yield widget
+        if help_text:
+            yield Static(help_text, classes="option-help")
+
+    def compose(self) -> ComposeResult:
+        s = self.settings
+        r = self.rules
+        yield Static("OpenHearts · options", id="options-title")
+        with Horizontal(id="options-main"):
+            with VerticalScroll(id="options-form"):
+                yield Static("Game", classes="option-section")
+                yield from self._row("Your name", Input(s.name, id="opt-name", max_length=20))
+                yield from self._row(
+                    "Players",
+                    _select([(f"{n} players", n) for n in range(3, 7)], r.players, "opt-players"),
+                )
+                yield from self._row(
+                    "Rules preset",
+                    _select([(name, name) for name in PRESETS], s.preset, "opt-preset"),
+                )
+                yield from self._row(
+                    "End score", Input(str(r.end_score), id="opt-end_score", type="integer")
+                )
+                yield from self._row(
+                    "Opponents' level",
+                    _select([(level, level) for level in LEVEL_NAMES], s.level, "opt-level")
+                    if s.level in LEVEL_NAMES
+                    else _select(
+                        [(level, level) for level in (*LEVEL_NAMES, s.level)], s.level, "opt-level"
+                    ),
+                )
+                yield from self._row(
+                    "Opponents' names",
+                    Input(", ".join(s.opponents), id="opt-opponents", placeholder="West, North…"),
+                )
+                yield from self._row(
+                    "Animation speed",
+                    _select([(name, name) for name in SPEEDS], s.speed, "opt-speed"),
+                )
+                yield from self._row(
+                    "Auto play one",
+                    Switch(s.auto_play_one, id="opt-auto_play_one"),
+                    "play a sole legal card by itself",
+                )
+                yield from self._row(
+                    "Speech command",
+                    Input(s.speech_command, id="opt-speech", placeholder="e.g. espeak-ng"),
+                    "run with each announcement (empty: none)",
+                )
+                yield Static("Rules options", classes="option-section")
+                yield from self._row(
+                    "Cards passed",
+                    Input(str(r.cards_passed), id="opt-cards_passed", type="integer"),
+                )
+                yield from self._row(
+                    "Pass cycle", Input(", ".join(r.pass_cycle or ()), id="opt-pass_cycle")
+                )
+                yield from self._row(
+                    "Cards removed", Input(str(r.removed or ""), id="opt-removed"), "e.g. 2D 2S"
+                )
+                yield from self._row(
+                    "First lead",
+                    Input(
+                        "" if r.first_lead is None else str(r.first_lead),
+                        id="opt-first_lead",
+                        placeholder="lowest club",
+                    ),
+                )
+                yield from self._row(
+                    "First trick",
+                    _select(
+                        [(_WORDS[v], v.value) for v in FirstTrick],
+                        r.first_trick.value,
+                        "opt-first_trick",
+                    ),
+                )
+                yield from self._row(
+                    "Hearts broken by",
+                    _select(
+                        [(_WORDS[v], v.value) for v in HeartsBreak],
+                        r.hearts_break.value,
+                        "opt-hearts_break",
+                    ),
+                )
+                yield from self._row(
+                    "Shooting the moon",
+                    _select([(_WORDS[v], v.value) for v in MoonScoring], r.moon.value, "opt-moon"),
+                )
+                yield from self._row("Shooting the sun", Switch(r.sun, id="opt-sun"))
+                yield from self._row(
+                    "J♦ counts -10", Switch(r.jack_of_diamonds, id="opt-jack_of_diamonds")
+                )
+                yield from self._row(
+                    "Seating",
+                    _select(
+                        [(_WORDS[v], v.value) for v in Seating], r.seating.value, "opt-seating"
+                    ),
+                )
+                yield from self._row(
+                    "Direction of play",
+                    _select(
+                        [("clockwise", "clockwise"), ("counter-clockwise", "counterclockwise")],
+                        r.direction,
+                        "opt-direction",
+                    ),
+                )
+                yield from self._row(
+                    "First dealer (seat)",
+                    Input(str(r.first_dealer), id="opt-first_dealer", type="integer"),
+                    "0 is your seat",
+                )
+            with Vertical(id="options-side"):
+                yield Static("", id="options-summary")
+                yield Static("", id="options-error")
+                with Horizontal(classes="buttons"):
+                    yield Button("Start game", variant="primary", id="start")
+                    if self.in_game:
+                        yield Button("Back to the game", id="back")
+                    else:
+                        yield Button("Quit", id="quit")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#start", Button).focus()
+        self._update_summary()
+
+    # Reading the form ----------------------------------------------------------------
+
+    def _value(self, name: str) -> Any:
+        widget = self.query_one(f"#opt-{name}")
+        if isinstance(widget, Input):
+            return widget.value.strip()
+        if isinstance(widget, Switch):
+            return widget.value
+        if isinstance(widget, Select):
+            return widget.value
+        raise AssertionError(name)
+
+    def _int(self, name: str, label: str) -> int:
+        text = self._value(name)
+        try:
+            return int(text)
+        except ValueError:
+            raise RulesError(f"{label}: a whole number, not {text!r}") from None
+
+    def read_rules(self) -> Rules:
+        """The rules the form describes; raises :class:`RulesError` with the reason."""
+        first_lead = self._value("first_lead") or None
+        data: dict[str, Any] = {
+            "players": self._value("players"),
+            "removed": self._value("removed"),
+            "pass_cycle": self._value("pass_cycle"),
+            "cards_passed": self._int("cards_passed", "cards passed"),
+            "first_lead": first_lead,
+            "first_trick": self._value("first_trick"),
+            "hearts_break": self._value("hearts_break"),
+            "moon": self._value("moon"),
+            "sun": self._value("sun"),
+            "jack_of_diamonds": self._value("jack_of_diamonds"),
+            "end_score": self._int("end_score", "end score"),
+            "seating": self._value("seating"),
+            "first_dealer": self._int("first_dealer", "first dealer"),
+            "direction": self._value("direction"),
+        }
+        return Rules.from_dict(data)
+
+    def read_settings(self, rules: Rules | None) -> Settings:
+        settings = copy.deepcopy(self.settings)
+        settings.name = str(self._value("name")) or "You"
+        settings.preset = str(self._value("preset"))
+        if rules is not None:
+            settings.rules = rules.to_dict()
+        settings.level = str(self._value("level"))
+        settings.speed = str(self._value("speed"))
+        settings.auto_play_one = bool(self._value("auto_play_one"))
+        settings.speech_command = str(self._value("speech"))
+        opponents = str(self._value("opponents"))
+        settings.opponents = [n.strip()[:20] for n in opponents.split(",") if n.strip()]
+        return settings
+
+    # Reacting ---------------------------------------------------------------------------
+
+    def _fill_rules(self) -> None:
+        """Fill the rules options from the preset and player count chosen."""
+        preset = str(self._value("preset"))
+        players = int(self._value("players"))
+        try:
+            end_score = int(self._value("end_score"))
+        except ValueError:
+            end_score = 100
+        try:
+            rules = Rules.preset(preset, players=players, end_score=max(1, end_score))
+        except RulesError as error:
+            self._show_error(str(error))
+            return
+        self._loading = True
+        try:
+            values = {
+                "cards_passed": str(rules.cards_passed),
+                "pass_cycle": ", ".join(rules.pass_cycle or ()),
+                "removed": str(rules.removed or ""),
+                "first_lead": "" if rules.first_lead is None else str(rules.first_lead),
+                "first_dealer": str(rules.first_dealer),
+            }
+            for name, value in values.items():
+                self.query_one(f"#opt-{name}", Input).value = value
+            for name in ("first_trick", "hearts_break", "moon", "seating", "direction"):
+                select: Select[Any] = self.query_one(f"#opt-{name}", Select)
+                value = getattr(rules, name)
+                select.value = value.value if hasattr(value, "value") else value
+            self.query_one("#opt-sun", Switch).value = rules.sun
+            self.query_one("#opt-jack_of_diamonds", Switch).value = rules.jack_of_diamonds
+        finally:
+            self._loading = False
+
+    def _show_error(self, message: str) -> None:
+        self.query_one("#options-error", Static).update(f"⚠ {message}")
+
+    def _update_summary(self) -> Rules | None:
+        summary = self.query_one("#options-summary", Static)
+        try:
+            rules = self.read_rules()
+        except RulesError as error:
+            summary.update("")
+            self._show_error(str(error))
+            return None
+        self.query_one("#options-error", Static).update("")
+        preset = str(self._value("preset"))
+        lines = [f"[b]{preset}[/b]: {PRESET_SOURCES.get(preset, '')}", ""]
+        lines += [f"• {line}" for line in rules.describe()]
+        summary.update("\n".join(lines))
+        return rules
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if self._loading or not self.is_mounted:
+            return
+        if event.select.id in ("opt-preset", "opt-players"):
+            self._fill_rules()
+        self._update_summary()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if not self._loading and self.is_mounted:
+            self._update_summary()
+
+    def on_switch_changed(self, event: Switch.Changed) -> None:
+        if not self._loading and self.is_mounted:
+            self._update_summary()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_start()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "start":
+            self.action_start()
+        elif event.button.id == "back":
+            self.action_back()
+        elif event.button.id == "quit":
+            self.app.exit(0)
+
+    def action_start(self) -> None:
+        rules = self._update_summary()
+        if rules is None:
+            self.app.bell()
+            error = str(self.query_one("#options-error", Static).render())
+            announce = getattr(self.app, "announce", None)
+            if callable(announce):
+                announce(f"Cannot start: {error.lstrip('⚠ ')}")
+            return
+        self.dismiss(OptionsResult("start", self.read_settings(rules)))
+
+    def action_back(self) -> None:
+        if self.in_game:
+            self.dismiss(OptionsResult("back", self.read_settings(None)))

@@ -1,0 +1,222 @@
+"""Dialogs over the table: score sheet, game over, won cards, last trick, help, and questions.
+
+Each dialog is usable with the keyboard alone: its first button has the focus, Tab
+moves between buttons, Enter presses, Escape closes.  Each one also says what it shows
+in plain sentences through the announcements (see :meth:`HeartsApp.announce`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from rich.console import RenderableType
+from rich.measure import Measurement
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from ..cards import Card, CardSet, Suit
+from ..game import Game, TrickRecord
+
+__all__ = [
+    "InfoScreen",
+    "ChoiceScreen",
+    "score_table",
+    "won_cards_text",
+    "trick_text",
+    "KEYS_HELP",
+]
+
+
+KEYS_HELP = """\
+[b]Playing[/b]
+  ← →            move along your hand        ↑ ↓   next / previous suit
+  Enter, Space   play the card (or choose it to pass); a click does the same
+  P              pass the chosen cards
+  /              type a card: /qs, /10h, /2c (Q, K, A, J, 7, 8, 9 start typing at once)
+  H              hint from the strongest computer player
+  U, Ctrl+Z      undo your last card (and what the others did after it)
+  Escape         clear your choice, close a dialog
+
+[b]Looking[/b]
+  L              the last trick (or click the middle of the table)
+  W              the cards each player has won (or click a player)
+  D              the score sheet of every deal so far
+  I              your statistics across games
+
+[b]Announcements[/b] (written to the announcements line and log)
+  C              the cards on the table        1-6   each of them, one by one
+  S              the scores                    T     whose turn it is
+  R              read your hand (and the cards you may play)
+
+[b]Game[/b]
+  O              options                       N     new game
+  ?, F1          this help                     Ctrl+Q  quit (the game is saved)
+"""
+
+
+def score_table(game: Game, human: int) -> Table:
+    """Every finished deal's points and the totals, the lowest total marked."""
+    table = Table(show_edge=True, expand=False, header_style="bold", pad_edge=True)
+    table.add_column("Deal", justify="right")
+    table.add_column("Pass")
+    for seat, name in enumerate(game.names):
+        table.add_column(name + (" (you)" if seat == human else ""), justify="right")
+    start = list(game.initial_scores)
+    if any(start):
+        table.add_row("", "start", *[str(v) for v in start])
+    for result in game.results:
+        cells: list[str | Text] = []
+        for seat, points in enumerate(result.points):
+            text = Text(str(points))
+            if result.shooter == seat:
+                text.append(" ☾" if result.shot != "sun" else " ☀", style="bold yellow")
+            cells.append(text)
+        table.add_row(str(result.number + 1), result.pass_direction, *cells)
+    low = min(game.scores)
+    totals: list[str | Text] = []
+    for value in game.scores:
+        style = Style(bold=True, color="green") if value == low else Style(bold=True)
+        totals.append(Text(str(value) + (" ◀" if value == low else ""), style=style))
+    table.add_section()
+    table.add_row("", "Total", *totals)
+    return table
+
+
+def won_cards_text(game: Game, human: int, seats: Sequence[int]) -> Text:
+    """The cards each of ``seats`` has won this deal, by suit."""
+    view = game.view(human)
+    text = Text()
+    for index, seat in enumerate(seats):
+        if index:
+            text.append("\n\n")
+        name = view.names[seat] + (" (you)" if seat == human else "")
+        tricks = sum(1 for t in view.tricks if t.winner == seat)
+        text.append(f"{name}: {tricks} trick{'s' if tricks != 1 else ''}, ", style="bold")
+        text.append(f"{view.points_taken[seat]} points\n", style="bold")
+        won: CardSet = view.won[seat]
+        if not won:
+            text.append("  nothing yet", style="italic")
+            continue
+        for suit in reversed(Suit):
+            cards = won.of_suit(suit)
+            if cards:
+                text.append(f"  {suit.symbol} ", style="bold red" if suit.is_red else "bold")
+                text.append(" ".join(_rank(c) for c in cards) + "\n")
+    return text
+
+
+def fit_width(screen: ModalScreen[Any], body: RenderableType) -> None:
+    """Size a dialog to its contents (at most the screen's width less a margin)."""
+    console = screen.app.console
+    measured = Measurement.get(console, console.options, body).maximum
+    width = max(40, min(measured + 8, screen.app.size.width - 4))
+    screen.query_one(".dialog").styles.width = width
+    screen.query_one(".dialog-body Static").styles.width = max(1, width - 8)
+
+
+def _rank(card: Card) -> str:
+    return "10" if card.rank.letter == "T" else card.rank.letter
+
+
+def trick_text(trick: TrickRecord, names: Sequence[str], players: int, title: str) -> Text:
+    """One finished trick, card by card, the winner marked."""
+    text = Text(title + "\n\n", style="bold")
+    for seat, card in trick.plays(players):
+        mark = "  ★ takes the trick" if seat == trick.winner else ""
+        style = "bold red" if card.suit.is_red else "bold"
+        text.append(f"  {names[seat]:<12} ")
+        text.append(f"{card.pretty:>3}", style=style)
+        text.append(f"  {card.name}{mark}\n")
+    return text
+
+
+class InfoScreen(ModalScreen[None]):
+    """A box of information with a Close button."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close"),
+        Binding("q", "close", show=False),
+    ]
+
+    def __init__(self, title: str, body: RenderableType, button: str = "Close") -> None:
+        super().__init__()
+        self.title_text = title
+        self.body = body
+        self.button = button
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.title_text, classes="dialog-title")
+            with VerticalScroll(classes="dialog-body"):
+                yield Static(self.body)
+            with Horizontal(classes="buttons"):
+                yield Button(self.button, variant="primary", id="close")
+
+    def on_mount(self) -> None:
+        fit_width(self, self.body)
+        self.query_one("#close", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ChoiceScreen(ModalScreen[str]):
+    """A question with buttons; dismisses with the chosen button's id.
+
+    Escape chooses ``cancel`` (the last button, unless told otherwise).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Back"),
+        Binding("left", "app.focus_previous", show=False),
+        Binding("right", "app.focus_next", show=False),
+    ]
+
+    def __init__(
+        self,
+        title: str,
+        body: RenderableType,
+        choices: Sequence[tuple[str, str]],
+        cancel: str | None = None,
+        focus: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.title_text = title
+        self.body = body
+        self.choices = list(choices)
+        self.cancel = cancel if cancel is not None else self.choices[-1][0]
+        self.focus_id = focus or self.choices[0][0]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.title_text, classes="dialog-title")
+            with VerticalScroll(classes="dialog-body"):
+                yield Static(self.body)
+            with Horizontal(classes="buttons"):
+                for index, (key, label) in enumerate(self.choices):
+                    yield Button(
+                        label, id=f"choice-{key}", variant="primary" if not index else "default"
+                    )
+
+    def on_mount(self) -> None:
+        fit_width(self, self.body)
+        self.query_one(f"#choice-{self.focus_id}", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        button_id = event.button.id or ""
+        self.dismiss(button_id.removeprefix("choice-"))
+
+    def action_cancel(self) -> None:
+        self.dismiss(self.cancel)

@@ -1,0 +1,59 @@
+"""Speaking announcements with a command of the user's choice (``espeak-ng``, ``say``, ``spd-say``).
+
+The command runs once per announcement, one after another in a background thread, so
+the game never waits for speech.  A command that cannot run is switched off and the
+reason kept in :attr:`Speaker.problem`.
+"""
+
+from __future__ import annotations
+
+import queue
+import shlex
+import subprocess
+import threading
+
+__all__ = ["Speaker"]
+
+
+class Speaker:
+    """Runs ``command SENTENCE`` for each sentence, in order, off the main thread."""
+
+    def __init__(self, command: str) -> None:
+        self.words = shlex.split(command) if command.strip() else []
+        self.problem: str | None = None
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def active(self) -> bool:
+        return bool(self.words) and self.problem is None
+
+    def say(self, sentence: str) -> None:
+        if not self.active:
+            return
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="speech", daemon=True)
+            self._thread.start()
+        self._queue.put(sentence)
+
+    def _run(self) -> None:
+        while True:
+            sentence = self._queue.get()
+            if sentence is None:
+                return
+            try:
+                subprocess.run(
+                    [*self.words, sentence],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    timeout=30,
+                    check=False,
+                )
+            except (OSError, subprocess.SubprocessError) as error:
+                self.problem = f"the speech command {self.words[0]!r} failed: {error}"
+                return
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._queue.put(None)

@@ -1,0 +1,316 @@
+"""Where the terminal game keeps things between runs: settings, statistics, the game in progress.
+
+Settings live in the user's config directory and everything else in the data directory
+(``platformdirs``).  ``OPENHEARTS_HOME`` puts both in one directory of your choice; the
+tests use it to work in a temporary directory.
+
+Every read is forgiving: a missing or damaged file gives the defaults (and the damaged
+file is kept aside as ``*.bad`` so nothing is silently lost), never a traceback.
+
+>>> import tempfile
+>>> store = Storage(tempfile.mkdtemp())
+>>> store.load_settings().auto_play_one
+True
+>>> store.load_stats().games_played
+0
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+import platformdirs
+
+from ..game import Game
+from ..record import RecordError, dumps, loads
+from ..rules import PRESETS, Rules, RulesError
+
+__all__ = ["Settings", "Stats", "Storage", "SPEEDS", "LEVEL_NAMES", "HOME_VARIABLE"]
+
+#: Environment variable naming one directory for settings, statistics and saved games.
+HOME_VARIABLE: Final = "OPENHEARTS_HOME"
+
+#: Animation speed name -> seconds between two computer plays.
+SPEEDS: Final[dict[str, float]] = {"off": 0.0, "fast": 0.25, "normal": 0.6, "slow": 1.1}
+
+#: Computer levels offered on the options screen.
+LEVEL_NAMES: Final = ("random", "easy", "hard")
+
+
+@dataclass
+class Settings:
+    """The options screen's choices, saved between runs."""
+
+    name: str = "You"
+    preset: str = "standard"
+    #: Every rules option as :meth:`Rules.to_dict` gives them; ``None``: the preset's.
+    rules: dict[str, Any] | None = None
+    level: str = "easy"
+    speed: str = "normal"
+    auto_play_one: bool = True
+    #: Opponent names in seat order after yours; empty: the compass names.
+    opponents: list[str] = field(default_factory=list)
+    #: A command run with each announcement as its last argument (``espeak-ng``, ``say``).
+    speech_command: str = ""
+
+    def make_rules(self) -> Rules:
+        """The rules these settings describe (raises :class:`RulesError`)."""
+        if self.rules is None:
+            return Rules.preset(self.preset)
+        return Rules.from_dict(self.rules)
+
+    @property
+    def delay(self) -> float:
+        return SPEEDS.get(self.speed, SPEEDS["normal"])
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: object) -> Settings:
+        """Read saved settings, keeping the default for anything missing or wrong."""
+        settings = cls()
+        if not isinstance(data, dict):
+            return settings
+        name = data.get("name")
+        if isinstance(name, str) and name.strip():
+            settings.name = name.strip()[:20]
+        preset = data.get("preset")
+        if isinstance(preset, str) and preset in PRESETS:
+            settings.preset = preset
+        rules = data.get("rules")
+        if isinstance(rules, dict):
+            try:
+                settings.rules = Rules.from_dict(rules).to_dict()
+            except (RulesError, TypeError, ValueError):
+                settings.rules = None
+        level = data.get("level")
+        if isinstance(level, str) and level:
+            settings.level = level
+        speed = data.get("speed")
+        if speed in SPEEDS:
+            settings.speed = str(speed)
+        auto = data.get("auto_play_one")
+        if isinstance(auto, bool):
+            settings.auto_play_one = auto
+        opponents = data.get("opponents")
+        if isinstance(opponents, list) and all(isinstance(o, str) for o in opponents):
+            settings.opponents = [o.strip()[:20] for o in opponents if o.strip()]
+        speech = data.get("speech_command")
+        if isinstance(speech, str):
+            settings.speech_command = speech.strip()
+        return settings
+
+
+@dataclass
+class Stats:
+    """Results across games, from the human player's seat."""
+
+    games_played: int = 0
+    games_won: int = 0
+    deals_played: int = 0
+    points_taken: int = 0
+    moons_shot: int = 0
+    suns_shot: int = 0
+    #: Lowest final total of a finished game (None before the first).
+    best_total: int | None = None
+
+    @property
+    def average_per_deal(self) -> float:
+        return self.points_taken / self.deals_played if self.deals_played else 0.0
+
+    @property
+    def win_rate(self) -> float:
+        return self.games_won / self.games_played if self.games_played else 0.0
+
+    def add_game(self, game: Game, seat: int) -> None:
+        """Count a finished game played from ``seat``."""
+        self.games_played += 1
+        if seat in game.winners:
+            self.games_won += 1
+        for result in game.results:
+            self.deals_played += 1
+            self.points_taken += result.points[seat]
+            if result.shooter == seat:
+                if result.shot == "sun":
+                    self.suns_shot += 1
+                else:
+                    self.moons_shot += 1
+        total = game.scores[seat]
+        self.best_total = total if self.best_total is None else min(self.best_total, total)
+
+    def lines(self) -> list[str]:
+        """The statistics as plain sentences."""
+        if not self.games_played:
+            return ["No game finished yet."]
+        lines = [
+            f"Games played: {self.games_played}",
+            f"Games won: {self.games_won} ({self.win_rate:.0%})",
+            f"Deals played: {self.deals_played}",
+            f"Average points per deal: {self.average_per_deal:.1f}",
+            f"Moons shot: {self.moons_shot}",
+        ]
+        if self.suns_shot:
+            lines.append(f"Suns shot: {self.suns_shot}")
+        if self.best_total is not None:
+            lines.append(f"Best final total: {self.best_total}")
+        return lines
+
+    @classmethod
+    def from_dict(cls, data: object) -> Stats:
+        stats = cls()
+        if not isinstance(data, dict):
+            return stats
+        for item in dataclasses.fields(cls):
+            value = data.get(item.name)
+            if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+                setattr(stats, item.name, value)
+        return stats
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+class Storage:
+    """The files of one user.
+
+    :param home: one directory for everything; default ``$OPENHEARTS_HOME``, else the
+        platform's config and data directories.
+    :param save_path: where the game in progress is saved (``hearts play --save``).
+    """
+
+    def __init__(self, home: str | os.PathLike[str] | None = None, save_path: str | None = None):
+        home = home or os.environ.get(HOME_VARIABLE) or None
+        if home:
+            self.config_dir = self.data_dir = Path(home).expanduser()
+        else:
+            self.config_dir = Path(platformdirs.user_config_dir("openhearts", appauthor=False))
+            self.data_dir = Path(platformdirs.user_data_dir("openhearts", appauthor=False))
+        self.settings_path = self.config_dir / "settings.json"
+        self.stats_path = self.data_dir / "statistics.json"
+        self.save_path = (
+            Path(save_path).expanduser() if save_path else (self.data_dir / "current-game.json")
+        )
+        self.announcements_path = self.data_dir / "announcements.txt"
+        #: The last problem met reading or writing, for the interface to show.
+        self.problem: str | None = None
+
+    # Plumbing -----------------------------------------------------------------------
+
+    def _read_json(self, path: Path) -> object:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except (OSError, UnicodeDecodeError) as error:
+            self.problem = f"cannot read {path}: {error}"
+            return None
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            self._set_aside(path)
+            return None
+
+    def _set_aside(self, path: Path) -> None:
+        self.problem = f"{path} was damaged; it was kept as {path.name}.bad"
+        with contextlib.suppress(OSError):
+            os.replace(path, path.with_name(path.name + ".bad"))
+
+    def _write(self, path: Path, text: str) -> bool:
+        try:
+            _write_atomic(path, text)
+        except OSError as error:
+            self.problem = f"cannot write {path}: {error}"
+            return False
+        return True
+
+    # Settings and statistics ---------------------------------------------------------
+
+    def load_settings(self) -> Settings:
+        return Settings.from_dict(self._read_json(self.settings_path))
+
+    def save_settings(self, settings: Settings) -> bool:
+        return self._write(self.settings_path, json.dumps(settings.to_dict(), indent=2) + "\n")
+
+    def load_stats(self) -> Stats:
+        return Stats.from_dict(self._read_json(self.stats_path))
+
+    def record_game(self, game: Game, seat: int) -> Stats:
+        """Add a finished game to the statistics and save them."""
+        stats = self.load_stats()
+        stats.add_game(game, seat)
+        self._write(self.stats_path, json.dumps(dataclasses.asdict(stats), indent=2) + "\n")
+        return stats
+
+    # The game in progress ----------------------------------------------------------
+
+    @property
+    def meta_path(self) -> Path:
+        return self.save_path.with_name(self.save_path.stem + ".meta.json")
+
+    def save_game(self, game: Game, meta: dict[str, Any] | None = None) -> bool:
+        """Save the record of the game in progress (atomically), and what the record lacks
+        when ``meta`` is given (it does not change during a game)."""
+        ok = self._write(self.save_path, dumps(game))
+        if meta is not None:
+            ok = self._write(self.meta_path, json.dumps(meta) + "\n") and ok
+        return ok
+
+    def load_game(self, path: str | os.PathLike[str] | None = None) -> tuple[Game, dict[str, Any]]:
+        """The saved game and its extra data; raises :class:`RecordError` with the reason."""
+        source = Path(path).expanduser() if path else self.save_path
+        try:
+            text = source.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise RecordError(f"no saved game at {source}") from None
+        except (OSError, UnicodeDecodeError) as error:
+            raise RecordError(f"cannot read {source}: {error}") from None
+        game = loads(text)
+        meta: dict[str, Any] = {}
+        if path is None or source == self.save_path:
+            data = self._read_json(self.meta_path)
+            if isinstance(data, dict):
+                meta = data
+        return game, meta
+
+    def has_unfinished_game(self) -> bool:
+        """Whether a saved game can be resumed (a damaged one is set aside)."""
+        if not self.save_path.exists():
+            return False
+        try:
+            game, _ = self.load_game()
+        except RecordError:
+            self._set_aside(self.save_path)
+            return False
+        return not game.is_over
+
+    def clear_game(self) -> None:
+        for path in (self.save_path, self.meta_path):
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+    def announce(self, sentence: str) -> None:
+        """Append an announcement to the announcements file (for ``tail -f``)."""
+        try:
+            self.announcements_path.parent.mkdir(parents=True, exist_ok=True)
+            with self.announcements_path.open("a", encoding="utf-8") as stream:
+                stream.write(sentence + "\n")
+        except OSError as error:
+            self.problem = f"cannot write {self.announcements_path}: {error}"

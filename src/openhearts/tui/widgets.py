@@ -1,0 +1,386 @@
+"""The table's widgets: your hand, the trick in the middle, and a panel for each player."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.strip import Strip
+from textual.widget import Widget
+
+from ..cards import Card, CardSet, Suit
+from .drawing import CARD_HEIGHT, CARD_WIDTH, Canvas, CardLook, draw_card
+
+__all__ = [
+    "HandView",
+    "TrickView",
+    "SeatPanel",
+    "SeatInfo",
+    "StatusLine",
+    "slot_angle",
+    "slot_side",
+]
+
+
+class StatusLine(Widget):
+    """A fixed-size line of text; updating it never changes the layout."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.text = Text()
+
+    def show(self, text: Text) -> None:
+        if text != self.text:
+            self.text = text
+            self.refresh()
+
+    def render(self) -> Text:
+        return self.text
+
+
+def slot_angle(slot: int, players: int) -> float:
+    """Where a display slot sits around the table, as an angle in radians.
+
+    Slot 0 is you, at the bottom; the others follow clockwise on screen (left, top, right).
+    """
+    return math.radians(270.0 - slot * 360.0 / players)
+
+
+def slot_side(slot: int, players: int) -> str:
+    """``left``, ``top`` or ``right``: the side of the screen an opponent's panel goes."""
+    cosine = math.cos(slot_angle(slot, players))
+    if cosine < -0.3:
+        return "left"
+    if cosine > 0.3:
+        return "right"
+    return "top"
+
+
+class CanvasWidget(Widget):
+    """A widget drawn on a :class:`Canvas`, rendered line by line (fast to refresh)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._strips: list[Strip] | None = None
+
+    def draw(self) -> Canvas:
+        raise NotImplementedError
+
+    def redraw(self) -> None:
+        self._strips = None
+        self.refresh()
+
+    def on_resize(self) -> None:
+        self._strips = None
+
+    def render_line(self, y: int) -> Strip:
+        base = self.rich_style
+        if (
+            self._strips is None
+            or len(self._strips) != self.size.height
+            or (self._strips and self._strips[0].cell_length != self.size.width)
+        ):
+            self._strips = self.draw().strips(base)
+        if 0 <= y < len(self._strips):
+            return self._strips[y]
+        return Strip.blank(self.size.width, base)
+
+
+class HandView(CanvasWidget, can_focus=True):
+    """Your hand, fanned along the bottom; arrows move, Enter or a click plays or chooses."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "Left", show=False),
+        Binding("right", "move(1)", "Right", show=False),
+        Binding("home", "move_to(0)", show=False),
+        Binding("end", "move_to(-1)", show=False),
+        Binding("up", "suit(1)", "Next suit", show=False),
+        Binding("down", "suit(-1)", "Previous suit", show=False),
+        Binding("enter", "activate", "Play/choose", show=True),
+        Binding("space", "activate", "Play/choose", show=False),
+    ]
+
+    class Activated(Message):
+        """Enter, Space or a click on a card."""
+
+        def __init__(self, card: Card) -> None:
+            super().__init__()
+            self.card = card
+
+    class CursorMoved(Message):
+        def __init__(self, card: Card) -> None:
+            super().__init__()
+            self.card = card
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.cards: list[Card] = []
+        self.legal: CardSet | None = None
+        self.chosen: CardSet = CardSet()
+        self.new: CardSet = CardSet()
+        self.cursor = 0
+
+    def show(
+        self,
+        cards: Sequence[Card],
+        legal: CardSet | None = None,
+        chosen: CardSet | None = None,
+        new: CardSet | None = None,
+    ) -> None:
+        """Show these cards; the cursor stays on the same card where it can."""
+        current = self.current
+        self.cards = list(cards)
+        self.legal = legal
+        self.chosen = chosen or CardSet()
+        self.new = new or CardSet()
+        if current is not None and current in self.cards:
+            self.cursor = self.cards.index(current)
+        else:
+            self.cursor = min(self.cursor, max(0, len(self.cards) - 1))
+        self.redraw()
+
+    @property
+    def current(self) -> Card | None:
+        return self.cards[self.cursor] if 0 <= self.cursor < len(self.cards) else None
+
+    def place(self, card: Card) -> None:
+        """Put the cursor on a card."""
+        if card in self.cards:
+            self.cursor = self.cards.index(card)
+            self.redraw()
+
+    def _step(self) -> int:
+        count = len(self.cards)
+        if count <= 1:
+            return CARD_WIDTH + 1
+        room = (self.size.width - CARD_WIDTH - 1) // (count - 1)
+        return max(3, min(CARD_WIDTH + 1, room))
+
+    def _positions(self) -> list[int]:
+        step = self._step()
+        span = step * (len(self.cards) - 1) + CARD_WIDTH if self.cards else 0
+        left = max(0, (self.size.width - span) // 2)
+        return [left + i * step for i in range(len(self.cards))]
+
+    def get_content_height(self, container: object, viewport: object, width: int) -> int:
+        return CARD_HEIGHT + 1
+
+    def draw(self) -> Canvas:
+        canvas = Canvas(self.size.width, self.size.height)
+        if not self.cards:
+            canvas.put(1, 2, "(no cards)", Style(dim=True))
+            return canvas
+        focused = self.has_focus
+        for index, (card, x) in enumerate(zip(self.cards, self._positions(), strict=True)):
+            chosen = card in self.chosen
+            look = CardLook(
+                dim=self.legal is not None and card not in self.legal,
+                chosen=chosen,
+                cursor=index == self.cursor and focused,
+                new=card in self.new,
+            )
+            draw_card(canvas, x, 0 if chosen else 1, card, look)
+        return canvas
+
+    def card_at(self, x: int) -> Card | None:
+        """The card whose visible part is at column ``x``."""
+        found: Card | None = None
+        for card, left in zip(self.cards, self._positions(), strict=True):
+            if left <= x < left + CARD_WIDTH:
+                found = card
+        return found
+
+    def _moved(self) -> None:
+        self.redraw()
+        if self.current is not None:
+            self.post_message(self.CursorMoved(self.current))
+
+    def action_move(self, delta: int) -> None:
+        if self.cards:
+            self.cursor = (self.cursor + delta) % len(self.cards)
+            self._moved()
+
+    def action_move_to(self, index: int) -> None:
+        if self.cards:
+            self.cursor = index % len(self.cards)
+            self._moved()
+
+    def action_suit(self, delta: int) -> None:
+        """Jump to the first card of the next (or previous) suit held."""
+        if not self.cards:
+            return
+        suits = sorted({card.suit for card in self.cards})
+        here = self.cards[self.cursor].suit
+        target = suits[(suits.index(here) + delta) % len(suits)]
+        self.cursor = next(i for i, c in enumerate(self.cards) if c.suit == target)
+        self._moved()
+
+    def action_activate(self) -> None:
+        if self.current is not None:
+            self.post_message(self.Activated(self.current))
+
+    def on_click(self, event: events.Click) -> None:
+        card = self.card_at(event.x)
+        if card is not None:
+            self.cursor = self.cards.index(card)
+            self.redraw()
+            self.post_message(self.Activated(card))
+
+    def on_focus(self) -> None:
+        self.redraw()
+
+    def on_blur(self) -> None:
+        self.redraw()
+
+
+@dataclass
+class TrickPicture:
+    """What the middle of the table shows."""
+
+    players: int
+    #: Display slot of each seat (0 = you).
+    slots: list[int]
+    names: Sequence[str]
+    plays: list[tuple[int, Card]] = field(default_factory=list)
+    #: Seat that won, when the trick shown is finished.
+    winner: int | None = None
+    caption: str = ""
+
+
+class TrickView(CanvasWidget):
+    """The cards on the table, each in front of the player who played it."""
+
+    class Clicked(Message):
+        """A click on the middle of the table (shows the last trick)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.picture: TrickPicture | None = None
+
+    def show(self, picture: TrickPicture) -> None:
+        self.picture = picture
+        self.redraw()
+
+    def draw(self) -> Canvas:
+        width, height = self.size.width, self.size.height
+        canvas = Canvas(width, height)
+        picture = self.picture
+        if picture is None:
+            return canvas
+        label_style = Style(color="#e8f5e9", bold=True)
+        dim_label = Style(color="#a5c8ad")
+        centre_x, centre_y = width / 2, (height - 1) / 2
+        radius_x = max(0.0, min(width / 2 - CARD_WIDTH - 4, 13.0))
+        radius_y = max(0.0, min((height - 1) / 2 - CARD_HEIGHT / 2, 4.0))
+        order = {seat: index for index, (seat, _) in enumerate(picture.plays)}
+        for seat, card in picture.plays:
+            angle = slot_angle(picture.slots[seat], picture.players)
+            x = round(centre_x + radius_x * math.cos(angle) - CARD_WIDTH / 2)
+            y = round(centre_y - radius_y * math.sin(angle) - CARD_HEIGHT / 2)
+            winner = picture.winner == seat
+            draw_card(canvas, x, y, card, CardLook(winner=winner))
+            name = picture.names[seat][:10]
+            mark = f"{order[seat] + 1}·{name}" + (" ★" if winner else "")
+            style = label_style if winner or picture.winner is None else dim_label
+            if math.cos(angle) < -0.3:
+                canvas.put(x - 1 - len(mark), y + 1, mark, style)
+            elif math.cos(angle) > 0.3:
+                canvas.put(x + CARD_WIDTH + 1, y + 1, mark, style)
+            else:
+                canvas.put(x + CARD_WIDTH + 1, y + 2, mark, style)
+        if picture.caption:
+            caption = picture.caption[:width]
+            canvas.put(max(0, (width - len(caption)) // 2), height - 1, caption, label_style)
+        return canvas
+
+    def on_click(self) -> None:
+        self.post_message(self.Clicked())
+
+
+@dataclass
+class SeatInfo:
+    """What a panel shows about one player (all public knowledge)."""
+
+    seat: int
+    name: str
+    cards: int
+    taken: int
+    total: int
+    won: CardSet
+    tricks: int
+    to_move: bool = False
+    dealer: bool = False
+    passed: bool = False
+    you: bool = False
+    #: Whether the J♦ counts (then it is shown among the cards won).
+    jack: bool = False
+
+
+class SeatPanel(Widget):
+    """One player: name, cards left, points this deal and in all, the cards won."""
+
+    class Clicked(Message):
+        def __init__(self, seat: int) -> None:
+            super().__init__()
+            self.seat = seat
+
+    def __init__(self, seat: int, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.seat = seat
+        self.info: SeatInfo | None = None
+
+    def show(self, info: SeatInfo) -> None:
+        if info == self.info:
+            return
+        if self.info is None or self.info.to_move != info.to_move:
+            self.set_class(info.to_move, "to-move")
+        self.info = info
+        self.refresh()
+
+    def render(self) -> Text:
+        info = self.info
+        if info is None:
+            return Text("")
+        name_style = Style(bold=True, underline=info.to_move)
+        arrow = "▶ " if info.to_move else ""
+        head = Text(arrow, style=Style(bold=True))
+        head.append(info.name, style=name_style)
+        if info.dealer:
+            head.append(" · dealer", style=Style(italic=True))
+        if info.passed and not info.you:
+            head.append(" · passed", style=Style(italic=True))
+        points_line = f"{info.taken} this deal · {info.total} total"
+        won = won_summary(info.won, info.tricks, info.jack)
+        if info.you:
+            head.append(f" · {points_line} · {won}")
+            return head
+        backs = Text("▮" * min(info.cards, 13), style=Style(color="#7f9ee8"))
+        backs.append(f" {info.cards} card{'s' if info.cards != 1 else ''}")
+        lines = Text("\n").join([head, backs, Text(f"{points_line}\n{won}")])
+        return lines
+
+    def on_click(self) -> None:
+        self.post_message(self.Clicked(self.seat))
+
+
+def won_summary(won: CardSet, tricks: int, jack: bool = False) -> str:
+    """``won 3 tricks: Q♠ ♥×4`` (the point cards, for a quick look).
+
+    >>> won_summary(CardSet.parse("QS 2H 5H 3C 4C 5C 6C"), 2)
+    'won 2 tricks: Q♠ ♥×2'
+    """
+    if not tricks:
+        return "no tricks yet"
+    hearts = len(won.of_suit(Suit.HEARTS))
+    shown_cards = (Card.parse("QS"), Card.parse("JD")) if jack else (Card.parse("QS"),)
+    extras = [card.pretty for card in won if card in shown_cards]
+    shown = " ".join(extras + ([f"♥×{hearts}"] if hearts else []))
+    plural = "s" if tricks != 1 else ""
+    return f"won {tricks} trick{plural}" + (f": {shown}" if shown else "")

@@ -1,0 +1,500 @@
+"""The terminal game driven headlessly with Textual's pilot.
+
+Every test runs the real app in a temporary ``OPENHEARTS_HOME`` with the animations
+off and the ``random`` computer players (fast and repeatable), except the hint test,
+which uses whatever ``hard`` player exists.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from openhearts import Card, CardSet, Game, Rules
+from openhearts.tui.app import HeartsApp, TableScreen
+from openhearts.tui.options_screen import OptionsScreen
+from openhearts.tui.screens import ChoiceScreen, InfoScreen
+from openhearts.tui.session import Session
+from openhearts.tui.storage import Settings, Storage
+from openhearts.tui.widgets import HandView, TrickView
+
+SIZE = (100, 32)
+#: A seed whose game, with the highest-card player in your seat, lasts two deals.
+SEED_TWO_DEALS = 6
+
+
+def make_app(
+    home: Path,
+    *,
+    seed: object = 7,
+    end_score: int = 100,
+    players: int = 4,
+    level: str = "random",
+    show_options: bool = False,
+    **changes: object,
+) -> HeartsApp:
+    rules = Rules.preset("standard", players=players, end_score=end_score, **changes)
+    settings = Settings(level=level, speed="off", rules=rules.to_dict())
+    return HeartsApp(Storage(home), settings, seed=seed, show_options=show_options)
+
+
+async def settle(pilot: Pilot[int], until: Callable[[], bool] | None = None) -> None:
+    """Let the computer players move until the condition holds (or nothing moves)."""
+    for _ in range(400):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        if until is None or until():
+            await pilot.pause()
+            return
+    raise AssertionError("the app did not reach the expected state")
+
+
+def table(app: HeartsApp) -> TableScreen:
+    assert app.table is not None
+    return app.table
+
+
+def human_turn(app: HeartsApp) -> bool:
+    screen = app.table
+    return (
+        screen is not None
+        and app.screen is screen
+        and screen.session.human_to_act()
+        and screen.session.game.phase in ("passing", "playing")
+    )
+
+
+async def move_cursor_to(pilot: Pilot[int], card: Card) -> None:
+    """Walk the hand cursor to a card with the arrow keys."""
+    hand = table(pilot.app).query_one(HandView)  # type: ignore[arg-type]
+    hand.focus()
+    for _ in range(60):
+        if hand.current == card:
+            return
+        await pilot.press("right")
+    raise AssertionError(f"{card} is not in the hand")
+
+
+async def human_move_by_keys(pilot: Pilot[int], app: HeartsApp) -> None:
+    """Pass the three highest cards or play the highest legal card, one key press a card.
+
+    The cursor is put on the card directly (walking it there with the arrows is tested
+    on its own) so that whole games stay quick.
+    """
+    screen = table(app)
+    hand = screen.query_one(HandView)
+    hand.focus()
+    view = screen.session.view()
+    if view.phase == "passing":
+        for card in view.hand.cards()[-view.rules.cards_passed :]:
+            hand.place(card)
+            await pilot.press("space")
+        await pilot.press("p")
+    else:
+        hand.place(view.legal.cards()[-1])
+        await pilot.press("enter")
+
+
+async def play_to_end(pilot: Pilot[int], app: HeartsApp, limit: int = 400) -> None:
+    """Play whole deals by keyboard until the game-over dialog shows."""
+    for _ in range(limit):
+        await settle(
+            pilot, lambda: human_turn(app) or isinstance(app.screen, ChoiceScreen | InfoScreen)
+        )
+        if isinstance(app.screen, ChoiceScreen) and table(app).session.game.is_over:
+            return
+        if isinstance(app.screen, InfoScreen | ChoiceScreen):
+            await pilot.press("enter")
+            continue
+        await human_move_by_keys(pilot, app)
+    raise AssertionError("the game did not end")
+
+
+def test_full_game_from_options_to_winner(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path, seed=SEED_TWO_DEALS, end_score=20, show_options=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, OptionsScreen)
+            # Change a few options with the keyboard alone: the name, then start.
+            name = app.screen.query_one("#opt-name", Input)
+            name.focus()
+            name.value = ""
+            await pilot.press(*"Ada")
+            await pilot.press("ctrl+s")
+            await settle(pilot, lambda: app.table is not None)
+            session = table(app).session
+            assert session.game.names[session.human] == "Ada"
+            await play_to_end(pilot, app)
+            game = session.game
+            assert game.is_over and max(game.scores) >= 20
+            assert len(game.results) == 2, len(game.results)
+            assert "Game over" in app.announcements[-1] or any(
+                "Game over" in a for a in app.announcements[-5:]
+            )
+            stats = app.storage.load_stats()
+            assert stats.games_played == 1
+            assert stats.deals_played == len(game.results)
+            assert not app.storage.save_path.exists()
+            assert app.storage.load_settings().name == "Ada"
+            # Play again starts a fresh game.
+            await pilot.press("enter")
+            await settle(pilot, lambda: app.table is not None and app.screen is app.table)
+            assert not table(app).session.game.is_over
+            assert table(app).session is not session
+
+    asyncio.run(run())
+
+
+def test_illegal_card_is_refused_with_a_reason(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            await human_move_by_keys(pilot, app)  # the pass
+            screen = table(app)
+            for _ in range(40):
+                await settle(pilot, lambda: human_turn(app))
+                view = screen.session.view()
+                illegal = [c for c in view.hand if c not in view.legal]
+                if illegal:
+                    break
+                await human_move_by_keys(pilot, app)
+            else:
+                raise AssertionError("never held an illegal card")
+            actions = len(screen.session.game.actions)
+            await move_cursor_to(pilot, illegal[0])
+            await pilot.press("enter")
+            assert len(screen.session.game.actions) == actions
+            assert screen.message_is_error
+            assert screen.message.startswith(f"You cannot play the {illegal[0].pretty}")
+            assert app.announcements[-1] == screen.message
+            # A click on the dim card is refused the same way.
+            hand = table(app).query_one(HandView)
+            x = hand._positions()[hand.cards.index(illegal[0])]
+            await pilot.click(HandView, offset=(x + 1, 2))
+            assert len(screen.session.game.actions) == actions
+
+    asyncio.run(run())
+
+
+def test_passing_choose_confirm_and_see_received(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            screen = table(app)
+            assert "Pass three cards to the left" in str(screen.query_one("#status").render())
+            await pilot.press("p")  # too early: nothing chosen
+            assert screen.message_is_error and "Choose three cards" in screen.message
+            hand = screen.session.view().hand.cards()
+            for card in hand[:4]:
+                await move_cursor_to(pilot, card)
+                await pilot.press("space")
+            assert "already chosen three" in screen.message  # a fourth is refused
+            await move_cursor_to(pilot, hand[0])
+            await pilot.press("space")  # unchoose the first
+            assert screen.chosen == CardSet(hand[1:3])
+            await move_cursor_to(pilot, hand[3])
+            await pilot.press("enter")
+            await pilot.press("p")
+            await settle(pilot, lambda: screen.session.game.phase != "passing")
+            view = screen.session.view()
+            assert view.passed == CardSet(hand[1:4])
+            assert view.received is not None and len(view.received) == 3
+            assert table(app).query_one(HandView).new == view.received
+            assert any(a.startswith("You passed") for a in app.announcements)
+
+    asyncio.run(run())
+
+
+def test_undo_takes_back_your_card_and_what_followed(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path, seed=21)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            await pilot.press("u")
+            assert table(app).message_is_error  # nothing of yours to undo yet
+            await human_move_by_keys(pilot, app)
+            screen = table(app)
+            session = screen.session
+            for _ in range(3):
+                await settle(pilot, lambda: human_turn(app))
+                await human_move_by_keys(pilot, app)
+            await settle(pilot, lambda: human_turn(app))
+            game = session.game
+            last = max(
+                i for i, a in enumerate(game.actions) if getattr(a, "seat", None) == session.human
+            )
+            card = game.actions[last].card  # type: ignore[union-attr]
+            hand_before = session.view().hand
+            await pilot.press("u")
+            assert len(game.actions) == last
+            assert card in session.view().hand
+            assert session.view().hand == hand_before | CardSet([card])
+            assert app.announcements[-1] == f"Undone: you take back the {card.name}."
+            await settle(pilot, lambda: human_turn(app))
+            assert session.game.current_player == session.human
+
+    asyncio.run(run())
+
+
+def test_hint_names_a_card(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            await human_move_by_keys(pilot, app)
+            await settle(pilot, lambda: human_turn(app))
+            await pilot.press("h")
+            await settle(pilot, lambda: app.announcements[-1].startswith(("Hint", "Hints need")))
+            text = app.announcements[-1]
+            try:
+                from openhearts.bots.hard import HardBot
+            except ImportError:
+                assert text.startswith("Hints need")
+                return
+            view = table(app).session.view()
+            assert text.startswith("Hint: play the "), text
+            if hasattr(HardBot, "analyse"):
+                assert "points expected" in text
+            hinted = table(app).query_one(HandView).current
+            assert hinted is not None and hinted in view.legal
+
+    asyncio.run(run())
+
+
+def test_save_and_resume(tmp_path: Path) -> None:
+    async def first() -> list[object]:
+        app = make_app(tmp_path, seed=5)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            for _ in range(4):
+                await human_move_by_keys(pilot, app)
+                await settle(pilot, lambda: human_turn(app))
+            actions = list(table(app).session.game.actions)
+        return actions
+
+    async def second(actions: list[object]) -> None:
+        app = make_app(tmp_path, seed=99)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            assert app.announcements[-1].startswith("A game was left unfinished")
+            await pilot.press("enter")  # Resume
+            await settle(pilot, lambda: human_turn(app))
+            assert table(app).session.game.actions == actions
+            assert table(app).session.game.seed == 5
+
+    actions = asyncio.run(first())
+    assert Storage(tmp_path).has_unfinished_game()
+    asyncio.run(second(actions))
+
+
+def test_announcement_keys(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path, seed=3)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            await pilot.press("t")
+            assert app.announcements[-1].startswith("Your turn to pass three cards")
+            await pilot.press("r")
+            assert app.announcements[-1].startswith("Your hand, 13 cards. clubs:")
+            await human_move_by_keys(pilot, app)
+            session = table(app).session
+            await settle(pilot, lambda: human_turn(app) and bool(session.view().trick))
+            view = session.view()
+            await pilot.press("c")
+            said = app.announcements[-1]
+            assert said.startswith("On the table: ")
+            for seat, card in view.trick:
+                assert f"{view.names[seat]} the {card.name}" in said
+            await pilot.press("1")
+            seat, card = view.trick[0]
+            assert app.announcements[-1] == f"1: {view.names[seat]}, the {card.name}."
+            await pilot.press("6")
+            assert app.announcements[-1] == "No card 6 on the table."
+            await pilot.press("s")
+            assert app.announcements[-1].startswith("Scores: you 0, West 0")
+            await pilot.press("t")
+            assert app.announcements[-1].startswith("It is your turn to play on")
+            # The announcements also reach the log and the announcements file.
+            log_file = app.storage.announcements_path.read_text(encoding="utf-8")
+            assert app.announcements[-1] in log_file
+
+    asyncio.run(run())
+
+
+def test_typed_card_and_dialog_keys(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path, seed=8)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            screen = table(app)
+            view = screen.session.view()
+            first = view.hand.cards()[:3]
+            await pilot.press("slash", *" ".join(str(c).lower() for c in first), "enter")
+            assert screen.chosen == CardSet(first)
+            await pilot.press("p")
+            await settle(pilot, lambda: human_turn(app))
+            view = screen.session.view()
+            card = view.legal.cards()[0]
+            # A typed "c" must go to the entry, not read the table.
+            await pilot.press("slash", *str(card).lower())
+            assert table(app).query_one("#entry", Input).value == str(card).lower()
+            await pilot.press("enter")
+            assert card not in screen.session.view().hand
+            await pilot.press("slash", "x", "x", "enter")
+            assert screen.message.startswith("cannot read 'xx' as a card")
+            for key, kind in (
+                ("l", InfoScreen),
+                ("w", InfoScreen),
+                ("d", InfoScreen),
+                ("question_mark", InfoScreen),
+                ("i", InfoScreen),
+                ("n", ChoiceScreen),
+            ):
+                await settle(pilot, lambda: app.screen is screen)
+                await pilot.press(key)
+                assert isinstance(app.screen, kind), key
+                await pilot.press("escape")
+            await pilot.press("o")
+            assert isinstance(app.screen, OptionsScreen)
+            await pilot.press("escape")
+            assert app.screen is screen
+
+    asyncio.run(run())
+
+
+def test_resize_keeps_the_table_usable(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path, seed=4)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            await human_move_by_keys(pilot, app)
+            await settle(pilot, lambda: human_turn(app))
+            hand = table(app).query_one(HandView)
+            for width, height in ((80, 24), (60, 18), (160, 50), (40, 12), (100, 32)):
+                await pilot.resize_terminal(width, height)
+                await settle(pilot)
+                assert app.size == (width, height)
+                positions = hand._positions()
+                if hand.size.width >= 60:
+                    assert positions[-1] + 5 <= hand.size.width
+                assert len(set(positions)) == len(positions)
+            await human_move_by_keys(pilot, app)
+            await settle(pilot, lambda: human_turn(app))
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("players", [3, 5, 6])
+def test_other_player_counts(tmp_path: Path, players: int) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path, players=players, seed=players)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            screen = table(app)
+            assert len(screen.query(".seat")) == players - 1
+            for _ in range(3):
+                await human_move_by_keys(pilot, app)
+                await settle(pilot, lambda: human_turn(app))
+            view = screen.session.view()
+            assert len(view.hand) < view.rules.hand_size
+            picture = screen.query_one(TrickView).picture
+            assert picture is not None and picture.plays
+            assert {screen.slots[seat] for seat in range(players)} == set(range(players))
+
+    asyncio.run(run())
+
+
+def test_moon_choice_dialog(tmp_path: Path) -> None:
+    """You hold every club from the ace down to the three and the A♠: every trick is yours."""
+
+    async def run() -> None:
+        app = make_app(tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            rules = Rules.preset("source-000", pass_cycle=("hold",))
+            mine = CardSet.parse("3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC AS")
+            rest = [c for c in rules.deck if c not in mine]
+            hands = [mine, CardSet(rest[0:13]), CardSet(rest[13:26]), CardSet(rest[26:39])]
+            game = Game(rules, seed=1, names=["You", "West", "North", "East"], hands=[hands])
+            app._show_table(Session(game, 0, "random"))
+            await play_to_end_of_deal(pilot, app)
+            assert isinstance(app.screen, ChoiceScreen)
+            assert app.announcements[-1].startswith("You shot the moon! Choose")
+            await pilot.press("escape")  # the suggested choice
+            await settle(pilot, lambda: bool(game.results))
+            assert game.results[0].shooter == 0
+            assert game.scores == [0, 26, 26, 26]
+
+    asyncio.run(run())
+
+
+async def play_to_end_of_deal(pilot: Pilot[int], app: HeartsApp) -> None:
+    """Play the human's cards through the table's own method (quicker than keys)."""
+    for _ in range(40):
+        await settle(pilot, lambda: human_turn(app) or app.screen is not app.table)
+        if app.screen is not app.table:
+            return
+        screen = table(app)
+        screen.play_card(screen.session.view().legal.cards()[-1])
+
+
+RANDOM_KEYS = [
+    *"abcdefghijklmnopqrstuvwxyz0123456789/?",
+    "left", "right", "up", "down", "home", "end", "enter", "escape", "tab", "shift+tab",
+    "space", "backspace", "ctrl+z", "ctrl+s", "ctrl+a", "ctrl+e", "ctrl+p", "ctrl+c", "f1",
+    "pageup", "pagedown", "delete",
+]  # fmt: skip
+
+
+async def random_keys_game(
+    pilot: Pilot[int], app: HeartsApp, seed: int, limit: int, burst: int = 3
+) -> None:
+    """Press random keys; now and then make a legal move so that the game goes on."""
+    rng = random.Random(seed)
+    for step in range(limit):
+        await pilot.press(*rng.choices(RANDOM_KEYS, k=burst))
+        await settle(pilot)
+        screen = app.table
+        if screen is not None and screen.session.game.is_over:
+            return
+        if step % 2 == 1:
+            # Close whatever is open and move for the human if it is their turn.
+            for _ in range(4):
+                if app.screen is app.table:
+                    break
+                await pilot.press("escape")
+                if isinstance(app.screen, OptionsScreen) and not app.screen.in_game:
+                    await pilot.press("ctrl+s")
+                await settle(pilot)
+            if human_turn(app):
+                await human_move_by_keys(pilot, app)
+    raise AssertionError("the game did not end")
+
+
+def test_random_keys_never_crash(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path, seed=13, end_score=1)
+        async with app.run_test(size=(90, 28)) as pilot:
+            await random_keys_game(pilot, app, seed=1, limit=200, burst=1)
+
+    asyncio.run(run())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(4))
+def test_random_keys_whole_games(tmp_path: Path, seed: int) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path, seed=seed, end_score=40, players=3 + seed % 4)
+        async with app.run_test(size=(90, 28)) as pilot:
+            await random_keys_game(pilot, app, seed=seed, limit=3000)
+
+    asyncio.run(run())
