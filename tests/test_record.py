@@ -184,11 +184,12 @@ def play_lines(text: str) -> list[tuple[int, int, str]]:
 def position_before(record: str, play_index: int) -> tuple[Game, Play]:
     """The game just before its ``play_index``-th play, and that play."""
     game = loads(record)
-    plays = [a for a in game.actions if isinstance(a, Play)]
-    target = plays[play_index]
-    while game.actions[-1] is not target:
+    positions = [i for i, a in enumerate(game.actions) if isinstance(a, Play)]
+    position = positions[play_index]
+    target = game.actions[position]
+    assert isinstance(target, Play)
+    while len(game.actions) > position:
         game.undo()
-    game.undo()
     return game, target
 
 

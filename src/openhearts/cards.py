@@ -150,12 +150,13 @@ def cards_of(mask: int) -> list[int]:
     >>> cards_of((1 << 0) | (1 << 13) | (1 << 51))
     [0, 13, 51]
     """
-    result: list[int] = []
-    for suit in range(4):
-        pattern = mask >> (13 * suit) & 0x1FFF
-        if pattern:
-            result.extend(_CARDS_OF_PATTERN[suit][pattern])
-    return result
+    table = _CARDS_OF_PATTERN
+    return [
+        *table[0][mask & 0x1FFF],
+        *table[1][mask >> 13 & 0x1FFF],
+        *table[2][mask >> 26 & 0x1FFF],
+        *table[3][mask >> 39 & 0x1FFF],
+    ]
 
 
 class Card(int):

@@ -317,7 +317,12 @@ class Game:
         self.initial_scores: tuple[int, ...] = tuple(start)
         self.results: list[DealResult] = []
         self.scores: list[int] = start[:]
-        self.actions: list[Action] = []
+        # Plays are logged as ints (seat << 6 | card), the most common action made cheap;
+        # ``actions`` turns the log into action objects.
+        self._log: list[int | Pass | MoonChoice] = []
+        # The legal mask for the state after ``_legal_at`` logged actions (-1: none).
+        self._legal_at = -1
+        self._legal_mask = 0
         # Finished deals' states with the index of their first action, for undo.
         self._finished: list[tuple[DealState, int]] = []
         self._deal_start = 0
@@ -333,8 +338,9 @@ class Game:
 
     def replace_hands(self, hands: Sequence[CardSet | int | Iterable[int] | str]) -> None:
         """Deal these hands in the current deal instead (only before its first action)."""
-        if len(self.actions) != self._deal_start or self.deal.phase == DONE:
+        if len(self._log) != self._deal_start or self.deal.phase == DONE:
             raise IllegalActionError("the deal is already under way")
+        self._legal_at = -1
         masks = _check_hands(self.rules, hands)
         self._given_hands[self.deal_number] = masks
         self.deal = DealState.new(self.rules, masks, self.deal_number)
@@ -395,7 +401,19 @@ class Game:
 
     def legal_mask(self) -> int:
         """:meth:`legal_plays` as a plain int mask, for fast loops."""
-        return self.deal.legal_mask() if self.deal.phase == PLAYING else 0
+        deal = self.deal
+        if deal.phase != PLAYING:
+            return 0
+        mask = deal.legal_mask()
+        # Game.play checks the card against this without computing it again.
+        self._legal_at = len(self._log)
+        self._legal_mask = mask
+        return mask
+
+    @property
+    def actions(self) -> list[Action]:
+        """Every action so far, in order (a new list; change the game through its methods)."""
+        return [_action_of(entry) for entry in self._log]
 
     # Actions -------------------------------------------------------------------------
 
@@ -431,7 +449,7 @@ class Game:
         if missing:
             raise IllegalActionError(f"you do not hold {CardSet(missing).pretty}")
         deal.set_pass(seat, chosen.mask)
-        self.actions.append(Pass(seat, chosen))
+        self._log.append(Pass(seat, chosen))
 
     def play(self, card: int | str, seat: int | None = None) -> None:
         """Play a card for the seat to move (``seat``, if given, must be that seat)."""
@@ -448,11 +466,12 @@ class Game:
             number = card
         else:
             number = self._as_card(card)
-        if not deal.legal_mask() >> number & 1:
+        log = self._log
+        legal = self._legal_mask if self._legal_at == len(log) else deal.legal_mask()
+        if not legal >> number & 1:
             raise IllegalActionError(self.why_illegal(number))
-        mover = deal.to_move
+        log.append(deal.to_move << 6 | number)
         deal.play_card(number)
-        self.actions.append(Play(mover, CARDS[number]))
         if deal.phase == DONE:
             self._finish_deal()
 
@@ -475,7 +494,7 @@ class Game:
         if seat != deal.shooter:
             raise IllegalActionError("only the player who shot the moon chooses")
         deal.choose_moon(bool(others_add))
-        self.actions.append(MoonChoice(seat, bool(others_add)))
+        self._log.append(MoonChoice(seat, bool(others_add)))
         self._finish_deal()
 
     def _finish_deal(self) -> None:
@@ -486,7 +505,7 @@ class Game:
             self.scores[seat] += value
         if max(self.scores) < self.rules.end_score:
             self._finished.append((deal, self._deal_start))
-            self._deal_start = len(self.actions)
+            self._deal_start = len(self._log)
             self.deal = self._new_deal(deal.deal_number + 1)
 
     def _result_of(self, deal: DealState) -> DealResult:
@@ -512,15 +531,16 @@ class Game:
 
     def undo(self) -> Action:
         """Take back the last action and return it; the state is exactly as before it."""
-        if not self.actions:
+        if not self._log:
             raise IllegalActionError("there is nothing to undo")
-        if len(self.actions) == self._deal_start and self._finished:
+        self._legal_at = -1
+        if len(self._log) == self._deal_start and self._finished:
             # Nothing done yet in this deal: step back into the one the last action ended.
             self.deal, self._deal_start = self._finished.pop()
             self._unscore_last_deal()
         elif self.deal.phase == DONE:
             self._unscore_last_deal()
-        action = self.actions.pop()
+        action = _action_of(self._log.pop())
         deal = self.deal
         if isinstance(action, MoonChoice):
             deal.undo_moon_choice()
@@ -644,6 +664,12 @@ class Game:
             f"<Game deal={self.deal_number} phase={self.phase} scores={self.scores} "
             f"moon={MoonScoring(self.rules.moon).value}>"
         )
+
+
+def _action_of(entry: int | Pass | MoonChoice) -> Action:
+    if entry.__class__ is int:
+        return Play(entry >> 6, CARDS[entry & 63])  # type: ignore[operator]
+    return entry  # type: ignore[return-value]
 
 
 def _voids(
