@@ -168,7 +168,7 @@ def test_a_game_with_auto_play_one_on_needs_no_single_card_moves(
 
 def test_reconnect_gives_the_same_seat_and_hand(storage: Storage) -> None:
     with running(storage, fast_settings(takeover_delay=60)) as server:
-        data = server.post("/api/play-now", {"name": "Ann"}).json()
+        data = server.post("/api/play-now", {"name": "Ann", "options": {"end_score": 30}}).json()
         player = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
         player.play(stop_after=6)
         before = player.state
@@ -193,7 +193,7 @@ def test_reconnect_gives_the_same_seat_and_hand(storage: Storage) -> None:
 
 def test_a_bot_plays_for_a_player_who_drops_until_they_return(storage: Storage) -> None:
     with running(storage, fast_settings(takeover_delay=0, bot_delay=0.005)) as server:
-        data = server.post("/api/play-now", {"name": "Ann"}).json()
+        data = server.post("/api/play-now", {"name": "Ann", "options": {"end_score": 30}}).json()
         table_id = data["table_id"]
         player = Player(server.ws_url(table_id), token=data["token"]).open()
         player.play(stop_after=2)

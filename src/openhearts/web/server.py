@@ -311,6 +311,8 @@ async def live_table(websocket: WebSocket) -> None:
         )
         await websocket.close(code=1008)
         return
+    # No await between getting the table and holding it: it cannot be forgotten meanwhile.
+    table.users += 1
     connection = Connection(hub.settings.message_rate, hub.settings.message_burst)
     writer = asyncio.create_task(_writer(websocket, connection))
     loop = asyncio.get_running_loop()
@@ -350,8 +352,11 @@ async def live_table(websocket: WebSocket) -> None:
         pass
     finally:
         connection.close()
+        table.users -= 1
         if connection.greeted:
             table.detach(connection)
+        else:
+            hub.maybe_evict(table)
         with contextlib.suppress(BaseException):
             await asyncio.wait_for(writer, 2)
 

@@ -310,6 +310,8 @@ class Table:
         self.version = 0
         self.driver: asyncio.Task[None] | None = None
         self.last_active = time.monotonic()
+        #: Sockets and requests holding this object: it is not forgotten while any do.
+        self.users = 0
 
     # Summaries -------------------------------------------------------------------
 
@@ -595,6 +597,12 @@ class Table:
         return None
 
     async def _drive(self) -> None:
+        try:
+            await self._drive_steps()
+        finally:
+            self.hub.maybe_evict(self, idle=True)
+
+    async def _drive_steps(self) -> None:
         loop = asyncio.get_running_loop()
         while not self.hub.closing:
             step = self._automatic()
@@ -723,6 +731,7 @@ class Hub:
         self.closing = False
         self._loading = asyncio.Lock()
         self._creators: dict[str, RateLimiter] = {}
+        self.sweeper: asyncio.Task[None] | None = None
 
     async def store(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -745,9 +754,12 @@ class Hub:
                 if seat.kind == "human":
                     table.schedule_takeover(seat)
             table.kick()
+        self.sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     async def shutdown(self) -> None:
         self.closing = True
+        if self.sweeper is not None:
+            self.sweeper.cancel()
         for table in list(self.tables.values()):
             if table.driver is not None:
                 table.driver.cancel()
@@ -787,14 +799,30 @@ class Hub:
             self.tables[table_id] = table
             return table
 
-    def maybe_evict(self, table: Table) -> None:
-        """Forget a finished table nobody watches (it reloads from storage on demand)."""
+    def maybe_evict(self, table: Table, *, idle: bool = False) -> None:
+        """Forget a table nobody uses that is waiting or finished (it is reloaded from
+        storage when someone comes back); a game in progress stays while bots play."""
         if (
-            table.status == "finished"
+            table.status != "playing"
+            and table.users == 0
             and not table.connections()
-            and (table.driver is None or table.driver.done())
+            and (idle or table.driver is None or table.driver.done())
         ):
-            self.tables.pop(table.id, None)
+            for seat in table.seats:
+                if seat.takeover is not None:
+                    seat.takeover.cancel()
+                    seat.takeover = None
+                _close_bot(seat.bot)
+            if self.tables.get(table.id) is table:
+                del self.tables[table.id]
+
+    async def _sweep(self) -> None:
+        """Now and then, forget tables left waiting with nobody connected."""
+        while not self.closing:
+            await asyncio.sleep(60)
+            for table in list(self.tables.values()):
+                if time.monotonic() - table.last_active > 300:
+                    self.maybe_evict(table)
 
     # Creating and joining --------------------------------------------------------
 
@@ -904,6 +932,15 @@ class Hub:
         if table is None:
             raise WebError("no_table", "there is no such table", 404)
         player_token = self.player_of(body)
+        table.users += 1
+        try:
+            return await self._join(table, body, player_token)
+        finally:
+            table.users -= 1
+
+    async def _join(
+        self, table: Table, body: dict[str, Any], player_token: str
+    ) -> tuple[Table, Seat, str, str]:
         async with table.lock:
             if table.status != "waiting":
                 raise WebError("full", "the game has started: you can watch", 409)

@@ -1,0 +1,167 @@
+"""``hearts serve`` killed (SIGKILL) in the middle of games and started again: every
+acknowledged action is still there, players get their seats back, bots carry on."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from openhearts import record
+from web_support import Player, free_port, play_all
+
+
+class Served:
+    """A real ``hearts serve`` process on a free port."""
+
+    def __init__(self, database: str, home: Path, *extra: str) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "openhearts",
+                "serve",
+                "--port",
+                str(self.port),
+                "--database",
+                database,
+                "--level",
+                "random",
+                "--log-level",
+                "warning",
+                *extra,
+            ],
+            env={**os.environ, "OPENHEARTS_HOME": str(home)},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                output = self.process.stdout.read() if self.process.stdout else ""
+                raise RuntimeError(f"hearts serve did not start:\n{output}")
+            time.sleep(0.05)
+
+    def ws_url(self, table_id: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/{table_id}"
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+        if self.process.stdout:
+            self.process.stdout.close()
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Iterator[str]:
+    yield f"sqlite:///{tmp_path / 'served.sqlite3'}"
+
+
+def test_a_killed_server_resumes_every_game_with_nothing_lost(
+    database: str, tmp_path: Path
+) -> None:
+    served = Served(database, tmp_path, "--bot-delay", "0", "--takeover-delay", "60")
+    try:
+        # Four people at one table: nothing moves unless they do.
+        created = httpx.post(
+            served.base + "/api/tables", json={"name": "Ann", "options": {"end_score": 30}}
+        ).json()
+        table_id = created["table_id"]
+        tokens = [created["token"]]
+        for name in ("Bob", "Cy", "Di"):
+            joined = httpx.post(served.base + f"/api/tables/{table_id}/join", json={"name": name})
+            tokens.append(joined.json()["token"])
+        players = [
+            Player(served.ws_url(table_id), token=t, seed=i).open() for i, t in enumerate(tokens)
+        ]
+        assert players[0].request({"type": "start"})["type"] == "ack"
+        for player in players:
+            player.until(lambda m: m["type"] == "state")
+        # Pass, then play round the table for a while, one request at a time.
+        rng = random.Random(3)
+        for target in range(1, 31):
+            mover = next(p for p in players if p.state["seat"] in p.state["waiting_for"])
+            action = mover.choose(mover.state, rng)
+            assert action is not None
+            assert mover.request(action)["type"] == "ack"
+            for player in players:
+                player.until(lambda m, t=target: m["type"] == "state" and m["seq"] >= t)
+        last = {p.state["seat"]: p.state for p in players}
+        # One more action, and the server dies the moment it is acknowledged.
+        mover = next(p for p in players if p.state["seat"] in p.state["waiting_for"])
+        final = mover.choose(mover.state, rng)
+        assert final is not None and final["type"] == "play"
+        assert mover.request(final)["type"] == "ack"
+        served.kill()
+        acknowledged = 31
+        for player in players:
+            player.close()
+
+        served = Served(database, tmp_path, "--bot-delay", "0", "--takeover-delay", "60")
+        players = [
+            Player(served.ws_url(table_id), token=t, seed=10 + i).open()
+            for i, t in enumerate(tokens)
+        ]
+        for seat, player in enumerate(players):
+            state = player.until(lambda m: m["type"] == "state")["state"]
+            assert state["seat"] == seat
+            assert state["seq"] == acknowledged
+            played = [card for _, card in state["trick"]] + [
+                card for trick in state["tricks"] for card in trick["cards"]
+            ]
+            assert final["card"] in played
+            expected = [c for c in last[seat]["hand"] if c != final["card"]]
+            assert state["hand"] == expected
+            for key in ("scores", "phase", "passed", "received"):
+                assert state[key] == last[seat][key], key
+        play_all(players)
+        for player in players:
+            assert player.errors == []
+            player.close()
+        text = httpx.get(served.base + f"/api/tables/{table_id}/games/1/record").text
+        assert record.loads(text).is_over
+    finally:
+        served.kill()
+
+
+def test_bots_carry_on_after_a_restart(database: str, tmp_path: Path) -> None:
+    served = Served(database, tmp_path, "--bot-delay", "0.01", "--takeover-delay", "0")
+    try:
+        created = httpx.post(
+            served.base + "/api/play-now", json={"name": "Ann", "options": {"end_score": 30}}
+        ).json()
+        table_id = created["table_id"]
+        player = Player(served.ws_url(table_id), token=created["token"]).open()
+        assert player.request({"type": "leave"})["type"] == "ack"
+        player.until(lambda m: m["type"] == "state" and m["seq"] > 20, timeout=30)
+        served.kill()
+        player.close()
+
+        served = Served(database, tmp_path, "--bot-delay", "0", "--takeover-delay", "0")
+        deadline = time.monotonic() + 60
+        while True:
+            summary = httpx.get(served.base + f"/api/tables/{table_id}").json()
+            if summary["status"] == "finished":
+                break
+            assert time.monotonic() < deadline, "the bots did not finish the game"
+            time.sleep(0.1)
+        text = httpx.get(served.base + f"/api/tables/{table_id}/games/1/record").text
+        assert record.loads(text).is_over
+    finally:
+        served.kill()

@@ -1,0 +1,186 @@
+"""Storage of the web game on SQLite and PostgreSQL: migrations, tables, actions,
+finished records and statistics."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from openhearts import Game, record
+from openhearts.bots import act, make_bot
+from openhearts.web.storage import (
+    SCHEMA_VERSION,
+    ActionRow,
+    GameRow,
+    SeatRow,
+    StatsDelta,
+    Storage,
+    StorageError,
+    TableRow,
+    default_database_url,
+    token_hash,
+)
+from web_support import Player, postgres_available, postgres_storage, running
+
+POSTGRES_REASON = postgres_available()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
+    if request.param == "sqlite":
+        store = Storage(f"sqlite:///{tmp_path / 'sub' / 'hearts.sqlite3'}")
+        yield store
+        store.close()
+        return
+    if POSTGRES_REASON:
+        pytest.skip(POSTGRES_REASON)
+    store = postgres_storage()
+    try:
+        yield store
+    finally:
+        store.drop_schema()
+
+
+def test_migrations_create_the_schema_once(storage: Storage) -> None:
+    assert storage.schema_version() == 0
+    assert storage.migrate() == SCHEMA_VERSION
+    assert storage.migrate() == SCHEMA_VERSION
+    with storage.engine.connect() as connection:
+        names = set(sa.inspect(connection).get_table_names())
+        rows = connection.execute(sa.text("SELECT version FROM schema_migrations")).all()
+    assert {"tables", "seats", "games", "actions", "player_stats"} <= names
+    assert [r[0] for r in rows] == list(range(1, SCHEMA_VERSION + 1))
+
+
+def test_a_newer_schema_is_refused(storage: Storage) -> None:
+    storage.migrate()
+    with storage.engine.begin() as connection:
+        connection.execute(
+            sa.text(
+                "INSERT INTO schema_migrations (version, description, applied_at) "
+                "VALUES (:v, 'future', CURRENT_TIMESTAMP)"
+            ),
+            {"v": SCHEMA_VERSION + 1},
+        )
+    with pytest.raises(StorageError, match="newer"):
+        storage.migrate()
+
+
+def _table(table_id: str) -> TableRow:
+    return TableRow(
+        id=table_id,
+        status="waiting",
+        preset="standard",
+        rules=Game().rules.to_dict(),
+        level="random",
+        seats=[
+            SeatRow(0, "human", "Ann", token_hash("t" * 32), token_hash("p" * 32), host=True),
+            SeatRow(1),
+            SeatRow(2),
+            SeatRow(3),
+        ],
+    )
+
+
+def test_a_game_is_stored_action_by_action_and_finished(storage: Storage) -> None:
+    storage.migrate()
+    storage.create_table(_table("table-one"))
+    loaded = storage.load_table("table-one")
+    assert loaded is not None and loaded.status == "waiting" and loaded.game is None
+    assert [s.kind for s in loaded.seats] == ["human", "empty", "empty", "empty"]
+    assert loaded.seats[0].host and loaded.seats[0].name == "Ann"
+    assert storage.waiting_table_ids() == ["table-one"]
+
+    seats = loaded.seats
+    for seat in seats[1:]:
+        seat.kind, seat.name, seat.level = "bot", f"Bot {seat.seat}", "random"
+    game = Game(seed="secret", names=["Ann", "Bot 1", "Bot 2", "Bot 3"])
+    storage.start_game(
+        "table-one", GameRow(1, "secret", game.rules.to_dict(), list(game.names), "playing"),
+        seats,
+    )
+    bots = [make_bot("random", seed=s) for s in range(4)]
+    for _ in range(30):
+        act(game, game.to_act()[0], bots[game.to_act()[0]])
+    for seq, action in enumerate(game.actions):
+        kind = type(action).__name__.lower()
+        data = str(getattr(action, "cards", getattr(action, "card", "")))
+        storage.append_action("table-one", 1, ActionRow(seq, kind, action.seat, data))
+    storage.truncate_actions("table-one", 1, 25)
+
+    loaded = storage.load_table("table-one")
+    assert loaded is not None and loaded.status == "playing" and loaded.game is not None
+    assert loaded.game_number == 1 and loaded.game.seed == "secret"
+    assert [a.seq for a in loaded.game.actions] == list(range(25))
+    assert [s.kind for s in loaded.seats] == ["human", "bot", "bot", "bot"]
+    assert storage.active_table_ids() == ["table-one"]
+    assert storage.game_record("table-one", 1) == ("playing", None)
+
+    while not game.is_over:
+        act(game, game.to_act()[0], bots[game.to_act()[0]])
+    delta = StatsDelta(token_hash("p" * 32), "Ann", 0 in game.winners, len(game.results),
+                       game.scores[0], 0)
+    storage.finish_game("table-one", 1, record.dumps(game), game.scores, [delta])
+    # Finishing twice (a restart in between) does not count the game twice.
+    storage.finish_game("table-one", 1, record.dumps(game), game.scores, [delta])
+    status, text = storage.game_record("table-one", 1) or ("", None)
+    assert status == "finished" and text is not None
+    assert record.loads(text).scores == game.scores
+    assert storage.active_table_ids() == []
+    stats = storage.stats(token_hash("p" * 32))
+    assert stats is not None
+    assert stats["games"] == 1 and stats["points"] == game.scores[0]
+    assert stats["wins"] == int(0 in game.winners)
+    assert storage.stats(token_hash("q" * 32)) is None
+    assert storage.load_table("nothing") is None
+
+
+def test_the_default_database_lives_in_the_data_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENHEARTS_HOME", str(tmp_path / "home"))
+    url = default_database_url()
+    assert url == f"sqlite:///{tmp_path / 'home' / 'openhearts.sqlite3'}"
+    store = Storage(url)
+    assert store.migrate() == SCHEMA_VERSION
+    store.close()
+    assert (tmp_path / "home" / "openhearts.sqlite3").is_file()
+
+
+def test_an_unreachable_database_is_a_clear_error() -> None:
+    store = Storage("postgresql://nobody@127.0.0.1:1/none")
+    with pytest.raises(StorageError, match="cannot prepare the database"):
+        store.migrate()
+
+
+@pytest.mark.postgres
+def test_a_game_on_postgresql_survives_a_restart() -> None:
+    if POSTGRES_REASON:
+        pytest.skip(POSTGRES_REASON)
+    from web_support import fast_settings
+
+    store = postgres_storage()
+    settings = fast_settings(takeover_delay=60)
+    try:
+        with running(store, settings) as server:
+            data = server.post("/api/play-now", {"options": {"end_score": 30}}).json()
+            player = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+            player.play(stop_after=8)
+            before = player.state
+            player.close()
+        with running(Storage(store.url, schema=store.schema), settings) as server:
+            again = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+            state = again.until(lambda m: m["type"] == "state")["state"]
+            assert (state["seq"], state["hand"], state["trick"]) == (
+                before["seq"],
+                before["hand"],
+                before["trick"],
+            )
+            again.play()
+            again.close()
+            assert again.errors == []
+    finally:
+        store.drop_schema()
