@@ -247,7 +247,10 @@ def check_view_secrecy(game: Game, seat: int) -> PlayerView:
         own |= received
     removed = int(game.rules.removed or CardSet())
     allowed = own | played | removed
+    assert view.rules == game.rules  # the rules (first lead, removed cards) are public
     for field in dataclasses.fields(view):
+        if field.name == "rules":
+            continue
         value = getattr(view, field.name)
         leaked = [c for c in cards_in(value) if not allowed >> c & 1]
         assert not leaked, f"{field.name} shows {CardSet(leaked)} to seat {seat}"
