@@ -579,6 +579,18 @@ def test_game_over_at_the_end_score(start: list[int], over: bool, winners: list[
         assert game.phase in ("passing", "playing") and game.deal_number == 1
 
 
+@pytest.mark.parametrize("end_score", [1, 30, 150])
+def test_end_score_is_configurable(end_score: int) -> None:
+    game = Game(Rules(end_score=end_score), seed=end_score)
+    play_random(game, random.Random(end_score))
+    assert game.is_over and max(game.scores) >= end_score
+    for index in range(len(game.results) - 1):
+        totals = [sum(r.points[s] for r in game.results[: index + 1]) for s in range(4)]
+        assert max(totals) < end_score, "no earlier deal reached the end score"
+    if end_score == 1:
+        assert len(game.results) == 1
+
+
 def test_tied_winners_share_the_win() -> None:
     rules = hold_rules(moon=MoonScoring.NONE, end_score=40)
     game = scripted_game(rules, SUIT_HANDS, scores=[0, 26, 30, 40])

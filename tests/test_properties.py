@@ -31,6 +31,7 @@ from openhearts import (
     Pass,
     Play,
     Rules,
+    Seating,
     conventional_moon_choice,
 )
 from openhearts.deal import DealState
@@ -562,6 +563,7 @@ def any_rules(draw: st.DrawFn) -> Rules:
         end_score=draw(st.integers(1, 120)),
         first_dealer=draw(st.integers(0, players - 1)),
         direction=draw(st.sampled_from(["clockwise", "counterclockwise"])),
+        seating=draw(st.sampled_from(list(Seating))),
     )
     if draw(st.booleans()):
         # Any card in play may be named to lead the first trick.
