@@ -438,6 +438,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="new tables one address may open per minute; 0 for no limit (default: 30)",
     )
     parser.add_argument(
+        "--message-rate",
+        type=float,
+        default=20.0,
+        metavar="N",
+        help="messages per second one connection may send, bursts of twice that "
+        "(default: 20)",
+    )
+    parser.add_argument(
         "--log-level",
         default="info",
         choices=["critical", "error", "warning", "info", "debug"],
@@ -460,6 +468,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     for name, value in (("bot-delay", args.bot_delay), ("takeover-delay", args.takeover_delay)):
         if value < 0:
             raise ValueError(f"--{name}: not negative")
+    if args.message_rate <= 0:
+        raise ValueError("--message-rate: more than 0")
     return Settings(
         bot_delay=args.bot_delay,
         auto_delay=min(args.bot_delay, 0.3),
@@ -469,6 +479,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         default_players=args.players,
         default_options=options,
         create_rate=args.create_rate,
+        message_rate=args.message_rate,
+        message_burst=2 * args.message_rate,
     )
 
 

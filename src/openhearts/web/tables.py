@@ -306,6 +306,10 @@ class Table:
         self.game: Game | None = None
         self.seed: str | None = None
         self.lock = asyncio.Lock()
+        #: Actions in the current game, and how many each seat made (``Game.actions``
+        #: builds a new list on every call, too slow for every message).
+        self.seq = 0
+        self.acted: list[int] = [0] * len(self.seats)
         #: Bumped on every change to the game, so a bot's late answer can tell it is stale.
         self.version = 0
         self.driver: asyncio.Task[None] | None = None
@@ -356,7 +360,7 @@ class Table:
         view = game.view(0 if index is None else index)
         state = view_json(view, index)
         state["game"] = self.game_number
-        state["seq"] = len(game.actions)
+        state["seq"] = self.seq
         state["waiting_for"] = game.to_act()
         state["winners"] = game.winners
         if game.phase == MOON_CHOICE and game.current_player is not None:
@@ -369,12 +373,12 @@ class Table:
             state["moon"] = moon
         solo = seat is not None and self.is_solo(seat) and not game.is_over
         state["auto_play_one"] = seat.auto_play_one if seat is not None else False
-        state["can_undo"] = bool(solo and any(a.seat == index for a in game.actions))
+        state["can_undo"] = bool(solo and index is not None and self.acted[index])
         state["can_hint"] = bool(solo)
         state["bot_playing"] = seat.bot_playing if seat is not None else False
         return {
             "type": "state",
-            "seq": len(game.actions),
+            "seq": self.seq,
             "events": [e.for_seat(index) for e in events],
             "state": state,
         }
@@ -412,6 +416,15 @@ class Table:
                 break
         self.game = game
         self.rules = game.rules
+        self._count_actions()
+
+    def _count_actions(self) -> None:
+        assert self.game is not None
+        actions = self.game.actions
+        self.seq = len(actions)
+        self.acted = [0] * self.rules.players
+        for action in actions:
+            self.acted[action.seat] += 1
 
     def finished_game(self, row: GameRow) -> None:
         """Show a finished game from its record (for people opening the link later)."""
@@ -419,6 +432,7 @@ class Table:
             try:
                 self.game = record.loads(row.record)
                 self.seed = row.seed
+                self._count_actions()
             except record.RecordError as error:
                 log.error("table %s game %s: record unreadable: %s", self.id, row.number, error)
 
@@ -474,6 +488,8 @@ class Table:
         )
         self.game = game
         self.seed = seed
+        self.seq = 0
+        self.acted = [0] * self.rules.players
         self.game_number = number
         self.status = "playing"
         self.version += 1
@@ -521,13 +537,15 @@ class Table:
                 self.hub.storage.append_action,
                 self.id,
                 self.game_number,
-                _action_row(action, len(game.actions) - 1),
+                _action_row(action, self.seq),
             )
         except Exception:
             log.exception("table %s: storing an action failed; taking it back", self.id)
             game.undo()
             self.version += 1
             raise WebError("internal", "the server could not store that; try again", 500) from None
+        self.seq += 1
+        self.acted[action.seat] += 1
         events = (extra or []) + events
         self.last_active = time.monotonic()
         if game.is_over:
@@ -1128,7 +1146,7 @@ async def _undo(hub: Hub, connection: Connection, table: Table, message: dict[st
             raise WebError("not_allowed", "undo is only for games against bots")
         popped: list[Action] = []
         found = False
-        while game.actions:
+        while len(popped) < table.seq:
             action = game.undo()
             popped.append(action)
             if action.seat == seat.index and (game.phase != PLAYING or len(game.legal_plays()) > 1):
@@ -1141,13 +1159,16 @@ async def _undo(hub: Hub, connection: Connection, table: Table, message: dict[st
         table.version += 1
         try:
             await hub.store(
-                hub.storage.truncate_actions, table.id, table.game_number, len(game.actions)
+                hub.storage.truncate_actions, table.id, table.game_number, table.seq - len(popped)
             )
         except Exception:
             for action in reversed(popped):
                 game.apply(action)
             table.version += 1
             raise
+        table.seq -= len(popped)
+        for action in popped:
+            table.acted[action.seat] -= 1
         _ack(connection, message)
         table.broadcast_state(
             [Event({"event": "undone", "seat": seat.index, "count": len(popped)})]
@@ -1163,7 +1184,7 @@ async def _hint(hub: Hub, connection: Connection, table: Table, message: dict[st
         if seat.index not in game.to_act():
             raise WebError("not_your_turn", "hints are for your own turn")
         view = game.view(seat.index)
-        seq = len(game.actions)
+        seq = table.seq
     loop = asyncio.get_running_loop()
     answer = await loop.run_in_executor(hub.bot_pool, _hint_of, view, hub.settings.hint_budget)
     connection.send({"type": "hint", "id": message.get("id"), "seq": seq, **answer})
