@@ -8,6 +8,7 @@ import random
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
+from rich.console import Group
 from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
@@ -143,6 +144,11 @@ class TableScreen(Screen[None]):
             self.query_one("#log", Log).write_line(sentence)
         self.query_one(HandView).focus()
         self.refresh_table()
+
+    def on_resize(self) -> None:
+        # On a small terminal the table needs the rows more than the log does.
+        for log in self.query("#log").results(Log):
+            log.styles.height = 3 if self.app.size.height >= 30 else 2
 
     def on_screen_resume(self) -> None:
         self.refresh_table()
@@ -346,16 +352,16 @@ class TableScreen(Screen[None]):
         view = session.view()
         winners = " and ".join(game.names[s] for s in game.winners)
         headline = words.status(view)
-        self.say([headline])
+        if self.hearts.announcements[-1:] != [headline]:
+            self.say([headline])
         stats = self.final_stats or self.hearts.storage.load_stats()
         body = Text(f"{headline}\n", style="bold")
-        body.append(f"Winner{'s' if len(game.winners) > 1 else ''}: {winners}\n\n")
-        from rich.console import Group
-
+        body.append(f"Winner{'s' if len(game.winners) > 1 else ''}: {winners}\n")
         group = Group(
             body,
             score_table(game, session.human),
-            Text("\nYour statistics: " + "; ".join(stats.lines())),
+            Text("Your statistics\n", style="bold"),
+            Text("\n".join(f"  {line}" for line in stats.lines())),
         )
         self.app.push_screen(
             ChoiceScreen(

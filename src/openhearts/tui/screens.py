@@ -39,7 +39,7 @@ KEYS_HELP = """\
   ← →            move along your hand        ↑ ↓   next / previous suit
   Enter, Space   play the card (or choose it to pass); a click does the same
   P              pass the chosen cards
-  /              type a card: /qs, /10h, /2c (Q, K, A, J, 7, 8, 9 start typing at once)
+  /              type a card: /qs, /10h, /2c; Q K A J 7 8 9 start typing at once
   H              hint from the strongest computer player
   U, Ctrl+Z      undo your last card (and what the others did after it)
   Escape         clear your choice, close a dialog
@@ -67,7 +67,8 @@ def score_table(game: Game, human: int) -> Table:
     table.add_column("Deal", justify="right")
     table.add_column("Pass")
     for seat, name in enumerate(game.names):
-        table.add_column(name + (" (you)" if seat == human else ""), justify="right")
+        you = seat == human and name.lower() != "you"
+        table.add_column(name + (" (you)" if you else ""), justify="right")
     start = list(game.initial_scores)
     if any(start):
         table.add_row("", "start", *[str(v) for v in start])
@@ -96,19 +97,21 @@ def won_cards_text(game: Game, human: int, seats: Sequence[int]) -> Text:
     for index, seat in enumerate(seats):
         if index:
             text.append("\n\n")
-        name = view.names[seat] + (" (you)" if seat == human else "")
+        you = seat == human and view.names[seat].lower() != "you"
+        name = view.names[seat] + (" (you)" if you else "")
         tricks = sum(1 for t in view.tricks if t.winner == seat)
+        points = view.points_taken[seat]
         text.append(f"{name}: {tricks} trick{'s' if tricks != 1 else ''}, ", style="bold")
-        text.append(f"{view.points_taken[seat]} points\n", style="bold")
+        text.append(f"{points} point{'s' if abs(points) != 1 else ''}", style="bold")
         won: CardSet = view.won[seat]
         if not won:
-            text.append("  nothing yet", style="italic")
+            text.append("\n  nothing yet", style="italic")
             continue
         for suit in reversed(Suit):
             cards = won.of_suit(suit)
             if cards:
-                text.append(f"  {suit.symbol} ", style="bold red" if suit.is_red else "bold")
-                text.append(" ".join(_rank(c) for c in cards) + "\n")
+                text.append(f"\n  {suit.symbol} ", style="bold red" if suit.is_red else "bold")
+                text.append(" ".join(_rank(c) for c in cards))
     return text
 
 
@@ -119,6 +122,8 @@ def fit_width(screen: ModalScreen[Any], body: RenderableType) -> None:
     width = max(40, min(measured + 8, screen.app.size.width - 4))
     screen.query_one(".dialog").styles.width = width
     screen.query_one(".dialog-body Static").styles.width = max(1, width - 8)
+    # The buttons must stay on screen: the body scrolls instead.
+    screen.query_one(".dialog-body").styles.max_height = max(3, screen.app.size.height - 12)
 
 
 def _rank(card: Card) -> str:

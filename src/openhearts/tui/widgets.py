@@ -276,9 +276,13 @@ class TrickView(CanvasWidget):
             return canvas
         label_style = Style(color="#e8f5e9", bold=True)
         dim_label = Style(color="#a5c8ad")
+        if width < 36 or height < 11:
+            self._draw_row(canvas, picture, label_style, dim_label)
+            return canvas
         centre_x, centre_y = width / 2, (height - 1) / 2
         radius_x = max(0.0, min(width / 2 - CARD_WIDTH - 4, 13.0))
-        radius_y = max(0.0, min((height - 1) / 2 - CARD_HEIGHT / 2, 4.0))
+        # Room for a label above the top card, and below the bottom one the label and caption.
+        radius_y = max(0.0, min((height - 7) / 2, 4.0))
         order = {seat: index for index, (seat, _) in enumerate(picture.plays)}
         for seat, card in picture.plays:
             angle = slot_angle(picture.slots[seat], picture.players)
@@ -293,12 +297,34 @@ class TrickView(CanvasWidget):
                 canvas.put(x - 1 - len(mark), y + 1, mark, style)
             elif math.cos(angle) > 0.3:
                 canvas.put(x + CARD_WIDTH + 1, y + 1, mark, style)
+            elif math.sin(angle) > 0:
+                canvas.put(x + (CARD_WIDTH - len(mark)) // 2, y - 1, mark, style)
             else:
-                canvas.put(x + CARD_WIDTH + 1, y + 2, mark, style)
+                canvas.put(x + (CARD_WIDTH - len(mark)) // 2, y + CARD_HEIGHT, mark, style)
         if picture.caption:
             caption = picture.caption[:width]
             canvas.put(max(0, (width - len(caption)) // 2), height - 1, caption, label_style)
         return canvas
+
+    def _draw_row(
+        self, canvas: Canvas, picture: TrickPicture, label_style: Style, dim_label: Style
+    ) -> None:
+        """Where there is no room to lay the cards around the table: a row in play order."""
+        width, height = canvas.width, canvas.height
+        step = CARD_WIDTH + 2
+        count = max(1, len(picture.plays))
+        left = max(0, (width - step * count + 2) // 2)
+        top = max(0, (height - CARD_HEIGHT - 2) // 2)
+        for index, (seat, card) in enumerate(picture.plays):
+            x = left + index * step
+            winner = picture.winner == seat
+            draw_card(canvas, x, top, card, CardLook(winner=winner))
+            name = ("★" if winner else "") + picture.names[seat][: step - 1]
+            style = label_style if winner or picture.winner is None else dim_label
+            canvas.put(x, top + CARD_HEIGHT, name, style)
+        if picture.caption and height > CARD_HEIGHT + 1:
+            caption = picture.caption[:width]
+            canvas.put(max(0, (width - len(caption)) // 2), height - 1, caption, label_style)
 
     def on_click(self) -> None:
         self.post_message(self.Clicked())

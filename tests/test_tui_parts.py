@@ -1,0 +1,308 @@
+"""The terminal game's parts that need no screen: storage, sentences, the session, drawing."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+from rich.style import Style
+
+from openhearts import Card, CardSet, Game, Rules
+from openhearts.bots import act, make_bot
+from openhearts.game import IllegalActionError, Play
+from openhearts.options import add_rules_arguments
+from openhearts.tui import settings_from_args, words
+from openhearts.tui.drawing import Canvas, CardLook, draw_card
+from openhearts.tui.hints import hint
+from openhearts.tui.session import Session, decide, default_names
+from openhearts.tui.storage import HOME_VARIABLE, Settings, Stats, Storage
+from openhearts.tui.widgets import slot_side, won_summary
+
+
+def finished_game(seed: int = 1, end_score: int = 30) -> Game:
+    game = Game(Rules.preset("standard", end_score=end_score), seed=seed)
+    bots = [make_bot("random", seed=s) for s in range(4)]
+    while not game.is_over:
+        seat = game.to_act()[0]
+        act(game, seat, bots[seat])
+    return game
+
+
+# Storage ------------------------------------------------------------------------------
+
+
+def test_settings_round_trip_and_home_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(HOME_VARIABLE, str(tmp_path))
+    store = Storage()
+    assert store.settings_path == tmp_path / "settings.json"
+    settings = Settings(
+        name="Ada",
+        preset="source-003",
+        rules=Rules.preset("source-003", players=5).to_dict(),
+        level="hard",
+        speed="slow",
+        auto_play_one=False,
+        opponents=["Bo", "Cy"],
+        speech_command="espeak-ng -s 200",
+    )
+    assert store.save_settings(settings)
+    again = Storage().load_settings()
+    assert again == settings
+    assert again.make_rules().players == 5
+    assert again.delay > Settings(speed="fast").delay > Settings(speed="off").delay == 0
+
+
+def test_damaged_files_give_defaults_and_are_kept_aside(tmp_path: Path) -> None:
+    store = Storage(tmp_path)
+    store.settings_path.write_text("{not json", encoding="utf-8")
+    assert store.load_settings() == Settings()
+    assert (tmp_path / "settings.json.bad").exists()
+    assert store.problem is not None and "damaged" in store.problem
+    # Wrong types are ignored one by one.
+    store.settings_path.write_text(
+        json.dumps({"name": 5, "speed": "warp", "auto_play_one": "yes", "level": "easy",
+                    "rules": {"players": 9}}),
+        encoding="utf-8",
+    )  # fmt: skip
+    loaded = store.load_settings()
+    assert loaded.name == "You" and loaded.speed == "normal" and loaded.auto_play_one
+    assert loaded.rules is None
+    store.save_path.write_text("garbage", encoding="utf-8")
+    assert not store.has_unfinished_game()
+    assert not store.save_path.exists()
+
+
+def test_statistics_count_games_deals_points_and_moons(tmp_path: Path) -> None:
+    store = Storage(tmp_path)
+    assert store.load_stats().lines() == ["No game finished yet."]
+    game = finished_game()
+    stats = store.record_game(game, 0)
+    assert stats.games_played == 1
+    assert stats.games_won == (1 if 0 in game.winners else 0)
+    assert stats.deals_played == len(game.results)
+    assert stats.points_taken == sum(r.points[0] for r in game.results)
+    assert stats.moons_shot == sum(1 for r in game.results if r.shooter == 0)
+    assert stats.best_total == game.scores[0]
+    store.record_game(game, 0)
+    again = store.load_stats()
+    assert again.games_played == 2 and again.deals_played == 2 * len(game.results)
+    assert f"Average points per deal: {again.average_per_deal:.1f}" in again.lines()
+    assert Stats.from_dict({"games_played": -3, "games_won": True}).games_played == 0
+
+
+def test_saved_game_round_trip(tmp_path: Path) -> None:
+    store = Storage(tmp_path, save_path=str(tmp_path / "sub" / "mine.json"))
+    game = Game(seed=4)
+    bots = [make_bot("random", seed=s) for s in range(4)]
+    for _ in range(20):
+        seat = game.to_act()[0]
+        act(game, seat, bots[seat])
+    assert store.save_game(game, {"human": 2, "level": "hard"})
+    assert store.has_unfinished_game()
+    loaded, meta = store.load_game()
+    assert loaded.actions == game.actions and meta == {"human": 2, "level": "hard"}
+    session = Session.resume(loaded, meta, "You", "easy")
+    assert session.human == 2 and session.level == "hard"
+    store.clear_game()
+    assert not store.has_unfinished_game()
+    with pytest.raises(Exception, match="no saved game"):
+        store.load_game()
+
+
+def test_settings_from_command_line() -> None:
+    parser = argparse.ArgumentParser()
+    add_rules_arguments(parser)
+    parser.add_argument("--name")
+    parser.add_argument("--opponents")
+    parser.add_argument("--level", default="easy")
+    parser.add_argument("--no-auto-play-one", dest="auto_play_one", action="store_false")
+    args = parser.parse_args(
+        ["--players", "3", "--end-score", "50", "--name", "Ada", "--opponents", "Bo, Cy",
+         "--level", "hard", "--no-auto-play-one"]
+    )  # fmt: skip
+    settings = settings_from_args(Settings(), args)
+    assert settings.make_rules().players == 3 and settings.make_rules().end_score == 50
+    assert (settings.name, settings.opponents, settings.level) == ("Ada", ["Bo", "Cy"], "hard")
+    assert settings.auto_play_one is False
+    saved = Settings(preset="source-001", rules=Rules.preset("source-001").to_dict())
+    kept = settings_from_args(saved, parser.parse_args([]))
+    assert kept.preset == "source-001" and kept.auto_play_one
+
+
+# Sentences ------------------------------------------------------------------------------
+
+
+def names_game(seed: int = 1, **changes: object) -> Game:
+    return Game(Rules.preset("standard", **changes), seed=seed, names=default_names(4, "You"))
+
+
+def test_status_lines_say_what_to_do() -> None:
+    game = names_game()
+    view = game.view(0)
+    assert words.status(view) == (
+        "Pass three cards to the left, to West: select them, then press P."
+    )
+    for seat in range(4):
+        game.pass_cards(seat, game.hand(seat).cards()[:3])
+    view = game.view(0)
+    leader = game.current_player
+    assert leader is not None
+    if leader == 0:
+        assert words.status(view) == "Your turn: lead the 2♣."
+    else:
+        assert words.status(view) == f"{game.names[leader]} leads the 2♣."
+    game.play(game.legal_plays().cards()[0])
+    text = words.table(game.view(0))
+    assert text.startswith("On the table: ") and "two of clubs" in text
+
+
+def test_pass_phrases_for_every_direction() -> None:
+    for players, direction_words in (
+        (4, ["to the left, to West", "to the right, to East", "across, to North"]),
+        (5, ["to the left", "to the right", "to the player 2 seats to your left"]),
+    ):
+        for deal, expected in enumerate(direction_words):
+            rules = Rules.preset("standard", players=players)
+            game = Game(rules, seed=1, first_deal=deal, names=default_names(players, "You"))
+            assert words.pass_phrase(game.view(0)).startswith(expected)
+
+
+def test_announcement_sentences() -> None:
+    game = names_game(seed=5, pass_cycle=("hold",))
+    bots = [make_bot("random", seed=s) for s in range(4)]
+    while len(game.view(0).tricks) < 2:
+        seat = game.to_act()[0]
+        act(game, seat, bots[seat])
+    view = game.view(0)
+    last = view.tricks[-1]
+    assert words.table(view).startswith("No cards on the table. Last trick: ")
+    assert words.table_item(view, 1) == (
+        f"1: {words.who(view, last.leader)}, the {last.cards[0].name}."
+    )
+    assert words.table_item(view, 7) == "No card 7 on the last trick."
+    assert words.trick_taken(view, last).endswith(("points.", "point.", "no points."))
+    assert words.scores(view).startswith("Scores: you 0, West 0, North 0, East 0.")
+    hand = words.hand(view)
+    assert hand.startswith(f"Your hand, {len(view.hand)} cards.")
+    for suit in ("clubs", "diamonds", "spades", "hearts"):
+        if view.hand.of_suit(["clubs", "diamonds", "spades", "hearts"].index(suit)):
+            assert f"{suit}: " in hand
+    assert words.turn(view).startswith(("It is your turn", "It is "))
+    assert words.cards_words(CardSet.parse("2C QS AH")) == (
+        "the two of clubs, the queen of spades and the ace of hearts"
+    )
+    assert words.card_points(CardSet.parse("QS 2H JD"), view) == 14
+    assert words.card_points(CardSet.parse("QS 2H JD"), names_game(
+        jack_of_diamonds=True).view(0)) == 4  # fmt: skip
+
+
+# Session --------------------------------------------------------------------------------
+
+
+def test_session_plays_refuses_and_undoes() -> None:
+    session = Session.new(Rules.preset("standard"), 9, default_names(4, "You"), 0, "random")
+    with pytest.raises(IllegalActionError, match="choose the cards to pass first"):
+        session.play("2C")
+    with pytest.raises(IllegalActionError, match="nothing of yours"):
+        session.undo()
+    while session.bot_seat() is not None:
+        session.apply(session.decide(session.bot_seat() or 0))
+    said = session.pass_cards(session.view().hand.cards()[:3])
+    assert said[0].startswith("You passed the ")
+    while not session.human_to_act():
+        seat = session.bot_seat()
+        assert seat is not None
+        session.apply(session.decide(seat))
+    view = session.view()
+    card = view.legal.cards()[0]
+    before = len(session.game.actions)
+    said = session.play(card)
+    assert said[0] == f"You played the {card.name}."
+    while session.bot_seat() is not None and session.game.phase == "playing":
+        session.apply(session.decide(session.bot_seat() or 0))
+        if session.human_to_act():
+            break
+    assert session.undo() == [f"Undone: you take back the {card.name}."]
+    assert len(session.game.actions) == before
+    illegal = [c for c in view.hand if c not in view.legal]
+    if illegal:
+        with pytest.raises(IllegalActionError):
+            session.play(illegal[0])
+    # Undo again takes back the pass.
+    assert session.undo()[0].startswith("Undone: you take back your pass of ")
+    assert session.game.phase == "passing"
+
+
+def test_a_broken_bot_falls_back_to_a_legal_move() -> None:
+    class Broken:
+        def choose_pass(self, view: object) -> CardSet:
+            raise RuntimeError("boom")
+
+        def choose_play(self, view: object) -> Card:
+            return Card.parse("2C") if False else Card(99 % 52)
+
+        def choose_moon(self, view: object) -> bool:
+            raise RuntimeError("boom")
+
+    game = Game(seed=2)
+    action = decide(Broken(), game.view(1))  # type: ignore[arg-type]
+    game.apply(action)
+    for seat in (0, 2, 3):
+        game.pass_cards(seat, game.hand(seat).cards()[:3])
+    seat = game.current_player
+    assert seat is not None
+    action = decide(Broken(), game.view(seat))  # type: ignore[arg-type]
+    assert isinstance(action, Play) and action.card in game.legal_plays()
+
+
+def test_unknown_level_falls_back_to_random() -> None:
+    session = Session(Game(seed=1), 0, "no-such-level")
+    assert session.level == "random" and session.problem is not None
+
+
+def test_default_names_are_unique() -> None:
+    assert default_names(6, "North") == [
+        "North", "Southwest", "Northwest", "North 2", "Northeast", "Southeast"
+    ]  # fmt: skip
+    assert default_names(3, "", ["A", "B", "C"]) == ["You", "A", "B"]
+
+
+def test_hint_text() -> None:
+    game = Game(seed=4)
+    text, card = hint(game.view(0))
+    assert text.startswith(("Hint: pass the ", "Hints need"))
+    for seat in range(4):
+        game.pass_cards(seat, game.hand(seat).cards()[:3])
+    seat = game.current_player
+    assert seat is not None
+    text, card = hint(game.view(seat))
+    if not text.startswith("Hints need"):
+        assert card == Card.parse("2C") and text.startswith("Hint: play the two of clubs")
+    text, card = hint(game.view((seat + 1) % 4))
+    assert card is None
+
+
+# Drawing --------------------------------------------------------------------------------
+
+
+def test_cards_are_drawn_with_shapes_as_well_as_colours() -> None:
+    canvas = Canvas(11, 4)
+    draw_card(canvas, 0, 0, Card.parse("TH"), CardLook())
+    draw_card(canvas, 6, 0, Card.parse("QS"), CardLook(cursor=True))
+    lines = canvas.text().plain.splitlines()
+    assert lines == ["╭───╮ ┏━━━┓", "│10 │ ┃Q  ┃", "│ ♥ │ ┃ ♠ ┃", "╰───╯ ┗━━━┛"]
+    strips = canvas.strips(Style(bgcolor="green"))
+    assert [strip.text for strip in strips] == lines
+    assert all(strip.cell_length == 11 for strip in strips)
+
+
+def test_layout_sides_and_won_summary() -> None:
+    assert [slot_side(s, 4) for s in range(1, 4)] == ["left", "top", "right"]
+    assert [slot_side(s, 3) for s in range(1, 3)] == ["left", "right"]
+    assert [slot_side(s, 6) for s in range(1, 6)] == ["left", "left", "top", "right", "right"]
+    assert won_summary(CardSet(), 0) == "no tricks yet"
+    assert won_summary(CardSet.parse("JD 2C 3C 4C"), 1, jack=True) == "won 1 trick: J♦"
