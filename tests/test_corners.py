@@ -498,3 +498,29 @@ def test_moon_without_the_queen_in_play_is_every_heart() -> None:
     result = game.results[0]
     assert result.taken_points == (13, 0, 0, 0)
     assert result.points == (0, 13, 13, 13) and result.shot == "moon"
+
+
+def test_the_shooter_chooses_even_without_the_last_trick() -> None:
+    # Seat 0 takes every point card but loses the pointless last trick to seat 1; the
+    # choice is still the shooter's.  Seat 0 plays its lowest legal card (clubs before the
+    # 2♦), the others their highest (hearts and high cards first).
+    rules = hold_rules("source-000", first_trick=FirstTrick.ALLOWED)
+    fixed = {
+        0: "3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC 2D",
+        1: "2C 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+        2: "3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS 2H",
+        3: "2S 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+    }
+    game = scripted_game(rules, fixed)
+    play_out_deal(game, pick=lambda legal: legal[0] if game.current_player == 0 else legal[-1])
+    state = game.deal
+    assert state.tricks[-1][2] == 1, "seat 1 won the last trick"
+    assert game.phase == "moon_choice"
+    assert game.current_player == 0 and game.to_act() == [0]
+    assert game.view(2).to_move == 0
+    with pytest.raises(IllegalActionError, match="only the player who shot the moon chooses"):
+        game.choose_moon(1, others_add=False)
+    game.choose_moon(0, others_add=False)
+    result = game.results[0]
+    assert result.shooter == 0 and result.points == (-26, 0, 0, 0)
+    assert result.taken_points == (26, 0, 0, 0)

@@ -313,10 +313,60 @@ class GameChecker:
         if self.view_rate and self.rng.random() < self.view_rate:
             for seat in range(self.rules.players):
                 check_view_secrecy(game, seat)
+                self.check_view(seat)
         action = random_action(game, self.rng)
         if self.undo_rate and self.rng.random() < self.undo_rate:
             self.check_undo(action)
         self.apply(action)
+
+    def check_view(self, seat: int) -> None:
+        """Every field of a seat's view holds what the referee says the seat knows."""
+        game, ref, n = self.game, self.referee, self.rules.players
+        view = game.view(seat)
+        passing, hold = ref.passing, ref.offset == 0
+        assert (view.seat, view.deal_number, view.names) == (seat, ref.deal_number, game.names)
+        assert view.dealer == (self.rules.first_dealer + ref.deal_number) % n
+        assert view.phase == game.phase and view.passing_done is not passing
+        assert view.hand.mask == mask_of(ref.hands[seat])
+        own = ref.passes[seat]
+        assert view.passed == (None if hold or own is None else CardSet(own))
+        source = (seat - ref.offset) % n
+        got = ref.passes[source]
+        assert view.received == (None if hold or passing or got is None else CardSet(got))
+        assert view.pass_target == (None if hold else (seat + ref.offset) % n)
+        assert view.pass_source == (None if hold else source)
+        set_aside = [len(p or ()) if passing else 0 for p in ref.passes]
+        sizes = tuple(len(h) + a for h, a in zip(ref.hands, set_aside, strict=True))
+        assert view.hand_sizes == sizes
+        playing = not passing and not ref.over
+        if ref.over:
+            assert view.to_move == ref.shot()[0], "the shooter is to choose"
+        else:
+            assert view.to_move == (ref.to_move if not passing else None)
+        assert view.leader == (ref.leader if not passing else None)
+        if playing and ref.to_move == seat:
+            assert view.legal.mask == mask_of(ref.legal())
+        else:
+            assert view.legal == CardSet()
+        assert [(s, int(c)) for s, c in view.trick] == [
+            ((ref.leader + i) % n, c) for i, c in enumerate(ref.trick)
+        ]
+        assert [(t.leader, [int(c) for c in t.cards], t.winner) for t in view.tricks] == [
+            (leader, cards, winner) for leader, cards, winner in ref.tricks
+        ]
+        assert [w.mask for w in view.won] == [mask_of(t) for t in ref.taken()]
+        assert list(view.points_taken) == ref.raw_points()
+        assert view.hearts_broken is (ref.hearts_broken() if not passing else (
+            self.rules.hearts_break is HeartsBreak.NEVER_RESTRICTED
+        ))
+        voids: list[set[int]] = [set() for _ in range(n)]
+        for leader, cards, _winner in [*ref.tricks, (ref.leader, ref.trick, -1)]:
+            for index, c in enumerate(cards[1:], start=1):
+                if suit(c) != suit(cards[0]):
+                    voids[(leader + index) % n].add(suit(cards[0]))
+        assert [set(v) for v in view.voids] == voids
+        assert view.scores == tuple(self.scores)
+        assert view.deal_points == tuple(r.points for r in game.results)
 
     def check_undo(self, action: Action) -> None:
         game = self.game
@@ -448,7 +498,7 @@ SLOW_GAMES_PER_CONFIG = 500
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_random_games_follow_the_rules(config: tuple[str, int]) -> None:
     rules = Rules.preset(*config)
-    checkers = run_checked_games(rules, range(GAMES_PER_CONFIG), undo_rate=0.02)
+    checkers = run_checked_games(rules, range(GAMES_PER_CONFIG), undo_rate=0.02, view_rate=0.01)
     assert sum(c.deals for c in checkers) >= GAMES_PER_CONFIG * 3
     assert sum(c.undos for c in checkers) > 0
 
