@@ -219,7 +219,7 @@ class Card(int):
         ...
         openhearts.cards.CardParseError: cannot read 'QX' as a card: expected a rank ...
         """
-        cleaned = text.strip().lower()
+        cleaned = _without_variation_selectors(text).strip().lower()
         found = _parse_one(cleaned)
         if found is None:
             raise CardParseError(
@@ -245,6 +245,11 @@ _SUIT_ALIASES: Final = {
 _WORDS_RE: Final = re.compile(r"^(\w+)\s*(?:of\s+)?(\w+|[♣♧♦♢♠♤♥♡])$")
 _COMPACT_RE: Final = re.compile(r"^(10|[2-9tjqka1])\s*([cdsh♣♧♦♢♠♤♥♡])$")
 _SUIT_FIRST_RE: Final = re.compile(r"^([cdsh♣♧♦♢♠♤♥♡])\s*(10|[2-9tjqka1])$")
+
+
+def _without_variation_selectors(text: str) -> str:
+    # Phone and emoji keyboards send "♠" followed by U+FE0F (emoji style) or U+FE0E.
+    return text.replace("\ufe0f", "").replace("\ufe0e", "")
 
 
 def _parse_one(text: str) -> int | None:
@@ -394,6 +399,7 @@ def parse_cards(text: str) -> list[Card]:
     >>> [str(c) for c in parse_cards("queen of spades, 2c and ace of hearts")]
     ['QS', '2C', 'AH']
     """
+    text = _without_variation_selectors(text)
     items = [part for part in re.split(r"\s*,\s*|\s+and\s+", text.strip()) if part]
     cards: list[Card] = []
     for item in items:
