@@ -299,6 +299,7 @@ def test_card_list_error_quotes_the_text_as_typed() -> None:
         CardSet.parse("2C QX 3C")
 
 
+@pytest.mark.parametrize("text", ["Q♠\ufe0f", "10♥\ufe0f", "♦\ufe0fJ"])
 def test_suit_symbols_typed_from_an_emoji_keyboard(text: str) -> None:
     # Phone and emoji keyboards send a suit symbol followed by U+FE0F ("♥️").
     assert str(Card.parse(text)) in ("QS", "TH", "JD")
