@@ -1,7 +1,7 @@
 """Make the terminal game's screenshots (SVG) for the docs.
 
-    python scripts/tui_screenshots.py                 # docs/screenshots/terminal-*.svg
-    python scripts/tui_screenshots.py OUT --all       # also options, help, dialogs, sizes
+    python scripts/tui_screenshots.py             # docs/screenshots/terminal-*.svg
+    python scripts/tui_screenshots.py OUT --all   # every dialog, 3 and 6 players, in OUT
 
 The game runs headlessly (Textual's test driver) in a temporary home directory, with a
 fixed seed, so the pictures only change when the program does.  Your moves are made by
@@ -46,8 +46,12 @@ async def shoot(
     prefix: str,
     everything: bool = False,
     end_score: int = 100,
+    wanted: frozenset[str] | None = None,
 ) -> list[Path]:
-    """Play a deal (or, with ``everything``, a whole game) and save the pictures."""
+    """Play a deal (or, with ``everything``, a whole game) and save the pictures.
+
+    ``wanted`` limits the pictures saved to those names (default: all of them).
+    """
     written: list[Path] = []
     with tempfile.TemporaryDirectory() as home:
         rules = Rules.preset("standard", players=players, end_score=end_score)
@@ -56,7 +60,7 @@ async def shoot(
 
         def save(name: str) -> None:
             path = out / f"{prefix}{name}.svg"
-            if path in written:
+            if path in written or (wanted is not None and name not in wanted):
                 return
             app.save_screenshot(filename=path.name, path=str(out))
             written.append(path)
@@ -71,14 +75,15 @@ async def shoot(
             table = app.table
             assert table is not None
             me = make_bot("easy", "screenshots")
-            shot_table = False
+            shot_table = shot_scores = False
             while True:
                 await settle(
                     pilot,
                     lambda: app.screen is not table or table.session.human_to_act(),
                 )
                 if isinstance(app.screen, InfoScreen):
-                    if not any(p.name == f"{prefix}scores.svg" for p in written):
+                    if not shot_scores:
+                        shot_scores = True
                         save("scores")
                         if not everything:
                             break
@@ -124,12 +129,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    asyncio.run(shoot(out, (100, 32), 4, "terminal-"))
     if args.all:
-        asyncio.run(shoot(out, (100, 32), 4, "full-", everything=True, end_score=40))
-        asyncio.run(shoot(out, (80, 24), 4, "small-", False))
-        asyncio.run(shoot(out, (110, 34), 3, "three-", False))
-        asyncio.run(shoot(out, (120, 36), 6, "six-", False))
+        asyncio.run(shoot(out, (100, 32), 4, "terminal-", everything=True, end_score=40))
+        asyncio.run(shoot(out, (80, 24), 4, "small-"))
+        asyncio.run(shoot(out, (110, 34), 3, "three-"))
+        asyncio.run(shoot(out, (120, 36), 6, "six-"))
+    else:
+        docs = frozenset({"options", "table", "scores", "game-over"})
+        asyncio.run(shoot(out, (100, 32), 4, "terminal-", True, end_score=40, wanted=docs))
+        asyncio.run(shoot(out, (80, 24), 4, "terminal-80x24-", wanted=frozenset({"table"})))
     return 0
 
 

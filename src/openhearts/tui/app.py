@@ -360,8 +360,7 @@ class TableScreen(Screen[None]):
         group = Group(
             body,
             score_table(game, session.human),
-            Text("Your statistics\n", style="bold"),
-            Text("\n".join(f"  {line}" for line in stats.lines())),
+            Text.assemble(("Your statistics: ", "bold"), stats.summary()),
         )
         self.app.push_screen(
             ChoiceScreen(

@@ -66,25 +66,35 @@ def score_table(game: Game, human: int) -> Table:
     table = Table(show_edge=True, expand=False, header_style="bold", pad_edge=True)
     table.add_column("Deal", justify="right")
     table.add_column("Pass")
+    # Numbers are padded here: right-justified columns do not survive every renderer.
+    widths = []
     for seat, name in enumerate(game.names):
         you = seat == human and name.lower() != "you"
-        table.add_column(name + (" (you)" if you else ""), justify="right")
+        heading = name + (" (you)" if you else "")
+        widths.append(max(len(heading) + 2, 6))
+        table.add_column(heading.rjust(widths[-1] - 2) + "  ")
+
+    def number(value: int, mark: str = "  ", seat: int = 0) -> Text:
+        return Text(f"{value}{mark}".rjust(widths[seat]))
+
     start = list(game.initial_scores)
     if any(start):
-        table.add_row("", "start", *[str(v) for v in start])
+        table.add_row("", "start", *[number(v, seat=s) for s, v in enumerate(start)])
     for result in game.results:
         cells: list[str | Text] = []
         for seat, points in enumerate(result.points):
-            text = Text(str(points))
+            mark = "  "
             if result.shooter == seat:
-                text.append(" ☾" if result.shot != "sun" else " ☀", style="bold yellow")
-            cells.append(text)
-        table.add_row(str(result.number + 1), result.pass_direction, *cells)
+                mark = " ☾" if result.shot != "sun" else " ☀"
+            cells.append(number(points, mark, seat))
+        table.add_row(str(result.number + 1).rjust(4), result.pass_direction, *cells)
     low = min(game.scores)
     totals: list[str | Text] = []
-    for value in game.scores:
+    for seat, value in enumerate(game.scores):
         style = Style(bold=True, color="green") if value == low else Style(bold=True)
-        totals.append(Text(str(value) + (" ◀" if value == low else ""), style=style))
+        total = number(value, " ◀" if value == low else "  ", seat)
+        total.stylize(style)
+        totals.append(total)
     table.add_section()
     table.add_row("", "Total", *totals)
     return table

@@ -163,6 +163,26 @@ class Stats:
             lines.append(f"Best final total: {self.best_total}")
         return lines
 
+    def summary(self) -> str:
+        """The statistics in one line."""
+        if not self.games_played:
+            return "No game finished yet."
+        text = (
+            f"{self.games_played} game{'s' if self.games_played != 1 else ''}, "
+            f"{self.games_won} won ({self.win_rate:.0%}), {self.deals_played} deals, "
+            f"{self.average_per_deal:.1f} points per deal, {self.moons_shot} moon"
+            f"{'s' if self.moons_shot != 1 else ''} shot"
+        )
+        return (
+            text
+            + (
+                f", {self.suns_shot} sun{'s' if self.suns_shot != 1 else ''}"
+                if self.suns_shot
+                else ""
+            )
+            + "."
+        )
+
     @classmethod
     def from_dict(cls, data: object) -> Stats:
         stats = cls()
