@@ -204,7 +204,7 @@ def test_announcement_sentences() -> None:
 
 
 def test_session_plays_refuses_and_undoes() -> None:
-    session = Session.new(Rules.preset("standard"), 9, default_names(4, "You"), 0, "random")
+    session = Session.new(Rules.preset("standard"), 9, default_names(4, "You"), "random")
     with pytest.raises(IllegalActionError, match="choose the cards to pass first"):
         session.play("2C")
     with pytest.raises(IllegalActionError, match="nothing of yours"):

@@ -805,7 +805,7 @@ class HeartsApp(App[int]):
 
             rules = Rules.preset("standard")
         names = default_names(rules.players, settings.name, settings.opponents)
-        session = Session.new(rules, self._new_seed(), names, human=0, level=settings.level)
+        session = Session.new(rules, self._new_seed(), names, level=settings.level)
         self.storage.clear_game()
         self._show_table(session)
         what = words.status(session.view())

@@ -73,6 +73,7 @@ class OptionsScreen(Screen[OptionsResult | None]):
         self.settings = copy.deepcopy(settings)
         self.in_game = in_game
         self._loading = False
+        self.error = ""
         try:
             self.rules = settings.make_rules()
         except RulesError:
@@ -195,10 +196,17 @@ class OptionsScreen(Screen[OptionsResult | None]):
                     "0 is your seat",
                 )
             with Vertical(id="options-side"):
+                if self.in_game:
+                    yield Static(
+                        "Rules, players, names and level take effect in a new game; "
+                        "speed, auto play one and speech at once.",
+                        id="options-note",
+                    )
                 yield Static("", id="options-summary")
                 yield Static("", id="options-error")
                 with Horizontal(classes="buttons"):
-                    yield Button("Start game", variant="primary", id="start")
+                    label = "New game" if self.in_game else "Start game"
+                    yield Button(label, variant="primary", id="start")
                     if self.in_game:
                         yield Button("Back to the game", id="back")
                     else:
@@ -208,6 +216,18 @@ class OptionsScreen(Screen[OptionsResult | None]):
     def on_mount(self) -> None:
         self.query_one("#start", Button).focus()
         self._update_summary()
+        self._announce(
+            "Options. Enter starts a game with these options; Tab and Shift+Tab move "
+            "between the options; Escape goes back."
+            if self.in_game
+            else "Options. Enter starts a game with these options; Tab and Shift+Tab move "
+            "between the options."
+        )
+
+    def _announce(self, sentence: str) -> None:
+        announce = getattr(self.app, "announce", None)
+        if callable(announce):
+            announce(sentence)
 
     # Reading the form ----------------------------------------------------------------
 
@@ -299,6 +319,7 @@ class OptionsScreen(Screen[OptionsResult | None]):
             self._loading = False
 
     def _show_error(self, message: str) -> None:
+        self.error = message
         self.query_one("#options-error", Static).update(f"⚠ {message}")
 
     def _update_summary(self) -> Rules | None:
@@ -309,6 +330,7 @@ class OptionsScreen(Screen[OptionsResult | None]):
             summary.update("")
             self._show_error(str(error))
             return None
+        self.error = ""
         self.query_one("#options-error", Static).update("")
         preset = str(self._value("preset"))
         lines = [f"[b]{preset}[/b]: {PRESET_SOURCES.get(preset, '')}", ""]
@@ -348,10 +370,7 @@ class OptionsScreen(Screen[OptionsResult | None]):
         rules = self._update_summary()
         if rules is None:
             self.app.bell()
-            error = str(self.query_one("#options-error", Static).render())
-            announce = getattr(self.app, "announce", None)
-            if callable(announce):
-                announce(f"Cannot start: {error.lstrip('⚠ ')}")
+            self._announce(f"Cannot start: {self.error}")
             return
         self.dismiss(OptionsResult("start", self.read_settings(rules)))
 

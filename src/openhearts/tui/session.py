@@ -4,7 +4,7 @@ The app drives a :class:`Session`; the tests can too.  Every action returns the
 announcements it causes as plain sentences, written for the human seat.
 
 >>> session = Session.new(Rules.preset("standard"), seed=3, names=["You", "W", "N", "E"],
-...                       human=0, level="random")
+...                       level="random")
 >>> while session.bot_seat() is not None:
 ...     _ = session.apply(session.decide(session.bot_seat()))
 >>> session.game.to_act()
@@ -36,10 +36,10 @@ from ..game import (
     Play,
     PlayerView,
 )
-from ..rules import Rules, seat_names
+from ..rules import Rules, Seating, seat_names
 from . import words
 
-__all__ = ["Session", "decide", "default_names"]
+__all__ = ["Session", "decide", "default_names", "seated_names"]
 
 
 def default_names(players: int, human: str, opponents: Sequence[str] = ()) -> list[str]:
@@ -62,6 +62,29 @@ def default_names(players: int, human: str, opponents: Sequence[str] = ()) -> li
         seen.add(candidate.lower())
         unique.append(candidate)
     return unique
+
+
+def seated_names(rules: Rules, seed: object, names: list[str]) -> list[str]:
+    """Names ordered so that the human (``names[0]``) keeps seat 0 with shuffled seating.
+
+    The engine's shuffle of the seating depends only on the seed and the player count,
+    so a probe game finds it; the shuffled order is turned to start with the human,
+    which keeps who sits after whom random.
+
+    >>> rules = Rules.preset("source-002")
+    >>> Game(rules, seed=5, names=seated_names(rules, 5, ["Me", "A", "B", "C"])).names[0]
+    'Me'
+    """
+    if rules.seating is not Seating.SHUFFLED:
+        return names
+    shuffled = list(Game(rules, seed, names).names)
+    turn = shuffled.index(names[0])
+    wanted = shuffled[turn:] + shuffled[:turn]
+    order = [int(n) for n in Game(rules, seed, [str(i) for i in range(len(names))]).names]
+    given = [""] * len(names)
+    for seat, index in enumerate(order):
+        given[index] = wanted[seat]
+    return given
 
 
 def decide(bot: Bot, view: PlayerView) -> Action:
@@ -114,18 +137,10 @@ class Session:
             return RandomBot(seed)
 
     @classmethod
-    def new(
-        cls,
-        rules: Rules,
-        seed: object,
-        names: Sequence[str],
-        human: int = 0,
-        level: str = "easy",
-    ) -> Session:
-        """A new game; ``names[human]`` is the human's name (seating may move it)."""
-        game = Game(rules, seed=seed, names=list(names))
-        seat = list(game.names).index(names[human])
-        return cls(game, seat, level)
+    def new(cls, rules: Rules, seed: object, names: Sequence[str], level: str = "easy") -> Session:
+        """A new game with the human, ``names[0]``, in seat 0 (as in the plain line mode)."""
+        game = Game(rules, seed=seed, names=seated_names(rules, seed, list(names)))
+        return cls(game, list(game.names).index(names[0]), level)
 
     @classmethod
     def resume(cls, game: Game, meta: dict[str, Any], name: str, level: str) -> Session:

@@ -221,12 +221,12 @@ class Storage:
         if home:
             self.config_dir = self.data_dir = Path(home).expanduser()
         else:
-            self.config_dir = Path(platformdirs.user_config_dir("openhearts", appauthor=False))
-            self.data_dir = Path(platformdirs.user_data_dir("openhearts", appauthor=False))
+            self.config_dir = Path(platformdirs.user_config_dir("openhearts"))
+            self.data_dir = Path(platformdirs.user_data_dir("openhearts"))
         self.settings_path = self.config_dir / "settings.json"
         self.stats_path = self.data_dir / "statistics.json"
         self.save_path = (
-            Path(save_path).expanduser() if save_path else (self.data_dir / "current-game.json")
+            Path(save_path).expanduser() if save_path else (self.data_dir / "saved-game.json")
         )
         self.announcements_path = self.data_dir / "announcements.txt"
         #: The last problem met reading or writing, for the interface to show.
@@ -283,7 +283,7 @@ class Storage:
 
     @property
     def meta_path(self) -> Path:
-        return self.save_path.with_name(self.save_path.stem + ".meta.json")
+        return self.save_path.with_name(self.save_path.stem + ".tui.json")
 
     def save_game(self, game: Game, meta: dict[str, Any] | None = None) -> bool:
         """Save the record of the game in progress (atomically), and what the record lacks
