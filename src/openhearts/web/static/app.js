@@ -387,7 +387,7 @@ function connect() {
     document.body.dataset.connection = "lost";
     flash("Connection lost: reconnecting…", "error");
     app.reconnectTimer = setTimeout(connect, app.reconnectDelay);
-    app.reconnectDelay = Math.min(app.reconnectDelay * 2, 8000);
+    app.reconnectDelay = Math.min(app.reconnectDelay * 2, 4000);
   });
 }
 
@@ -448,9 +448,6 @@ function handleMessage(message) {
       break;
     case "hint":
       onHint(message);
-      break;
-    case "chat":
-      announce(`${message.name}: ${message.text}`);
       break;
     default:
       break;
@@ -717,7 +714,9 @@ function renderOpponents() {
     if (s.phase === "passing") {
       turn = waiting.includes(seat);
       done = !turn && cardsToPass() > 0 && s.pass_direction !== "hold";
-      tag = [tag, turn ? "choosing cards" : done ? "passed" : ""].filter(Boolean).join(" · ");
+      // While passing, what the seat is doing matters more than who plays it.
+      if (turn) tag = "choosing cards";
+      else if (done) tag = "passed";
     } else if (s.phase === "playing" || s.phase === "moon_choice") {
       turn = s.to_move === seat;
     }
@@ -794,7 +793,11 @@ function renderTrick() {
   const cardH = cardW * 1.4 + 18;
   const reachX = Math.min(cardW * 1.0, width * 0.2);
   const reachY = Math.min(cardH * 0.56, height * 0.25);
-  const shiftY = narrow ? Math.min(height * 0.08, 30) : 0;
+  // On a narrow table the opponents sit in a row on top: centre the trick below them.
+  const row = narrow
+    ? Math.max(0, ...[...document.querySelectorAll("#opponents .opponent")].map((n) => n.offsetHeight))
+    : 0;
+  const shiftY = row / 2;
   cards.forEach(([seat, card], index) => {
     const angle = seatAngle(seat);
     const label = `${whoOf(seat)}: ${cardName(card)}`;
@@ -1420,6 +1423,16 @@ function init() {
     resizeTimer = setTimeout(() => { if (app.state) renderTable(); }, 80);
   });
   window.addEventListener("popstate", route);
+  // Back online or back to the tab: reconnect now rather than at the next retry.
+  const reconnectNow = () => {
+    if (app.tableId && !app.wsOpen && app.reconnectTimer && !document.hidden) {
+      clearTimeout(app.reconnectTimer);
+      app.reconnectTimer = null;
+      connect();
+    }
+  };
+  window.addEventListener("online", reconnectNow);
+  document.addEventListener("visibilitychange", reconnectNow);
   route();
 }
 
