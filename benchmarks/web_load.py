@@ -226,9 +226,7 @@ async def drive(args: argparse.Namespace, base: str, figures: Figures) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=60, help="games to play (default 60)")
-    parser.add_argument(
-        "--concurrency", type=int, default=20, help="tables at once (default 20)"
-    )
+    parser.add_argument("--concurrency", type=int, default=20, help="tables at once (default 20)")
     parser.add_argument("--seconds", type=float, default=180, help="time limit (default 180)")
     parser.add_argument("--end-score", type=int, default=50, help="game length (default 50)")
     parser.add_argument("--level", default="random", help="bot level (default random)")
@@ -322,8 +320,7 @@ def main() -> int:
         print(f"ack latency ms     p50 {ack['p50']}  p95 {ack['p95']}  p99 {ack['p99']}")
         print(f"state latency ms   p50 {state['p50']}  p95 {state['p95']}  p99 {state['p99']}")
         print(
-            f"server RSS MiB     idle {memory['idle']}  end {memory['end']}  "
-            f"peak {memory['peak']}"
+            f"server RSS MiB     idle {memory['idle']}  end {memory['end']}  peak {memory['peak']}"
         )
         print(f"errors             {result['errors']} {result['error_kinds']}")
     return 0 if not figures.errors else 1

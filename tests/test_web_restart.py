@@ -61,11 +61,16 @@ class Served:
     def ws_url(self, table_id: str) -> str:
         return f"ws://127.0.0.1:{self.port}/ws/{table_id}"
 
-    def kill(self) -> None:
-        self.process.send_signal(signal.SIGKILL)
+    def kill(self) -> str:
+        """Kill the server at once; its output so far."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
         self.process.wait(10)
-        if self.process.stdout:
+        output = ""
+        if self.process.stdout and not self.process.stdout.closed:
+            output = self.process.stdout.read()
             self.process.stdout.close()
+        return output
 
 
 @pytest.fixture
@@ -150,7 +155,8 @@ def test_bots_carry_on_after_a_restart(database: str, tmp_path: Path) -> None:
         player = Player(served.ws_url(table_id), token=created["token"]).open()
         assert player.request({"type": "leave"})["type"] == "ack"
         player.until(lambda m: m["type"] == "state" and m["seq"] > 20, timeout=30)
-        served.kill()
+        output = served.kill()
+        assert f"OpenHearts is served at http://127.0.0.1:{served.port}/" in output
         player.close()
 
         served = Served(database, tmp_path, "--bot-delay", "0", "--takeover-delay", "0")

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from openhearts import record
-from openhearts.web.storage import Storage
+from openhearts import Game, Rules, record
+from openhearts.bots import act, make_bot
+from openhearts.web.storage import ActionRow, GameRow, SeatRow, Storage, TableRow, token_hash
 from openhearts.web.tables import Settings
 from web_support import (
     Player,
@@ -174,9 +175,9 @@ def test_reconnect_gives_the_same_seat_and_hand(storage: Storage) -> None:
         before = player.state
         player.close()
         wait_for(
-            lambda: not server.get(f"/api/tables/{data['table_id']}").json()["seats"][0][
-                "connected"
-            ],
+            lambda: (
+                not server.get(f"/api/tables/{data['table_id']}").json()["seats"][0]["connected"]
+            ),
             what="the seat to show as disconnected",
         )
         again = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
@@ -202,9 +203,11 @@ def test_a_bot_plays_for_a_player_who_drops_until_they_return(storage: Storage) 
         watcher = Player(server.ws_url(table_id)).open()
         # The game goes on without the player: the bot passes and plays seat 0's cards.
         watcher.until(
-            lambda m: m["type"] == "state"
-            and any(e.get("seat") == 0 and e["event"] == "played" for e in m["events"])
-            and m["seq"] > seq + 4,
+            lambda m: (
+                m["type"] == "state"
+                and any(e.get("seat") == 0 and e["event"] == "played" for e in m["events"])
+                and m["seq"] > seq + 4
+            ),
             timeout=30,
         )
         summary = server.get(f"/api/tables/{table_id}").json()
@@ -217,8 +220,10 @@ def test_a_bot_plays_for_a_player_who_drops_until_they_return(storage: Storage) 
         assert back.welcome is not None and back.welcome["seat"] == 0
         # From now on the game waits for the person again.
         state = back.until(
-            lambda m: m["type"] == "state"
-            and (0 in m["state"]["waiting_for"] or m["state"]["phase"] == "game_over"),
+            lambda m: (
+                m["type"] == "state"
+                and (0 in m["state"]["waiting_for"] or m["state"]["phase"] == "game_over")
+            ),
             timeout=30,
         )["state"]
         if state["phase"] != "game_over":
@@ -238,6 +243,13 @@ def test_leave_hands_the_seat_to_a_bot_at_once(storage: Storage) -> None:
             lambda m: m["type"] == "state" and m["state"]["phase"] == "game_over", timeout=60
         )
         assert player.state["bot_playing"] is True
+        # The host starts another game at the same table; acting brings them back.
+        assert player.request({"type": "start"})["type"] == "ack"
+        state = player.until(lambda m: m["type"] == "state")["state"]
+        assert state["game"] == 2 and state["seq"] == 0 and state["phase"] == "passing"
+        assert player.request({"type": "pass", "cards": state["hand"][:3]})["type"] == "ack"
+        assert not player.until(lambda m: m["type"] == "state")["state"]["bot_playing"]
+        assert server.get(f"/api/tables/{data['table_id']}/games/1/record").status_code == 200
         player.close()
 
 
@@ -360,8 +372,11 @@ def test_wrong_tokens_spectators_and_guests_cannot_act(server: ServerThread) -> 
     assert stranger.until(lambda m: m["type"] == "error")["code"] == "bad_token"
     stranger.send({"type": "hello"})
     assert stranger.until(lambda m: m["type"] == "welcome")["role"] == "spectator"
-    for message in ({"type": "start"}, {"type": "play", "card": "2C"}, {"type": "chat",
-                                                                         "text": "hi"}):
+    for message in (
+        {"type": "start"},
+        {"type": "play", "card": "2C"},
+        {"type": "chat", "text": "hi"},
+    ):
         assert stranger.request(message)["code"] == "not_seated"
 
     bob = Player(server.ws_url(table_id), token=guest["token"]).open()
@@ -479,8 +494,7 @@ def test_undo_and_hints_against_bots(storage: Storage) -> None:
         player.until(lambda m: m["type"] == "state" and m["state"]["passed"] is not None)
         assert player.request({"type": "undo"})["type"] == "ack"
         undone = player.until(
-            lambda m: m["type"] == "state"
-            and any(e["event"] == "undone" for e in m["events"])
+            lambda m: m["type"] == "state" and any(e["event"] == "undone" for e in m["events"])
         )
         assert undone["state"]["passed"] is None
         assert undone["state"]["hand"] == hand
@@ -536,3 +550,77 @@ def test_pages_and_config_are_served(server: ServerThread) -> None:
     assert {p["name"] for p in config["presets"]} >= {"standard", "source-000"}
     assert server.get("/healthz").json() == {"ok": True}
     assert server.get("/static/../server.py").status_code == 404
+
+
+def test_a_moon_shooter_chooses_after_a_restart(storage: Storage) -> None:
+    # Random bots shoot the moon now and then: find a first deal where one does.
+    rules = Rules.preset("source-000")  # the shooter chooses
+    for attempt in range(500):
+        seed = f"moon{attempt}"
+        game = Game(rules, seed=seed)
+        bots = [make_bot("random", seed=s) for s in range(4)]
+        while game.phase != "moon_choice" and game.deal_number == 0:
+            act(game, game.to_act()[0], bots[game.to_act()[0]])
+        if game.phase == "moon_choice":
+            break
+    else:
+        pytest.fail("no moon in 500 random deals")
+    shooter = game.current_player
+    assert shooter is not None
+    # The game as a server would have stored it, with the shooter a person.
+    token = "M" * 32
+    storage.migrate()
+    seats = [SeatRow(s, "bot", f"Bot {s}", level="random") for s in range(4)]
+    seats[shooter] = SeatRow(shooter, "human", "Ann", token_hash(token), host=True)
+    storage.create_table(
+        TableRow(
+            id="moontable",
+            status="waiting",
+            preset="source-000",
+            rules=rules.to_dict(),
+            level="random",
+            seats=seats,
+        )
+    )
+    storage.start_game(
+        "moontable", GameRow(1, seed, rules.to_dict(), list(game.names), "playing"), seats
+    )
+    for seq, action in enumerate(game.actions):
+        data = str(getattr(action, "cards", getattr(action, "card", "")))
+        kind = "pass" if hasattr(action, "cards") else "play"
+        storage.append_action("moontable", 1, ActionRow(seq, kind, action.seat, data))
+
+    with running(Storage(storage.url), fast_settings(takeover_delay=60)) as server:
+        player = Player(server.ws_url("moontable"), token=token).open()
+        state = player.until(lambda m: m["type"] == "state")["state"]
+        assert state["phase"] == "moon_choice" and state["seat"] == shooter
+        assert state["moon"]["shooter"] == shooter
+        suggested = state["moon"]["suggested_others_add"]
+        assert suggested == game.suggested_moon_choice()
+        assert player.request({"type": "play", "card": "2C"})["code"] in (
+            "illegal",
+            "not_your_turn",
+            "bad_message",
+        )
+        assert player.request({"type": "moon", "others_add": False})["type"] == "ack"
+        scored = player.until(
+            lambda m: m["type"] == "state" and any(e["event"] == "deal_over" for e in m["events"])
+        )
+        over = next(e for e in scored["events"] if e["event"] == "deal_over")
+        assert over["shooter"] == shooter and over["shot"] == "moon"
+        assert over["moon_choice"] == "subtract"
+        assert over["points"][shooter] == -26
+        assert scored["state"]["deal"] == 1
+        player.close()
+
+
+def test_serve_refuses_bad_options_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
+    from openhearts.cli import main
+
+    assert main(["serve", "--end-score", "0"]) == 2
+    assert main(["serve", "-o", "moon=sideways"]) == 2
+    assert main(["serve", "--bot-delay", "-1"]) == 2
+    assert main(["serve", "--database", "postgresql://nobody@127.0.0.1:1/none"]) == 1
+    errors = capsys.readouterr().err
+    assert "end_score" in errors and "moon" in errors and "bot-delay" in errors
+    assert "cannot prepare the database" in errors and "Traceback" not in errors

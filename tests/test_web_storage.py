@@ -99,7 +99,8 @@ def test_a_game_is_stored_action_by_action_and_finished(storage: Storage) -> Non
         seat.kind, seat.name, seat.level = "bot", f"Bot {seat.seat}", "random"
     game = Game(seed="secret", names=["Ann", "Bot 1", "Bot 2", "Bot 3"])
     storage.start_game(
-        "table-one", GameRow(1, "secret", game.rules.to_dict(), list(game.names), "playing"),
+        "table-one",
+        GameRow(1, "secret", game.rules.to_dict(), list(game.names), "playing"),
         seats,
     )
     bots = [make_bot("random", seed=s) for s in range(4)]
@@ -121,8 +122,9 @@ def test_a_game_is_stored_action_by_action_and_finished(storage: Storage) -> Non
 
     while not game.is_over:
         act(game, game.to_act()[0], bots[game.to_act()[0]])
-    delta = StatsDelta(token_hash("p" * 32), "Ann", 0 in game.winners, len(game.results),
-                       game.scores[0], 0)
+    delta = StatsDelta(
+        token_hash("p" * 32), "Ann", 0 in game.winners, len(game.results), game.scores[0], 0
+    )
     storage.finish_game("table-one", 1, record.dumps(game), game.scores, [delta])
     # Finishing twice (a restart in between) does not count the game twice.
     storage.finish_game("table-one", 1, record.dumps(game), game.scores, [delta])

@@ -221,9 +221,7 @@ class Player:
             return {"type": "moon", "others_add": rng.random() < 0.5}
         return None
 
-    def play(
-        self, *, stop_after: int | None = None, timeout: float = 60
-    ) -> dict[str, Any] | None:
+    def play(self, *, stop_after: int | None = None, timeout: float = 60) -> dict[str, Any] | None:
         """Play at random until the game is over (or ``stop_after`` own actions)."""
         rng = random.Random(self.seed)
         pending: int | None = None
@@ -247,7 +245,10 @@ class Player:
             if message["type"] in ("ack", "error") and message.get("id") == pending:
                 pending = None
                 if message["type"] == "error":
+                    # Scripted play never errs unless something is wrong: fail fast
+                    # rather than wait for a state that will not come.
                     self.errors.append(message)
+                    raise AssertionError(f"seat {self.state['seat']}: {message}")
                 else:
                     # Every state before the ack predates this action.
                     acted = max(acted, self.latest["seq"] if self.latest else -1)

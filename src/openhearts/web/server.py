@@ -442,8 +442,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=20.0,
         metavar="N",
-        help="messages per second one connection may send, bursts of twice that "
-        "(default: 20)",
+        help="messages per second one connection may send, bursts of twice that (default: 20)",
     )
     parser.add_argument(
         "--log-level",

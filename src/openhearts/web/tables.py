@@ -20,7 +20,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -192,6 +192,7 @@ class Connection:
         self.greeted = False
         self.closed = False
         self.limiter = RateLimiter(rate=rate, burst=burst)
+        self.hinting = False
         self.refused = 0
 
     def send(self, message: dict[str, Any]) -> None:
@@ -750,6 +751,13 @@ class Hub:
         self._loading = asyncio.Lock()
         self._creators: dict[str, RateLimiter] = {}
         self.sweeper: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as a task kept alive until it ends."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def store(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -1011,6 +1019,12 @@ class Hub:
         if kind not in ("hello", "ping") and not connection.greeted:
             connection.error("no_hello", "say hello first", request_id)
             return
+        seat = connection.seat
+        if seat is not None and seat.away and kind in _COMING_BACK:
+            # A player who left and acts again is back: the bot stops playing for them.
+            seat.away = False
+            table.version += 1
+            table.broadcast_table()
         try:
             await handler(self, connection, table, message)
         except WebError as error:
@@ -1185,9 +1199,29 @@ async def _hint(hub: Hub, connection: Connection, table: Table, message: dict[st
             raise WebError("not_your_turn", "hints are for your own turn")
         view = game.view(seat.index)
         seq = table.seq
-    loop = asyncio.get_running_loop()
-    answer = await loop.run_in_executor(hub.bot_pool, _hint_of, view, hub.settings.hint_budget)
-    connection.send({"type": "hint", "id": message.get("id"), "seq": seq, **answer})
+    request_id = message.get("id")
+    if connection.hinting:
+        raise WebError("busy", "a hint is already being worked out")
+    connection.hinting = True
+
+    async def work() -> None:
+        # Thought about aside, so the player may go on sending messages meanwhile.
+        loop = asyncio.get_running_loop()
+        try:
+            answer = await loop.run_in_executor(
+                hub.bot_pool, _hint_of, view, hub.settings.hint_budget
+            )
+        except WebError as error:
+            connection.error(error.code, error.message, request_id)
+        except Exception:
+            log.exception("table %s: a hint failed", table.id)
+            connection.error("internal", "the hint could not be worked out", request_id)
+        else:
+            connection.send({"type": "hint", "id": request_id, "seq": seq, **answer})
+        finally:
+            connection.hinting = False
+
+    hub.background(work())
 
 
 def _hint_of(view: PlayerView, budget: int | None) -> dict[str, Any]:
@@ -1328,6 +1362,9 @@ async def _chat(hub: Hub, connection: Connection, table: Table, message: dict[st
     for other in table.connections():
         other.send(line)
 
+
+#: Messages by which a player who left comes back.
+_COMING_BACK: Final = frozenset({"pass", "play", "moon", "undo", "auto", "start", "fill", "clear"})
 
 _HANDLERS: dict[str, Handler] = {
     "hello": _hello,
