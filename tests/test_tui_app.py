@@ -474,7 +474,12 @@ async def random_keys_game(
                 await pilot.press("escape")
                 if isinstance(app.screen, OptionsScreen) and not app.screen.in_game:
                     await pilot.press("ctrl+s")
+                    if isinstance(app.screen, OptionsScreen):
+                        # The random keys made the options invalid: start with good ones.
+                        app.start_game(app.settings)
                 await settle(pilot)
+            # Random keys may have slowed the animations down on the options screen.
+            app.settings.speed = "off"
             if human_turn(app):
                 await human_move_by_keys(pilot, app)
     raise AssertionError("the game did not end")
@@ -482,7 +487,7 @@ async def random_keys_game(
 
 def test_random_keys_never_crash(tmp_path: Path) -> None:
     async def run() -> None:
-        app = make_app(tmp_path, seed=13, end_score=1)
+        app = make_app(tmp_path, seed=13, end_score=1, show_options=True)
         async with app.run_test(size=(90, 28)) as pilot:
             await random_keys_game(pilot, app, seed=1, limit=200, burst=1)
 

@@ -194,8 +194,13 @@ class TableScreen(Screen[None]):
                 picture.plays = last.plays(players)
                 picture.winner = last.winner
                 picture.caption = words.trick_taken(view, last).split(" with ")[0]
-            elif view.phase == PASSING:
-                picture.caption = f"Deal {view.deal_number + 1}: passing {view.pass_direction}"
+            elif view.phase == PASSING and view.pass_target is not None:
+                side = slot_side(self.slots[view.pass_target], players)
+                arrow = {"left": "◀", "right": "▶", "top": "▲"}[side]
+                picture.caption = (
+                    f"Deal {view.deal_number + 1}: pass {view.rules.cards_passed} cards "
+                    f"{arrow} {game.names[view.pass_target]}"
+                )
             elif view.phase == PLAYING:
                 picture.caption = f"Deal {view.deal_number + 1}"
         self.query_one(TrickView).show(picture)
@@ -384,7 +389,17 @@ class TableScreen(Screen[None]):
         game = self.session.game
         points = game.rules.points_in_play
         suggested = game.suggested_moon_choice()
-        totals = ", ".join(f"{n} {s}" for n, s in zip(game.names, game.scores, strict=True))
+        me = self.session.human
+        added = [s + (0 if seat == me else points) for seat, s in enumerate(game.scores)]
+        subtracted = [s - (points if seat == me else 0) for seat, s in enumerate(game.scores)]
+
+        def listing(values: list[int]) -> str:
+            return ", ".join(f"{n} {v}" for n, v in zip(game.names, values, strict=True))
+
+        totals = (
+            f"{listing(list(game.scores))}\nIf everyone else adds {points}: {listing(added)}"
+            f"\nIf you subtract {points}: {listing(subtracted)}"
+        )
         self.say(
             [
                 f"You shot the moon! Choose: everyone else adds {points}, or you subtract "
@@ -554,8 +569,10 @@ class TableScreen(Screen[None]):
                 + words.trick_taken(view, last)
             ]
         )
+        number = len(view.tricks) if view.tricks else view.rules.hand_size
+        title = f"Trick {number} of {view.rules.hand_size}"
         self.app.push_screen(
-            InfoScreen("Last trick", trick_text(last, view.names, view.players, "The last trick"))
+            InfoScreen("Last trick", trick_text(last, view.names, view.players, title))
         )
 
     def action_won(self) -> None:

@@ -141,8 +141,8 @@ def _rank(card: Card) -> str:
 
 
 def trick_text(trick: TrickRecord, names: Sequence[str], players: int, title: str) -> Text:
-    """One finished trick, card by card, the winner marked."""
-    text = Text(title + "\n\n", style="bold")
+    """One finished trick, card by card in play order, the winner marked."""
+    text = Text(title + "\n\n" if title else "", style="bold")
     for seat, card in trick.plays(players):
         mark = "  ★ takes the trick" if seat == trick.winner else ""
         style = "bold red" if card.suit.is_red else "bold"
