@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from websockets.exceptions import ConnectionClosed
 
 from openhearts import Game, Rules, record
@@ -550,6 +551,9 @@ def test_pages_and_config_are_served(server: ServerThread) -> None:
     assert {p["name"] for p in config["presets"]} >= {"standard", "source-000"}
     assert server.get("/healthz").json() == {"ok": True}
     assert server.get("/static/../server.py").status_code == 404
+    headers = server.get("/").headers
+    assert "default-src 'self'" in headers["content-security-policy"]
+    assert headers["x-content-type-options"] == "nosniff"
 
 
 def test_a_moon_shooter_chooses_after_a_restart(storage: Storage) -> None:
@@ -569,26 +573,7 @@ def test_a_moon_shooter_chooses_after_a_restart(storage: Storage) -> None:
     assert shooter is not None
     # The game as a server would have stored it, with the shooter a person.
     token = "M" * 32
-    storage.migrate()
-    seats = [SeatRow(s, "bot", f"Bot {s}", level="random") for s in range(4)]
-    seats[shooter] = SeatRow(shooter, "human", "Ann", token_hash(token), host=True)
-    storage.create_table(
-        TableRow(
-            id="moontable",
-            status="waiting",
-            preset="source-000",
-            rules=rules.to_dict(),
-            level="random",
-            seats=seats,
-        )
-    )
-    storage.start_game(
-        "moontable", GameRow(1, seed, rules.to_dict(), list(game.names), "playing"), seats
-    )
-    for seq, action in enumerate(game.actions):
-        data = str(getattr(action, "cards", getattr(action, "card", "")))
-        kind = "pass" if hasattr(action, "cards") else "play"
-        storage.append_action("moontable", 1, ActionRow(seq, kind, action.seat, data))
+    store_game(storage, "moontable", "source-000", game, shooter, token)
 
     with running(Storage(storage.url), fast_settings(takeover_delay=60)) as server:
         player = Player(server.ws_url("moontable"), token=token).open()
@@ -624,3 +609,60 @@ def test_serve_refuses_bad_options_with_a_message(capsys: pytest.CaptureFixture[
     errors = capsys.readouterr().err
     assert "end_score" in errors and "moon" in errors and "bot-delay" in errors
     assert "cannot prepare the database" in errors and "Traceback" not in errors
+
+
+def store_game(
+    storage: Storage, table_id: str, preset: str, game: Game, human: int, token: str
+) -> list[ActionRow]:
+    """Store ``game`` as the server would have, seat ``human`` a person's."""
+    storage.migrate()
+    seats = [SeatRow(s, "bot", f"Bot {s}", level="random") for s in range(game.rules.players)]
+    seats[human] = SeatRow(human, "human", "Ann", token_hash(token), host=True)
+    storage.create_table(
+        TableRow(
+            id=table_id,
+            status="waiting",
+            preset=preset,
+            rules=game.rules.to_dict(),
+            level="random",
+            seats=seats,
+        )
+    )
+    storage.start_game(
+        table_id,
+        GameRow(1, str(game.seed), game.rules.to_dict(), list(game.names), "playing"),
+        seats,
+    )
+    rows = []
+    for seq, action in enumerate(game.actions):
+        data = str(getattr(action, "cards", getattr(action, "card", "")))
+        kind = "pass" if hasattr(action, "cards") else "play"
+        rows.append(ActionRow(seq, kind, action.seat, data))
+        storage.append_action(table_id, 1, rows[-1])
+    return rows
+
+
+def test_a_stored_action_that_does_not_replay_is_dropped_with_what_follows(
+    storage: Storage,
+) -> None:
+    game = Game(seed="tampered")
+    bots = [make_bot("random", seed=s) for s in range(4)]
+    for _ in range(12):
+        act(game, game.to_act()[0], bots[game.to_act()[0]])
+    # The person is the one who made action 8: after it is dropped, the game waits for them.
+    human = game.actions[8].seat
+    rows = store_game(storage, "tamperedtable", "standard", game, human, "T" * 32)
+    # Action 8 is changed into a card nobody may play there.
+    with storage.engine.begin() as connection:
+        connection.execute(
+            sa.text("UPDATE actions SET data = :card WHERE seq = 8"),
+            {"card": "AH" if rows[8].data != "AH" else "KH"},
+        )
+    with running(Storage(storage.url), fast_settings(takeover_delay=60)) as server:
+        watcher = Player(server.ws_url("tamperedtable")).open()
+        state = watcher.until(lambda m: m["type"] == "state")
+        assert state["seq"] == 8
+        stored = server.hub.storage.load_table("tamperedtable")
+        assert stored is not None and stored.game is not None
+        assert [a.seq for a in stored.game.actions] == list(range(8))
+        watcher.close()

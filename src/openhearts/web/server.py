@@ -19,10 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..options import add_rules_arguments, parse_option
@@ -61,6 +63,21 @@ WS_MAX_BYTES = 65536
 MAX_REFUSALS = 100
 #: Seconds a new connection has to say hello.
 HELLO_TIMEOUT = 30.0
+
+#: Sent with every HTTP answer.  The page loads only its own files and talks only to
+#: this server, so an injected name could not load or send anything even if it were
+#: ever shown as HTML.
+SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        b"img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+        b"frame-ancestors 'none'; form-action 'self'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
 
 FALLBACK_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>OpenHearts</title></head>
@@ -364,6 +381,25 @@ async def live_table(websocket: WebSocket) -> None:
 # The application ----------------------------------------------------------------------
 
 
+class SecurityHeaders:
+    """ASGI middleware adding :data:`SECURITY_HEADERS` to HTTP answers."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
 def create_app(storage: Storage, settings: Settings | None = None) -> Starlette:
     """The ASGI application; tests build one around their own storage."""
     hub = Hub(storage, settings)
@@ -391,7 +427,7 @@ def create_app(storage: Storage, settings: Settings | None = None) -> Starlette:
         WebSocketRoute("/ws/{table_id}", live_table),
         Mount("/static", StaticFiles(directory=static_dir(), check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
     app.state.hub = hub
     return app
 

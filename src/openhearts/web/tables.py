@@ -407,12 +407,13 @@ class Table:
             try:
                 game.apply(_action_of_row(action_row))
             except (IllegalActionError, CardParseError, ValueError) as error:
+                # Only the kind of error: its text may name a card of a hidden hand.
                 log.error(
                     "table %s game %s: stored action %s does not replay (%s); resuming before it",
                     self.id,
                     row.number,
                     action_row.seq,
-                    error,
+                    type(error).__name__,
                 )
                 break
         self.game = game
@@ -434,8 +435,8 @@ class Table:
                 self.game = record.loads(row.record)
                 self.seed = row.seed
                 self._count_actions()
-            except record.RecordError as error:
-                log.error("table %s game %s: record unreadable: %s", self.id, row.number, error)
+            except record.RecordError:
+                log.error("table %s game %s: the record does not replay", self.id, row.number)
 
     def _bot_for(self, seat: Seat) -> Bot:
         if seat.bot is None:
@@ -646,7 +647,12 @@ class Table:
                         self.hub.bot_pool, _bot_action, bot, view, game.phase
                     )
                 except Exception as error:
-                    log.warning("table %s: bot failed (%s); playing at random", self.id, error)
+                    # The error's text may name the bot's cards: the log keeps only its kind.
+                    log.warning(
+                        "table %s: the bot failed (%s); playing at random",
+                        self.id,
+                        type(error).__name__,
+                    )
                     action = _bot_action(make_bot("random", seed=self.version), view, view.phase)
             async with self.lock:
                 if self.version != version or self._automatic() != step:
@@ -654,8 +660,8 @@ class Table:
                 extra = [Event({"event": "auto", "seat": seat.index})] if how == "auto" else []
                 try:
                     events = await self.commit(action, extra=extra)
-                except IllegalActionError as error:
-                    log.warning("table %s: bot chose an illegal action: %s", self.id, error)
+                except IllegalActionError:
+                    log.warning("table %s: the bot chose an illegal action", self.id)
                     fallback = _bot_action(make_bot("random", seed=self.version), view, view.phase)
                     events = await self.commit(fallback, extra=extra)
                 except WebError:
@@ -817,6 +823,11 @@ class Hub:
             if row.game is not None:
                 if row.game.status == "playing":
                     table.resume(row.game)
+                    if table.seq < len(row.game.actions):
+                        # Forget what did not replay, so that new actions can follow.
+                        await self.store(
+                            self.storage.truncate_actions, table.id, row.game.number, table.seq
+                        )
                     if table.game is not None and table.game.is_over:
                         # Killed between storing the last card and the finished game.
                         await table._finish()
