@@ -17,6 +17,8 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from openhearts import Card, CardSet, Game, Rules
+from openhearts.bots import act, make_bot
+from openhearts.record import save
 from openhearts.tui.app import HeartsApp, TableScreen
 from openhearts.tui.options_screen import OptionsScreen
 from openhearts.tui.screens import ChoiceScreen, InfoScreen
@@ -367,6 +369,37 @@ def test_typed_card_and_dialog_keys(tmp_path: Path) -> None:
             assert isinstance(app.screen, OptionsScreen)
             await pilot.press("escape")
             assert app.screen is screen
+            # A click on a player shows that player's cards won; on the middle, the last trick.
+            await pilot.click("#seat-2")
+            assert isinstance(app.screen, InfoScreen)
+            assert app.screen.title_text == "Cards won by North"
+            assert app.announcements[-1].startswith("North has won ")
+            await pilot.press("escape")
+            await settle(pilot, lambda: app.screen is screen)
+            await pilot.click(TrickView)
+            assert isinstance(app.screen, InfoScreen) and app.screen.title_text == "Last trick"
+
+    asyncio.run(run())
+
+
+def test_resuming_a_finished_game_shows_the_result(tmp_path: Path) -> None:
+    game = Game(Rules.preset("standard", end_score=1), seed=2, names=["You", "W", "N", "E"])
+    bots = [make_bot("random", seed=s) for s in range(4)]
+    while not game.is_over:
+        seat = game.to_act()[0]
+        act(game, seat, bots[seat])
+    path = tmp_path / "done.json"
+    save(game, str(path))
+
+    async def run() -> None:
+        app = HeartsApp(Storage(tmp_path), Settings(speed="off"), resume=str(path))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            assert app.screen.title_text == "Game over"
+            assert app.storage.load_stats().games_played == 0  # not counted twice
+            await pilot.press("escape")
+            await pilot.press("u")
+            assert table(app).message == "The game is over: there is nothing to undo."
 
     asyncio.run(run())
 

@@ -46,7 +46,8 @@ def run_tui(args: argparse.Namespace) -> int:
     """Run the terminal game; returns the exit status."""
     from .app import HeartsApp
 
-    storage = Storage(save_path=getattr(args, "save", None))
+    # As in the plain line mode, a resumed game is saved back to its own file.
+    storage = Storage(save_path=getattr(args, "save", None) or getattr(args, "resume", None))
     try:
         settings = settings_from_args(storage.load_settings(), args)
     except RulesError as error:

@@ -144,6 +144,8 @@ class TableScreen(Screen[None]):
             self.query_one("#log", Log).write_line(sentence)
         self.query_one(HandView).focus()
         self.refresh_table()
+        if self.session.game.is_over:
+            self.call_after_refresh(self.show_game_over)
 
     def on_resize(self) -> None:
         # On a small terminal the table needs the rows more than the log does.

@@ -208,8 +208,8 @@ class Session:
             sentences.append(f"{words.subject(after, action.seat)} chose: {how} the points.")
         if len(game.results) > results_before:
             sentences.extend(self.deal_sentences())
-        elif after.phase == PASSING and before.phase != PASSING:
-            sentences.append(self.deal_start_sentence())
+            if not game.is_over:
+                sentences.append(self.deal_start_sentence())
         if game.is_over:
             sentences.append(words.status(self.view()))
         return sentences
@@ -226,7 +226,8 @@ class Session:
 
     def deal_start_sentence(self) -> str:
         view = self.view()
-        return f"Deal {view.deal_number + 1}. " + words.status(view)
+        hold = "No passing this deal. " if view.pass_direction == "hold" else ""
+        return f"Deal {view.deal_number + 1}. {hold}" + words.status(view)
 
     def deal_sentences(self) -> list[str]:
         """What the last finished deal came to."""
