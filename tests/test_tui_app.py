@@ -23,6 +23,7 @@ from openhearts.tui.app import HeartsApp, TableScreen
 from openhearts.tui.options_screen import OptionsScreen
 from openhearts.tui.screens import ChoiceScreen, InfoScreen
 from openhearts.tui.session import Session
+from openhearts.tui.speech import Speaker
 from openhearts.tui.storage import Settings, Storage
 from openhearts.tui.widgets import HandView, TrickView
 
@@ -301,6 +302,8 @@ def test_save_and_resume(tmp_path: Path) -> None:
 def test_announcement_keys(tmp_path: Path) -> None:
     async def run() -> None:
         app = make_app(tmp_path, seed=3)
+        speech_file = tmp_path / "said.txt"
+        app.speaker = Speaker(f"sh -c 'echo \"$0\" >> {speech_file}'")
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, lambda: human_turn(app))
             await pilot.press("t")
@@ -328,6 +331,15 @@ def test_announcement_keys(tmp_path: Path) -> None:
             # The announcements also reach the log and the announcements file.
             log_file = app.storage.announcements_path.read_text(encoding="utf-8")
             assert app.announcements[-1] in log_file
+            # ... and the speech command, which also says the card under the cursor.
+            await settle(pilot, lambda: not app.speaker._speaking and app.speaker._queue.empty())
+            await pilot.press("right")
+            card = table(app).query_one(HandView).current
+            assert card is not None
+            app.speaker.close(wait=10)
+            spoken = speech_file.read_text(encoding="utf-8").splitlines()
+            assert app.announcements[-1] in spoken
+            assert spoken[-1].startswith(card.name)
 
     asyncio.run(run())
 

@@ -17,6 +17,7 @@ from openhearts.tui import settings_from_args, words
 from openhearts.tui.drawing import Canvas, CardLook, draw_card
 from openhearts.tui.hints import hint
 from openhearts.tui.session import Session, decide, default_names
+from openhearts.tui.speech import Speaker
 from openhearts.tui.storage import HOME_VARIABLE, Settings, Stats, Storage
 from openhearts.tui.widgets import slot_side, won_summary
 
@@ -306,3 +307,21 @@ def test_layout_sides_and_won_summary() -> None:
     assert [slot_side(s, 6) for s in range(1, 6)] == ["left", "left", "top", "right", "right"]
     assert won_summary(CardSet(), 0) == "no tricks yet"
     assert won_summary(CardSet.parse("JD 2C 3C 4C"), 1, jack=True) == "won 1 trick: J♦"
+
+
+def test_speaker_runs_the_command_in_order(tmp_path: Path) -> None:
+    said = tmp_path / "said.txt"
+    speaker = Speaker(f"sh -c 'echo \"$0\" >> {said}'")
+    assert speaker.active
+    for sentence in ("West played the two of clubs.", "It's your turn; lead."):
+        speaker.say(sentence)
+    speaker.close(wait=10)
+    assert said.read_text(encoding="utf-8").splitlines() == [
+        "West played the two of clubs.",
+        "It's your turn; lead.",
+    ]
+    broken = Speaker("/no/such/speech-program")
+    broken.say("hello")
+    broken.close(wait=10)
+    assert broken.problem is not None and not broken.active
+    assert not Speaker("  ").active

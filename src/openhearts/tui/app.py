@@ -502,6 +502,17 @@ class TableScreen(Screen[None]):
         message.stop()
         self.play_card(message.card)
 
+    def on_hand_view_cursor_moved(self, message: HandView.CursorMoved) -> None:
+        """With a speech command, say the card under the cursor (never queued up)."""
+        message.stop()
+        view = self.session.view()
+        text = message.card.name
+        if message.card in self.chosen:
+            text += ", chosen"
+        elif view.phase == PLAYING and view.is_my_turn and message.card not in view.legal:
+            text += ", not playable"
+        self.hearts.speaker.say_if_idle(text)
+
     def on_seat_panel_clicked(self, message: SeatPanel.Clicked) -> None:
         message.stop()
         self.show_won([message.seat])

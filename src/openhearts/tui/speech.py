@@ -23,6 +23,7 @@ class Speaker:
         self.problem: str | None = None
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._thread: threading.Thread | None = None
+        self._speaking = False
 
     @property
     def active(self) -> bool:
@@ -36,11 +37,18 @@ class Speaker:
             self._thread.start()
         self._queue.put(sentence)
 
+    def say_if_idle(self, sentence: str) -> None:
+        """Speak only if nothing is being said or waiting (for the card under the cursor:
+        moving fast must not queue up a long list)."""
+        if not self._speaking and self._queue.empty():
+            self.say(sentence)
+
     def _run(self) -> None:
         while True:
             sentence = self._queue.get()
             if sentence is None:
                 return
+            self._speaking = True
             try:
                 subprocess.run(
                     [*self.words, sentence],
@@ -53,7 +61,12 @@ class Speaker:
             except (OSError, subprocess.SubprocessError) as error:
                 self.problem = f"the speech command {self.words[0]!r} failed: {error}"
                 return
+            finally:
+                self._speaking = False
 
-    def close(self) -> None:
+    def close(self, wait: float = 0.0) -> None:
+        """Stop after what is queued; ``wait`` seconds at most for it to be said."""
         if self._thread is not None:
             self._queue.put(None)
+            if wait:
+                self._thread.join(wait)
