@@ -734,6 +734,7 @@ class HeartsApp(App[int]):
         self.show_options_first = show_options
         self.announcements: list[str] = []
         self.speaker = Speaker(self.settings.speech_command)
+        self._speech_problem_shown: str | None = None
         self.table: TableScreen | None = None
 
     # Announcements ---------------------------------------------------------------------
@@ -746,6 +747,10 @@ class HeartsApp(App[int]):
             self.table.log_line(sentence)
         self.storage.announce(sentence)
         self.speaker.say(sentence)
+        problem = self.speaker.problem
+        if problem and problem != self._speech_problem_shown:
+            self._speech_problem_shown = problem
+            self.notify(problem, title="Speech is off", severity="warning", timeout=8)
 
     # Flow --------------------------------------------------------------------------------
 
