@@ -179,8 +179,19 @@ function fillSelect(select, values, selected, label = (v) => v) {
 
 const LEVEL_LABELS = { random: "Random (beginner)", easy: "Easy", hard: "Hard" };
 
+function drawHeroFan() {
+  const fan = $("hero-fan");
+  if (fan.childElementCount) return;
+  ["JC", "KD", "QS", "AH"].forEach((code, i) => {
+    const svg = cardSvg(code);
+    svg.style.transform = `rotate(${(i - 1.5) * 14}deg)`;
+    fan.appendChild(svg);
+  });
+}
+
 async function showLobby() {
   show("lobby");
+  drawHeroFan();
   document.title = "OpenHearts";
   $("player-name").value = storage.get("openhearts.name") || "";
   let config;
@@ -349,7 +360,8 @@ async function tryJoin() {
 function showMissingTable() {
   show("waiting");
   $("waiting-title").textContent = "No such table";
-  $("waiting-note").textContent = "This link does not lead to a table. Start a new game from the lobby.";
+  $("waiting-note").textContent =
+    "This link does not lead to a table. Start a new game from the lobby.";
   $("seat-list").replaceChildren();
   $("fill-bots").hidden = true;
   $("start-game").hidden = true;
@@ -484,7 +496,6 @@ function onError(message) {
 function setTable(table) {
   if (!table) return;
   app.table = table;
-  document.title = `OpenHearts — table ${table.id}`;
   if (table.status === "waiting" || !app.state) renderWaiting();
   if (app.state) renderTable();
 }
@@ -498,7 +509,8 @@ function renderWaiting() {
   if (!table) return;
   if (table.status !== "waiting" && app.state) return;
   show("waiting");
-  $("waiting-title").textContent = table.status === "waiting" ? "Table: waiting for players" : "Table";
+  $("waiting-title").textContent =
+    table.status === "waiting" ? "Table: waiting for players" : "Table";
   $("waiting-rules").textContent = (table.describe || []).join(" · ");
   $("share-link").value = location.origin + (table.url || `/t/${table.id}`);
   const list = $("seat-list");
@@ -537,7 +549,9 @@ function renderWaiting() {
   let note;
   if (table.status !== "waiting") note = "The game is starting…";
   else if (app.role === "spectator" || app.seat === null) {
-    note = free ? "You are watching. Reload the page to take a free seat." : "You are watching: every seat is taken.";
+    note = free
+      ? "You are watching. Reload the page to take a free seat."
+      : "You are watching: every seat is taken.";
   } else if (isHost) {
     note = free
       ? `Share the link. ${plural(free, "seat")} free: start now and bots take them.`
@@ -660,6 +674,8 @@ function renderTable() {
   if (!app.table || app.table.status !== "waiting" || s.phase) show("table");
   document.body.dataset.phase = s.phase;
   document.body.dataset.myTurn = String(isMyTurn());
+  // A tab in the background says when the player is wanted.
+  document.title = isMyTurn() || mustPass() ? "● Your turn — OpenHearts" : "OpenHearts";
   document.body.dataset.seat = mySeat() === null ? "" : String(mySeat());
   renderOpponents();
   renderTrick();
@@ -744,6 +760,7 @@ function renderOpponents() {
   const order = [...placed].sort((a, b) => Math.sin(b.angle) - Math.sin(a.angle)
     || Math.cos(a.angle) - Math.cos(b.angle));
   order.forEach((item, index) => {
+    if (narrow) item.node.style.maxWidth = `${Math.floor(width / order.length) - 4}px`;
     const w = item.node.offsetWidth;
     const hgt = item.node.offsetHeight;
     let x;
@@ -789,22 +806,31 @@ function renderTrick() {
   // A compact cross, each card pushed towards the seat that played it.
   const narrow = narrowFelt();
   const style = getComputedStyle(document.documentElement);
-  const cardW = parseFloat(style.getPropertyValue("--trick-w")) || 80;
+  const players = app.state.players || 4;
+  // Five or six cards need smaller cards further apart to stay readable.
+  const scale = players > 4 ? 0.8 : 1;
+  const cardW = (parseFloat(style.getPropertyValue("--trick-w")) || 80) * scale;
   const cardH = cardW * 1.4 + 18;
-  const reachX = Math.min(cardW * 1.0, width * 0.2);
-  const reachY = Math.min(cardH * 0.56, height * 0.25);
-  // On a narrow table the opponents sit in a row on top: centre the trick below them.
-  const row = narrow
-    ? Math.max(0, ...[...document.querySelectorAll("#opponents .opponent")].map((n) => n.offsetHeight))
-    : 0;
-  const shiftY = row / 2;
+  box.style.setProperty("--trick-scale", String(scale));
+  // Centre the trick in the room left below the opponents at the top of the table (a
+  // row of them on a narrow table, the seat across on a wide one).
+  const top = [...document.querySelectorAll(narrow ? "#opponents .opponent" : "#opponents .across")]
+    .map((n) => n.offsetHeight + 8);
+  const block = Math.max(0, ...top);
+  const shiftY = block / 2;
+  const room = (height - block) / 2 - cardH / 2 - 4;
+  const reachX = Math.min(cardW * (players > 4 ? 1.2 : 1.0), width * 0.2);
+  const reachY = Math.max(cardH * 0.4, Math.min(cardH * (players > 4 ? 1.0 : 0.56), room));
   cards.forEach(([seat, card], index) => {
     const angle = seatAngle(seat);
     const label = `${whoOf(seat)}: ${cardName(card)}`;
     const node = h("div", {
       class: `trick-card${seat === winner ? " winner" : ""}`, role: "img",
       "aria-label": label, "data-seat": seat, "data-card": card,
-    }, [cardSvg(card), h("span", { class: "who", text: seat === mySeat() ? "You" : nameOf(seat) })]);
+    }, [
+      cardSvg(card),
+      h("span", { class: "who", text: seat === mySeat() ? "You" : nameOf(seat) }),
+    ]);
     node.style.left = `${-reachX * Math.sin(angle)}px`;
     node.style.top = `${reachY * Math.cos(angle) + shiftY}px`;
     node.style.zIndex = String(index + 1);
@@ -852,7 +878,8 @@ function statusText() {
   if (s.phase === "game_over") {
     const winners = (s.winners || []).map(whoOf);
     const youWin = (s.winners || []).includes(me);
-    return youWin && winners.length === 1 ? "Game over: you win!" : `Game over: ${listWords(winners)} ${winners.length === 1 ? "wins" : "win"}.`;
+    if (youWin && winners.length === 1) return "Game over: you win!";
+    return `Game over: ${listWords(winners)} ${winners.length === 1 ? "wins" : "win"}.`;
   }
   if (me === null) {
     if (s.phase === "passing") return "You are watching. The players are passing cards.";
@@ -870,18 +897,25 @@ function statusText() {
         + `(${directionWords(s.pass_direction)}): ${chosen} of ${n} chosen.`;
     }
     const waiting = (s.waiting_for || []).filter((seat) => seat !== me).map(nameOf);
-    return `${prefix}Waiting for ${listWords(waiting) || "the others"} to pass.`;
+    const gave = s.passed && s.passed.length
+      ? ` You pass ${listWords(s.passed.map(cardPretty))}.` : "";
+    return `${prefix}Waiting for ${listWords(waiting) || "the others"} to pass.${gave}`;
   }
   if (s.phase === "moon_choice") {
     const shooter = s.moon ? s.moon.shooter : s.to_move;
-    return shooter === me ? "You shot the moon: choose how it scores." : `${nameOf(shooter)} shot the moon and is choosing how it scores.`;
+    return shooter === me
+      ? "You shot the moon: choose how it scores."
+      : `${nameOf(shooter)} shot the moon and is choosing how it scores.`;
   }
   if (s.phase === "playing") {
     if (s.to_move === me) {
       const trick = s.trick || [];
       if (!trick.length) {
-        if ((s.tricks || []).length === 0) return `${prefix}Your lead: the ${cardName(s.legal[0] || "2C")} starts the deal.`;
-        return `${prefix}Your lead: play any highlighted card${s.hearts_broken ? "" : " (hearts are not broken yet)"}.`;
+        if ((s.tricks || []).length === 0) {
+          return `${prefix}Your lead: the ${cardName(s.legal[0] || "2C")} starts the deal.`;
+        }
+        const unbroken = s.hearts_broken ? "" : " (hearts are not broken yet)";
+        return `${prefix}Your lead: play any highlighted card${unbroken}.`;
       }
       const led = trick[0][1][1];
       const hasSuit = (s.hand || []).some((c) => c[1] === led);
@@ -934,7 +968,8 @@ function layoutHand(count) {
   const fits = (n) => (n <= 1 ? cardW : (avail - cardW) / (n - 1));
   let perRow = count;
   if (count > 1 && fits(count) < cardW * 0.5) {
-    perRow = Math.ceil(count / Math.ceil(count / Math.max(2, Math.floor((avail - cardW) / (cardW * 0.55)) + 1)));
+    const most = Math.max(2, Math.floor((avail - cardW) / (cardW * 0.55)) + 1);
+    perRow = Math.ceil(count / Math.ceil(count / most));
   }
   const step = Math.min(cardW * 0.62, fits(perRow));
   return { perRow, overlap: step - cardW };
@@ -949,7 +984,9 @@ function renderHand() {
   const me = mySeat();
   if (me === null) {
     handButtons.clear();
-    hand.replaceChildren(h("p", { class: "hand-empty", text: "You are watching this table: only played cards are shown." }));
+    hand.replaceChildren(h("p", {
+      class: "hand-empty", text: "You are watching this table: only played cards are shown.",
+    }));
     return;
   }
   const cards = [...(s.hand || [])].filter(isCardCode).sort((a, b) => cardIndex(a) - cardIndex(b));
@@ -980,7 +1017,9 @@ function renderHand() {
   cards.forEach((code, i) => {
     let button = handButtons.get(code);
     if (!button) {
-      button = h("button", { type: "button", class: "hand-card", "data-card": code, "aria-label": cardName(code) }, [cardSvg(code)]);
+      button = h("button", {
+        type: "button", class: "hand-card", "data-card": code, "aria-label": cardName(code),
+      }, [cardSvg(code)]);
       button.addEventListener("click", () => onCardClick(code));
       handButtons.set(code, button);
     }
@@ -1002,9 +1041,12 @@ function renderHand() {
   });
   hand.replaceChildren(...rows);
   if (!cards.length) {
-    hand.appendChild(h("p", { class: "hand-empty", text: s.phase === "game_over" ? "The game is over." : "No cards in your hand." }));
+    const text = s.phase === "game_over" ? "The game is over." : "No cards in your hand.";
+    hand.appendChild(h("p", { class: "hand-empty", text }));
   }
-  if (activeCard && handButtons.has(activeCard)) handButtons.get(activeCard).focus({ preventScroll: true });
+  if (activeCard && handButtons.has(activeCard)) {
+    handButtons.get(activeCard).focus({ preventScroll: true });
+  }
   else if (activeCard && app.focusCard && handButtons.has(app.focusCard)) {
     handButtons.get(app.focusCard).focus({ preventScroll: true });
   }
@@ -1091,9 +1133,11 @@ function onHint(message) {
   if (message.phase === "passing" && Array.isArray(message.pass)) {
     app.selected = message.pass.filter(isCardCode).slice(0, cardsToPass());
     renderHand();
-    flash(`Hint: pass ${listWords(app.selected.map(cardPretty))} (chosen for you: confirm with Pass).`);
+    const cards = listWords(app.selected.map(cardPretty));
+    flash(`Hint: pass ${cards} (chosen for you: confirm with Pass).`);
     announce(`Hint: pass ${listWords(app.selected.map(cardName))}.`);
-  } else if (message.phase === "playing" && Array.isArray(message.ranking) && message.ranking.length) {
+  } else if (message.phase === "playing" && Array.isArray(message.ranking)
+      && message.ranking.length) {
     const best = message.ranking[0].card;
     if (!isCardCode(best)) return;
     app.hintCard = best;
@@ -1102,7 +1146,9 @@ function onHint(message) {
     flash(`Hint: play the ${cardPretty(best)}.`);
     announce(`Hint: play the ${cardName(best)}.`);
   } else if (message.phase === "moon_choice") {
-    const text = message.others_add ? "Hint: let everyone else add the points." : "Hint: subtract the points yourself.";
+    const text = message.others_add
+      ? "Hint: let everyone else add the points."
+      : "Hint: subtract the points yourself.";
     flash(text);
     announce(text);
   }
@@ -1131,10 +1177,14 @@ function openScores({ deal = null, final = false } = {}) {
   const me = mySeat();
   const table = $("scores-table");
   table.replaceChildren();
-  table.appendChild(h("caption", { class: "visually-hidden", text: "Points of every deal and the totals" }));
+  table.appendChild(
+    h("caption", { class: "visually-hidden", text: "Points of every deal and the totals" }),
+  );
   const headRow = h("tr", {}, [h("th", { scope: "col", text: "Deal" })]);
   names.forEach((name, seat) => {
-    headRow.appendChild(h("th", { scope: "col", class: seat === me ? "you" : null, text: seat === me ? `${name} (you)` : name }));
+    headRow.appendChild(h("th", {
+      scope: "col", class: seat === me ? "you" : null, text: seat === me ? `${name} (you)` : name,
+    }));
   });
   table.appendChild(h("thead", {}, [headRow]));
   const body = h("tbody");
@@ -1152,13 +1202,17 @@ function openScores({ deal = null, final = false } = {}) {
     body.appendChild(row);
   });
   if (!rows.length) {
-    body.appendChild(h("tr", {}, [h("td", { colspan: names.length + 1, text: "No deal has been played yet." })]));
+    body.appendChild(h("tr", {}, [
+      h("td", { colspan: names.length + 1, text: "No deal has been played yet." }),
+    ]));
   }
   table.appendChild(body);
   const winners = s.phase === "game_over" ? s.winners || [] : [];
   const totalRow = h("tr", {}, [h("th", { scope: "row", text: "Total" })]);
   (s.scores || []).forEach((value, seat) => {
-    totalRow.appendChild(h("td", { class: winners.includes(seat) ? "win" : null, text: String(value) }));
+    totalRow.appendChild(
+      h("td", { class: winners.includes(seat) ? "win" : null, text: String(value) }),
+    );
   });
   table.appendChild(h("tfoot", {}, [totalRow]));
 
@@ -1167,19 +1221,23 @@ function openScores({ deal = null, final = false } = {}) {
   summary.className = "summary";
   const over = s.phase === "game_over";
   if (over) {
-    const winnerNames = winners.map(whoOf);
+    const winnerNames = winners.map((seat) => (seat === me ? "you" : nameOf(seat)));
     const youWin = winners.includes(me);
     summary.className = "summary winner-line";
+    const list = listWords(winnerNames);
+    const verb = winners.length === 1 ? "wins" : "win";
     summary.textContent = youWin && winners.length === 1
       ? "You win the game!"
-      : `${listWords(winnerNames.map((n, i) => (winners[i] === me ? "You" : n)))} ${winners.length === 1 ? "wins" : "win"} the game!`;
+      : `${list[0].toUpperCase()}${list.slice(1)} ${verb} the game!`;
     $("scores-title").textContent = "Game over";
   } else if (deal) {
     $("scores-title").textContent = `Deal ${deal.deal + 1} is over`;
     summary.textContent = dealSummary(deal);
   } else {
     $("scores-title").textContent = "Scores";
-    summary.textContent = `Deal ${s.deal + 1} in progress; the game ends when someone reaches ${app.table?.rules?.end_score ?? 100}.`;
+    const end = app.table?.rules?.end_score ?? 100;
+    summary.textContent =
+      `Deal ${s.deal + 1} in progress; the game ends when someone reaches ${end}.`;
   }
   const isHost = app.host;
   $("scores-close").hidden = over;
@@ -1210,7 +1268,8 @@ function scoresSentence() {
 
 function openMoonDialog(moon) {
   const points = moon.points ?? 26;
-  $("moon-text").textContent = `You took every point card. Either everyone else adds ${points}, or you subtract ${points} from your own score.`;
+  $("moon-text").textContent = `You took every point card. Either everyone else adds `
+    + `${points}, or you subtract ${points} from your own score.`;
   $("moon-others").textContent = `Everyone else adds ${points}`;
   $("moon-me").textContent = `I subtract ${points}`;
   if (!$("moon-dialog").open) {
@@ -1227,7 +1286,10 @@ function tableSentence() {
   const { cards, old, winner } = shownTrick();
   if (!cards.length) return "No cards on the table.";
   const parts = cards.map(([seat, card]) => `${whoOf(seat)}, ${cardName(card)}`);
-  if (old) return `Last trick: ${parts.join("; ")}. ${winner === mySeat() ? "You" : nameOf(winner)} took it.`;
+  if (old) {
+    const taker = winner === mySeat() ? "You" : nameOf(winner);
+    return `Last trick: ${parts.join("; ")}. ${taker} took it.`;
+  }
   return `On the table: ${parts.join("; ")}.`;
 }
 
@@ -1249,11 +1311,16 @@ function turnSentence() {
   const s = app.state;
   const me = mySeat();
   if (s.phase === "passing") {
-    if (mustPass()) return `Your turn to pass ${plural(cardsToPass(), "card")} ${directionWords(s.pass_direction)}.`;
+    if (mustPass()) {
+      const n = plural(cardsToPass(), "card");
+      return `Your turn to pass ${n} ${directionWords(s.pass_direction)}.`;
+    }
     const waiting = (s.waiting_for || []).map(whoOf);
     return `Passing: waiting for ${listWords(waiting) || "the deal"}.`;
   }
-  if (s.phase === "playing") return s.to_move === me ? "Your turn." : `${nameOf(s.to_move)}'s turn.`;
+  if (s.phase === "playing") {
+    return s.to_move === me ? "Your turn." : `${nameOf(s.to_move)}'s turn.`;
+  }
   if (s.phase === "moon_choice") return statusText();
   if (s.phase === "game_over") return statusText();
   return "";
@@ -1270,7 +1337,9 @@ function handSentence() {
     if (ranks.length) parts.push(`${suitWord(suit)}: ${ranks.join(", ")}`);
   }
   let text = `Your hand, ${plural(cards.length, "card")}. ${parts.join(". ")}.`;
-  if (mustPass() && app.selected.length) text += ` Chosen to pass: ${listWords(app.selected.map(cardName))}.`;
+  if (mustPass() && app.selected.length) {
+    text += ` Chosen to pass: ${listWords(app.selected.map(cardName))}.`;
+  }
   return text;
 }
 

@@ -84,7 +84,8 @@ export function parseCard(text) {
   const words = t.split(/[\s-]+/).filter((w) => w && w !== "of");
   if (words.length === 2 && (words[0] in WORD_RANKS || /^(10|[2-9tjqka])$/.test(words[0]))) {
     const rank = WORD_RANKS[words[0]] ?? (words[0] === "10" ? "T" : words[0].toUpperCase());
-    const suit = WORD_SUITS[words[1]] ?? (/^[cdsh]$/.test(words[1]) ? words[1].toUpperCase() : null);
+    const letter = /^[cdsh]$/.test(words[1]) ? words[1].toUpperCase() : null;
+    const suit = WORD_SUITS[words[1]] ?? letter;
     return suit ? rank + suit : null;
   }
   t = t.replace(/\s+/g, "").replace(/^10/, "t");
