@@ -352,11 +352,13 @@ def test_malformed_and_illegal_messages_are_refused_and_change_nothing(
     # A legal pass still works after all that.
     answer = player.request({"type": "pass", "cards": state["hand"][:3]})
     assert answer["type"] == "ack"
-    # Out of turn: now it is someone else's turn or it is this seat's with a play.
-    player.until(lambda m: m["type"] == "state" and m["state"]["phase"] == "playing")
-    if player.state["to_move"] != 0:
-        other = player.request({"type": "play", "card": player.state["hand"][0]})
-        assert other["type"] == "error" and other["code"] in ("not_your_turn", "illegal")
+    # A card this seat does not hold is refused whether or not it is its turn.
+    state = player.until(lambda m: m["type"] == "state" and m["state"]["phase"] == "playing")[
+        "state"
+    ]
+    stranger = next(c for c in ("2C", "3C", "AS", "KH", "QD") if c not in state["hand"])
+    other = player.request({"type": "play", "card": stranger})
+    assert other["type"] == "error" and other["code"] in ("not_your_turn", "illegal")
     player.close()
 
 
@@ -533,6 +535,20 @@ def test_undo_and_hints_are_refused_with_other_people_at_the_table(
     assert not state["can_undo"] and not state["can_hint"]
     assert players[0].request({"type": "undo"})["code"] == "not_allowed"
     assert players[0].request({"type": "hint"})["code"] == "not_allowed"
+    # Out of turn, at a table where nothing moves unless people do.
+    hand = state["hand"]
+    assert players[0].request({"type": "pass", "cards": hand[:3]})["type"] == "ack"
+    again = players[0].request({"type": "pass", "cards": hand[3:6]})
+    assert again["code"] == "not_your_turn" and "already passed" in again["message"]
+    for player in players[1:]:
+        cards = player.until(lambda m: m["type"] == "state")["state"]["hand"][:3]
+        assert player.request({"type": "pass", "cards": cards})["type"] == "ack"
+    for player in players:
+        player.until(lambda m: m["type"] == "state" and m["state"]["phase"] == "playing")
+    waiting = next(p for p in players if p.state["to_move"] != p.state["seat"])
+    refused = waiting.request({"type": "play", "card": waiting.state["hand"][0]})
+    assert refused["code"] == "not_your_turn" and "turn" in refused["message"]
+    assert waiting.request({"type": "moon", "others_add": True})["code"] == "not_your_turn"
     players[1].send({"type": "chat", "text": "hello\x07  there"})
     line = players[2].until(lambda m: m["type"] == "chat")
     assert line["text"] == "hello there" and line["name"] == "Bob"
