@@ -315,7 +315,7 @@ class TableScreen(Screen[None]):
                 card = self._auto_card()
                 if card is None:
                     return
-                await asyncio.sleep(self.hearts.settings.delay)
+                await asyncio.sleep(self._pause())
                 if generation != self.generation or not self.is_current:
                     return
                 self.say([f"Your only legal card is the {card.name}: it is played for you."])
@@ -439,7 +439,7 @@ class TableScreen(Screen[None]):
             self.toggle(card)
             return
         if game.phase != PLAYING or game.current_player != session.human:
-            self.refuse(session._not_now())
+            self.refuse(session.not_now())
             return
         if card not in game.legal_plays():
             self.refuse(f"You cannot play the {card.pretty}: {game.why_illegal(card)}.")
@@ -458,7 +458,7 @@ class TableScreen(Screen[None]):
         session = self.session
         game = session.game
         if game.phase != PASSING or session.human not in game.to_act():
-            self.refuse(session._not_now())
+            self.refuse(session.not_now())
             return
         count = game.rules.cards_passed
         if card in self.chosen:

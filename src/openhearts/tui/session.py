@@ -250,22 +250,22 @@ class Session:
     def play(self, card: int | str) -> list[str]:
         """The human plays a card; raises :class:`IllegalActionError` with the reason."""
         if self.game.phase != PLAYING:
-            raise IllegalActionError(self._not_now())
+            raise IllegalActionError(self.not_now())
         if self.game.current_player != self.human:
-            raise IllegalActionError(self._not_now())
+            raise IllegalActionError(self.not_now())
         if isinstance(card, str):
             card = Card.parse(card)
         return self.apply(Play(self.human, Card(card)))
 
     def pass_cards(self, cards: Iterable[int]) -> list[str]:
         if self.game.phase != PASSING or self.human not in self.game.to_act():
-            raise IllegalActionError(self._not_now())
+            raise IllegalActionError(self.not_now())
         return self.apply(Pass(self.human, CardSet(cards)))
 
     def choose_moon(self, others_add: bool) -> list[str]:
         return self.apply(MoonChoice(self.human, others_add))
 
-    def _not_now(self) -> str:
+    def not_now(self) -> str:
         game = self.game
         if game.phase == GAME_OVER:
             return "The game is over."
