@@ -215,12 +215,39 @@ async function showLobby() {
     },
   );
   updatePlayerChoices();
+  loadOpenTables();
+}
+
+/** The shared tables still waiting for players, each with a link to join. */
+async function loadOpenTables() {
+  let answer;
+  try {
+    answer = await api("GET", "/api/tables");
+  } catch {
+    return;
+  }
+  const tables = (answer && answer.tables) || [];
+  const list = $("open-table-list");
+  list.replaceChildren();
+  for (const table of tables.slice(0, 10)) {
+    const host = table.seats.find((seat) => seat.host);
+    const free = table.seats.filter((seat) => seat.kind === "empty").length;
+    if (!free) continue;
+    const who = host && host.name ? `${host.name}'s table` : "A table";
+    list.appendChild(h("li", {}, [
+      h("span", { class: "who", text: who }),
+      h("span", { class: "muted", text: `${table.preset}, ${plural(free, "free seat")}` }),
+      h("a", { href: table.url, text: "Join", "aria-label": `Join ${who}` }),
+    ]));
+  }
+  $("open-tables").hidden = list.childElementCount === 0;
 }
 
 function updatePlayerChoices() {
   const config = app.config;
   if (!config) return;
   const preset = (config.presets || []).find((p) => p.name === $("opt-preset").value);
+  $("preset-describe").textContent = preset && preset.describe ? preset.describe.join(" · ") : "";
   const allowed = preset && preset.players ? preset.players.map(String) : ["3", "4", "5", "6"];
   const select = $("opt-players");
   for (const option of select.options) option.disabled = !allowed.includes(option.value);
