@@ -118,6 +118,7 @@ const app = {
   scoresOpenFor: null,
   dealInfo: new Map(),
   wasMyTurn: false,
+  wasPassing: false,
   playedThisDeal: false,
 };
 
@@ -125,13 +126,22 @@ const app = {
 // Announcements (ARIA live region) and the status line
 
 let announceTimer = null;
+let announced = { text: "", at: 0 };
 
-/** Speak a sentence through the polite live region (cleared first so repeats are read). */
-function announce(text) {
+/**
+ * Speak a sentence through the polite live region (cleared first so that a repeat is
+ * read again).  Keys replace what was said; events (``queue``) follow what was said
+ * a moment ago instead of cutting it off.
+ */
+function announce(text, { queue = false } = {}) {
   const region = $("announcer");
+  const now = Date.now();
+  const text2 = queue && now - announced.at < 1500 && announced.text
+    ? `${announced.text} ${text}` : text;
+  announced = { text: text2, at: now };
   region.textContent = "";
   clearTimeout(announceTimer);
-  announceTimer = setTimeout(() => { region.textContent = text; }, 60);
+  announceTimer = setTimeout(() => { region.textContent = text2; }, 60);
 }
 
 let toastTimer = null;
@@ -149,6 +159,7 @@ function toast(text, kind = "error") {
 function flash(text, kind = "info") {
   app.flash = { text, kind, seq: app.seq };
   renderStatus();
+  announce(text, { queue: true });
 }
 
 // ---------------------------------------------------------------------------
@@ -656,13 +667,18 @@ function onState(message) {
     } else if (event.event === "exchanged" && mySeat() !== null && state.received) {
       const from = state.pass_source !== null && state.pass_source !== undefined
         ? ` from ${nameOf(state.pass_source)}` : "";
-      announce(`You received${from}: ${listWords(state.received.map(cardName))}.`);
+      announce(`You received${from}: ${listWords(state.received.map(cardName))}.`, {
+        queue: true,
+      });
     }
   }
   renderTable();
   const myTurn = isMyTurn();
   if (myTurn && !app.wasMyTurn) onMyTurn();
   app.wasMyTurn = myTurn;
+  const passing = mustPass();
+  if (passing && !app.wasPassing) announce(statusText(), { queue: true });
+  app.wasPassing = passing;
   if (gameOver || (state.phase === "game_over" && !previous)) {
     openScores({ final: true });
   } else if (dealOver) {
@@ -682,7 +698,7 @@ function onMyTurn() {
   if (trick.length) {
     text += `: ${nameOf(trick[0][0])} led the ${cardName(trick[0][1])}`;
   } else text += " to lead";
-  announce(`${text}.`);
+  announce(`${text}.`, { queue: true });
   // Keyboard players land on a playable card; nobody loses focus from a form or dialog.
   const active = document.activeElement;
   const inHand = active && active.classList && active.classList.contains("hand-card");
@@ -1121,7 +1137,6 @@ function togglePass(code) {
     announce(`${cardName(code)} put back. ${app.selected.length} of ${n} chosen.`);
   } else if (app.selected.length >= n) {
     flash(`You have chosen ${n} already: click one of them to put it back.`, "error");
-    announce(`You have chosen ${n} already.`);
     return;
   } else {
     app.selected.push(code);
@@ -1160,9 +1175,8 @@ function onHint(message) {
   if (message.phase === "passing" && Array.isArray(message.pass)) {
     app.selected = message.pass.filter(isCardCode).slice(0, cardsToPass());
     renderHand();
-    const cards = listWords(app.selected.map(cardPretty));
+    const cards = listWords(app.selected.map((c) => `the ${cardName(c)}`));
     flash(`Hint: pass ${cards} (chosen for you: confirm with Pass).`);
-    announce(`Hint: pass ${listWords(app.selected.map(cardName))}.`);
   } else if (message.phase === "playing" && Array.isArray(message.ranking)
       && message.ranking.length) {
     const best = message.ranking[0].card;
@@ -1170,14 +1184,12 @@ function onHint(message) {
     app.hintCard = best;
     renderHand();
     focusCard(best);
-    flash(`Hint: play the ${cardPretty(best)}.`);
-    announce(`Hint: play the ${cardName(best)}.`);
+    flash(`Hint: play the ${cardName(best)}.`);
   } else if (message.phase === "moon_choice") {
     const text = message.others_add
       ? "Hint: let everyone else add the points."
       : "Hint: subtract the points yourself.";
     flash(text);
-    announce(text);
   }
 }
 
@@ -1272,7 +1284,9 @@ function openScores({ deal = null, final = false } = {}) {
   $("back-lobby").hidden = !over;
   app.scoresOpenFor = over ? "final" : deal ? deal.deal : "view";
   openDialog("scores-dialog");
-  announce(`${$("scores-title").textContent}. ${summary.textContent} ${scoresSentence()}`);
+  announce(`${$("scores-title").textContent}. ${summary.textContent} ${scoresSentence()}`, {
+    queue: true,
+  });
   (over ? (isHost ? $("play-again") : $("back-lobby")) : $("scores-close")).focus();
 }
 
@@ -1302,7 +1316,7 @@ function openMoonDialog(moon) {
   if (!$("moon-dialog").open) {
     openDialog("moon-dialog");
     (moon.suggested_others_add === false ? $("moon-me") : $("moon-others")).focus();
-    announce(`You shot the moon. ${$("moon-text").textContent}`);
+    announce(`You shot the moon. ${$("moon-text").textContent}`, { queue: true });
   }
 }
 
