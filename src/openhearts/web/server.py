@@ -547,6 +547,9 @@ def run(args: argparse.Namespace) -> int:
         host=host,
         port=args.port,
         ws_max_size=WS_MAX_BYTES,
+        # Compressing every small state costs more server time than it saves: a state
+        # is a few kilobytes.
+        ws_per_message_deflate=False,
         log_level=args.log_level,
         access_log=args.log_level == "debug",
         lifespan="on",
