@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(shoot(out, (120, 36), 6, "six-"))
     else:
         docs = frozenset({"options", "table", "scores", "game-over"})
-        asyncio.run(shoot(out, (100, 32), 4, "terminal-", True, end_score=40, wanted=docs))
+        asyncio.run(shoot(out, (110, 36), 4, "terminal-", True, end_score=40, wanted=docs))
         asyncio.run(shoot(out, (80, 24), 4, "terminal-80x24-", wanted=frozenset({"table"})))
     return 0
 

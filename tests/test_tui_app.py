@@ -429,8 +429,10 @@ def test_resize_keeps_the_table_usable(tmp_path: Path) -> None:
                 await settle(pilot)
                 assert app.size == (width, height)
                 positions = hand._positions()
+                large, card_width, _ = hand._geometry()
+                assert large == (height >= 36)
                 if hand.size.width >= 60:
-                    assert positions[-1] + 5 <= hand.size.width
+                    assert positions[-1] + card_width <= hand.size.width
                 assert len(set(positions)) == len(positions)
             await human_move_by_keys(pilot, app)
             await settle(pilot, lambda: human_turn(app))

@@ -149,8 +149,12 @@ class TableScreen(Screen[None]):
 
     def on_resize(self) -> None:
         # On a small terminal the table needs the rows more than the log does.
+        height = self.app.size.height
         for log in self.query("#log").results(Log):
-            log.styles.height = 3 if self.app.size.height >= 30 else 2
+            log.styles.height = 3 if height >= 30 else 2
+        # A tall terminal gets the large cards in the hand.
+        for hand in self.query("#hand").results(HandView):
+            hand.styles.height = 6 if height >= 36 else 5
 
     def on_screen_resume(self) -> None:
         self.refresh_table()
@@ -846,7 +850,7 @@ class HeartsApp(App[int]):
         what = words.status(session.view())
         self.announce(
             f"New game: {len(names)} players, {', '.join(names[1:])} against you. "
-            f"The game ends at {rules.end_score}. {what}"
+            f"The game ends at {rules.end_score}. {what} Press ? for the keys."
         )
 
     def resume_game(self, game: Any, meta: dict[str, Any]) -> None:

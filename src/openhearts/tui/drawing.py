@@ -1,11 +1,12 @@
 """Cards drawn with box characters on a small character canvas.
 
-A card is five columns by four rows::
+A card is five columns by four rows, or seven by five where there is room::
 
-    ╭───╮
-    │Q  │
-    │ ♠ │
-    ╰───╯
+    ╭───╮   ╭─────╮
+    │Q  │   │Q    │
+    │ ♠ │   │  ♠  │
+    ╰───╯   │    Q│
+            ╰─────╯
 
 Cards overlap from the left like a fanned hand; the rank and suit stay visible down
 to three columns per card.  Each state has a shape as well as a colour, so the hand
@@ -26,10 +27,22 @@ from textual.strip import Strip
 
 from ..cards import Card
 
-__all__ = ["Canvas", "CardLook", "draw_card", "draw_back", "CARD_WIDTH", "CARD_HEIGHT"]
+__all__ = [
+    "Canvas",
+    "CardLook",
+    "draw_card",
+    "card_size",
+    "CARD_WIDTH",
+    "CARD_HEIGHT",
+    "LARGE_WIDTH",
+    "LARGE_HEIGHT",
+]
 
 CARD_WIDTH: Final = 5
 CARD_HEIGHT: Final = 4
+#: The large card, used where there is room, also shows the rank at the bottom right.
+LARGE_WIDTH: Final = 7
+LARGE_HEIGHT: Final = 5
 
 _FACE: Final = "#fbfaf4"
 _FACE_DIM: Final = "#77807a"
@@ -42,8 +55,6 @@ _BLACK_DIM: Final = "#2e3230"
 _EDGE: Final = "#8d8d86"
 _EDGE_CURSOR: Final = "#1456d8"
 _EDGE_WIN: Final = "#c99700"
-_BACK: Final = "#23408e"
-_BACK_PATTERN: Final = "#5b7ad0"
 
 _BORDERS: Final = {
     "normal": "╭─╮││╰─╯",
@@ -116,8 +127,15 @@ def _rank_text(card: Card) -> str:
     return "10" if card.rank.letter == "T" else card.rank.letter
 
 
-def draw_card(canvas: Canvas, x: int, y: int, card: Card, look: CardLook = CardLook()) -> None:
-    """Draw a card face with its top-left corner at ``(x, y)``."""
+def draw_card(
+    canvas: Canvas,
+    x: int,
+    y: int,
+    card: Card,
+    look: CardLook = CardLook(),
+    large: bool = False,
+) -> None:
+    """Draw a card face with its top-left corner at ``(x, y)``; ``large`` is 7 by 5."""
     red = card.suit.is_red
     if look.dim:
         face, ink = _FACE_DIM, _RED_DIM if red else _BLACK_DIM
@@ -135,22 +153,19 @@ def draw_card(canvas: Canvas, x: int, y: int, card: Card, look: CardLook = CardL
     border = _BORDERS[shape]
     edge = Style(color=edge_colour, bgcolor=face, bold=look.cursor or look.winner)
     ink_style = Style(color=ink, bgcolor=face, bold=not look.dim, dim=look.dim)
-    canvas.put(x, y, border[0] + border[1] * 3 + border[2], edge)
-    canvas.put(x, y + 1, border[3], edge)
-    canvas.put(x + 1, y + 1, f"{_rank_text(card):<3}", ink_style)
-    canvas.put(x + 4, y + 1, border[4], edge)
-    canvas.put(x, y + 2, border[3], edge)
-    canvas.put(x + 1, y + 2, f" {card.suit.symbol} ", ink_style)
-    canvas.put(x + 4, y + 2, border[4], edge)
-    canvas.put(x, y + 3, border[5] + border[6] * 3 + border[7], edge)
+    rank = _rank_text(card)
+    inner = 5 if large else 3
+    rows = [f"{rank:<{inner}}", f"{card.suit.symbol:^{inner}}"]
+    if large:
+        rows.append(f"{rank:>{inner}}")
+    canvas.put(x, y, border[0] + border[1] * inner + border[2], edge)
+    for row, text in enumerate(rows, start=1):
+        canvas.put(x, y + row, border[3], edge)
+        canvas.put(x + 1, y + row, text, ink_style)
+        canvas.put(x + inner + 1, y + row, border[4], edge)
+    canvas.put(x, y + len(rows) + 1, border[5] + border[6] * inner + border[7], edge)
 
 
-def draw_back(canvas: Canvas, x: int, y: int, width: int = CARD_WIDTH) -> None:
-    """A card seen from the back."""
-    edge = Style(color=_BACK_PATTERN, bgcolor=_BACK)
-    pattern = Style(color=_BACK_PATTERN, bgcolor=_BACK)
-    inner = max(0, width - 2)
-    canvas.put(x, y, "╭" + "─" * inner + "╮", edge)
-    for row in (1, 2):
-        canvas.put(x, y + row, "│" + "░" * inner + "│", pattern)
-    canvas.put(x, y + 3, "╰" + "─" * inner + "╯", edge)
+def card_size(large: bool) -> tuple[int, int]:
+    """Width and height of a card."""
+    return (LARGE_WIDTH, LARGE_HEIGHT) if large else (CARD_WIDTH, CARD_HEIGHT)

@@ -16,7 +16,15 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from ..cards import Card, CardSet, Suit
-from .drawing import CARD_HEIGHT, CARD_WIDTH, Canvas, CardLook, draw_card
+from .drawing import (
+    CARD_HEIGHT,
+    CARD_WIDTH,
+    LARGE_HEIGHT,
+    Canvas,
+    CardLook,
+    card_size,
+    draw_card,
+)
 
 __all__ = [
     "HandView",
@@ -156,16 +164,27 @@ class HandView(CanvasWidget, can_focus=True):
             self.cursor = self.cards.index(card)
             self.redraw()
 
-    def _step(self) -> int:
+    def _geometry(self) -> tuple[bool, int, int]:
+        """Large cards or not, the card width, and the step from one card to the next.
+
+        Large cards need one more row and, overlapped, four columns each to show the suit.
+        """
         count = len(self.cards)
-        if count <= 1:
-            return CARD_WIDTH + 1
-        room = (self.size.width - CARD_WIDTH - 1) // (count - 1)
-        return max(3, min(CARD_WIDTH + 1, room))
+        for large in (True, False):
+            if large and self.size.height < LARGE_HEIGHT + 1:
+                continue
+            width = card_size(large)[0]
+            least = 4 if large else 3
+            if count <= 1:
+                return large, width, width + 1
+            room = (self.size.width - width - 1) // (count - 1)
+            if room >= least or not large:
+                return large, width, max(least, min(width + 1, room))
+        raise AssertionError("unreachable")
 
     def _positions(self) -> list[int]:
-        step = self._step()
-        span = step * (len(self.cards) - 1) + CARD_WIDTH if self.cards else 0
+        _, width, step = self._geometry()
+        span = step * (len(self.cards) - 1) + width if self.cards else 0
         left = max(0, (self.size.width - span) // 2)
         return [left + i * step for i in range(len(self.cards))]
 
@@ -178,6 +197,7 @@ class HandView(CanvasWidget, can_focus=True):
             canvas.put(1, 2, "(no cards)", Style(dim=True))
             return canvas
         focused = self.has_focus
+        large = self._geometry()[0]
         for index, (card, x) in enumerate(zip(self.cards, self._positions(), strict=True)):
             chosen = card in self.chosen
             look = CardLook(
@@ -186,14 +206,15 @@ class HandView(CanvasWidget, can_focus=True):
                 cursor=index == self.cursor and focused,
                 new=card in self.new,
             )
-            draw_card(canvas, x, 0 if chosen else 1, card, look)
+            draw_card(canvas, x, 0 if chosen else 1, card, look, large)
         return canvas
 
     def card_at(self, x: int) -> Card | None:
         """The card whose visible part is at column ``x``."""
         found: Card | None = None
+        width = self._geometry()[1]
         for card, left in zip(self.cards, self._positions(), strict=True):
-            if left <= x < left + CARD_WIDTH:
+            if left <= x < left + width:
                 found = card
         return found
 
@@ -279,28 +300,30 @@ class TrickView(CanvasWidget):
         if width < 36 or height < 11:
             self._draw_row(canvas, picture, label_style, dim_label)
             return canvas
+        large = width >= 48 and height >= 16
+        card_width, card_height = card_size(large)
         centre_x, centre_y = width / 2, (height - 1) / 2
-        radius_x = max(0.0, min(width / 2 - CARD_WIDTH - 4, 13.0))
+        radius_x = max(0.0, min(width / 2 - card_width - 4, 16.0 if large else 13.0))
         # Room for a label above the top card, and below the bottom one the label and caption.
-        radius_y = max(0.0, min((height - 7) / 2, 4.0))
+        radius_y = max(0.0, min(centre_y - 1 - card_height / 2, 5.0 if large else 4.0))
         order = {seat: index for index, (seat, _) in enumerate(picture.plays)}
         for seat, card in picture.plays:
             angle = slot_angle(picture.slots[seat], picture.players)
-            x = round(centre_x + radius_x * math.cos(angle) - CARD_WIDTH / 2)
-            y = round(centre_y - radius_y * math.sin(angle) - CARD_HEIGHT / 2)
+            x = round(centre_x + radius_x * math.cos(angle) - card_width / 2)
+            y = round(centre_y - radius_y * math.sin(angle) - card_height / 2)
             winner = picture.winner == seat
-            draw_card(canvas, x, y, card, CardLook(winner=winner))
+            draw_card(canvas, x, y, card, CardLook(winner=winner), large)
             name = picture.names[seat][:10]
             mark = f"{order[seat] + 1}·{name}" + (" ★" if winner else "")
             style = label_style if winner or picture.winner is None else dim_label
             if math.cos(angle) < -0.3:
                 canvas.put(x - 1 - len(mark), y + 1, mark, style)
             elif math.cos(angle) > 0.3:
-                canvas.put(x + CARD_WIDTH + 1, y + 1, mark, style)
+                canvas.put(x + card_width + 1, y + 1, mark, style)
             elif math.sin(angle) > 0:
-                canvas.put(x + (CARD_WIDTH - len(mark)) // 2, y - 1, mark, style)
+                canvas.put(x + (card_width - len(mark)) // 2, y - 1, mark, style)
             else:
-                canvas.put(x + (CARD_WIDTH - len(mark)) // 2, y + CARD_HEIGHT, mark, style)
+                canvas.put(x + (card_width - len(mark)) // 2, y + card_height, mark, style)
         if picture.caption:
             caption = picture.caption[:width]
             canvas.put(max(0, (width - len(caption)) // 2), height - 1, caption, label_style)
