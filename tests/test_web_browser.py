@@ -128,9 +128,20 @@ def new_page(browser: Browser, **options: Any) -> Iterator[Page]:
     page.set_default_timeout(STEP_MS)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # The page needs nothing but its own server: no fonts, scripts or images from outside.
+    elsewhere: list[str] = []
+    page.on(
+        "request",
+        lambda request: (
+            None
+            if re.match(r"^(https?|wss?)://127\.0\.0\.1:\d+/|^data:", request.url)
+            else elsewhere.append(request.url)
+        ),
+    )
     try:
         yield page
         assert not errors, f"errors in the page: {errors}"
+        assert not elsewhere, f"requests beyond the server: {elsewhere}"
     finally:
         context.close()
 
@@ -439,9 +450,14 @@ def test_shared_table_join_spectate_and_come_back(server: str, browser: Browser)
         expect(watcher.locator("#hand .hand-card")).to_have_count(0)
         expect(watcher.locator("#opponents .opponent")).to_have_count(4)
 
-        # Opening the link again brings the host back to the same seat and hand.
+        # The lobby lists the table under "Your tables"; its link (and opening the link
+        # again) brings the host back to the same seat and hand.
         before = hand(host)
-        host.goto(url)
+        host.goto(server + "/")
+        back = host.locator("#my-table-list a")
+        expect(back).to_have_count(1)
+        assert url.endswith(back.get_attribute("href") or "?")
+        back.click()
         expect(host.locator("#hand .hand-card")).to_have_count(13)
         assert hand(host) == before
         expect(host.locator("#me-info")).to_contain_text("Host")

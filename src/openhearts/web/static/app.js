@@ -226,7 +226,44 @@ async function showLobby() {
     },
   );
   updatePlayerChoices();
+  loadMyTables();
   loadOpenTables();
+}
+
+/** Tables this browser holds a seat at and that are not over: a link back to each. */
+async function loadMyTables() {
+  const ids = [];
+  try {
+    for (let i = 0; i < window.localStorage.length; i++) {
+      const key = window.localStorage.key(i);
+      if (key && key.startsWith("openhearts.seat.")) ids.push(key.slice("openhearts.seat.".length));
+    }
+  } catch {
+    return;
+  }
+  const found = await Promise.all(ids.slice(0, 20).map(async (id) => {
+    try {
+      return await api("GET", `/api/tables/${encodeURIComponent(id)}`);
+    } catch (error) {
+      if (error.status === 404) storage.remove(seatKey(id));
+      return null;
+    }
+  }));
+  const list = $("my-table-list");
+  list.replaceChildren();
+  for (const table of found) {
+    if (!table || table.status === "finished") continue;
+    const names = table.seats.map((seat) => seat.name).filter(Boolean);
+    const what = table.status === "waiting" ? "waiting to start" : "in play";
+    list.appendChild(h("li", {}, [
+      h("span", { class: "who", text: listWords(names) }),
+      h("span", { class: "muted", text: `${table.preset}, ${what}` }),
+      h("a", {
+        href: table.url, text: "Return", "aria-label": `Return to the table of ${listWords(names)}`,
+      }),
+    ]));
+  }
+  $("my-tables").hidden = list.childElementCount === 0;
 }
 
 /** The shared tables still waiting for players, each with a link to join. */
@@ -641,14 +678,10 @@ function onState(message) {
   app.seq = message.seq ?? state.seq;
   app.busy = false;
   if (app.flash && app.flash.seq !== app.seq) app.flash = null;
-  if (!previous || previous.deal !== state.deal || previous.game !== state.game
-      || state.phase !== "passing" || state.passed) {
-    app.selected = state.phase === "passing" && !state.passed ? app.selected : [];
-  }
-  if (previous && (previous.deal !== state.deal || previous.game !== state.game)) {
-    app.selected = [];
-    app.playedThisDeal = false;
-  }
+  const newDeal = previous && (previous.deal !== state.deal || previous.game !== state.game);
+  if (newDeal) app.playedThisDeal = false;
+  // The cards chosen to pass live only here, until they are passed.
+  if (newDeal || state.phase !== "passing" || state.passed) app.selected = [];
   app.selected = app.selected.filter((c) => (state.hand || []).includes(c));
   if (app.hintCard && !(state.legal || []).includes(app.hintCard)) app.hintCard = null;
 
