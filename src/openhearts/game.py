@@ -411,6 +411,11 @@ class Game:
         return mask
 
     @property
+    def action_count(self) -> int:
+        """How many actions have been taken (``len(actions)`` without building the list)."""
+        return len(self._log)
+
+    @property
     def actions(self) -> list[Action]:
         """Every action so far, in order (a new list; change the game through its methods)."""
         return [_action_of(entry) for entry in self._log]
