@@ -374,6 +374,12 @@ class OptionsScreen(Screen[OptionsResult | None]):
             return
         self.dismiss(OptionsResult("start", self.read_settings(rules)))
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Before the first game there is nothing to go back to: hide the key.
+        if action == "back" and not self.in_game:
+            return None
+        return True
+
     def action_back(self) -> None:
         if self.in_game:
             self.dismiss(OptionsResult("back", self.read_settings(None)))
