@@ -159,7 +159,11 @@ def status(view: PlayerView, selected: int = 0) -> str:
         else:
             led = view.trick[0][1].suit
             follow = any(card.suit == led for card in view.hand)
-            text = f"Your turn: follow {led.word}." if follow else f"Your turn: no {led.word}."
+            text = (
+                f"Your turn: follow {led.word}."
+                if follow
+                else f"Your turn: you have no {led.word}."
+            )
         return text + broken
     if not view.trick:
         if not view.tricks:
