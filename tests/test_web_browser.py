@@ -514,3 +514,97 @@ def test_reconnects_after_the_server_restarts(
             page.wait_for_function("() => document.body.dataset.connection === 'ok'")
             expect(page.locator("#status")).to_contain_text("Choose 3 cards to pass")
             assert hand(page) == before
+
+
+def _moon_state() -> dict[str, Any]:
+    """A seat's view when it has just taken every point card under source-000's rules."""
+    return {
+        "game": 1,
+        "seq": 52,
+        "seat": 0,
+        "players": 4,
+        "names": ["Ann", "Blaise", "Carmen", "Dmitri"],
+        "phase": "moon_choice",
+        "deal": 0,
+        "dealer": 0,
+        "pass_direction": "left",
+        "pass_target": 1,
+        "pass_source": 3,
+        "hand": [],
+        "passed": ["QS", "KH", "AH"],
+        "received": ["2D", "3D", "4D"],
+        "passing_done": True,
+        "waiting_for": [0],
+        "to_move": 0,
+        "legal": [],
+        "leader": None,
+        "trick": [],
+        "tricks": [],
+        "hand_sizes": [0, 0, 0, 0],
+        "won": [[], [], [], []],
+        "points_taken": [26, 0, 0, 0],
+        "hearts_broken": True,
+        "voids": [[], [], [], []],
+        "scores": [0, 0, 0, 0],
+        "deal_points": [],
+        "moon": {"shooter": 0, "points": 26, "suggested_others_add": True},
+        "winners": [],
+        "auto_play_one": True,
+        "can_undo": True,
+        "can_hint": True,
+        "bot_playing": False,
+    }
+
+
+def test_moon_choice_dialog(server: str, browser: Browser) -> None:
+    """The shooter's choice, with the server's side of the WebSocket played by the test
+    (a real deal cannot be steered into a moon)."""
+    rules = {"players": 4, "moon": "shooter_chooses", "cards_passed": 3}
+    table = {
+        "id": "MoonTable001",
+        "url": "/t/MoonTable001",
+        "status": "playing",
+        "preset": "source-000",
+        "rules": rules,
+        "describe": [],
+        "level": "random",
+        "game": 1,
+        "seats": [
+            {"seat": s, "name": n, "kind": "human" if s == 0 else "bot", "host": s == 0}
+            for s, n in enumerate(["Ann", "Blaise", "Carmen", "Dmitri"])
+        ],
+        "spectators": 0,
+    }
+    received: list[dict[str, Any]] = []
+
+    def route(ws: Any) -> None:
+        def on_message(message: str | bytes) -> None:
+            data = json.loads(message)
+            received.append(data)
+            if data["type"] == "hello":
+                welcome = {"type": "welcome", "protocol": 1, "seat": 0, "role": "player"}
+                ws.send(json.dumps({**welcome, "host": True, "table": table}))
+                ws.send(
+                    json.dumps({"type": "state", "seq": 52, "events": [], "state": _moon_state()})
+                )
+
+        ws.on_message(on_message)
+
+    with new_page(browser, viewport={"width": 1000, "height": 760}) as page:
+        page.route_web_socket(re.compile(r"/ws/MoonTable001$"), route)
+        open_seat(
+            page, server, {"table_id": "MoonTable001", "token": "t" * 32, "url": table["url"]}
+        )
+        dialog = page.locator("#moon-dialog")
+        expect(dialog).to_be_visible()
+        expect(page.locator("#moon-others")).to_be_focused()
+        expect(page.locator("#announcer")).to_contain_text("You shot the moon.")
+        page.keyboard.press("Escape")
+        expect(dialog).to_be_visible()
+        page.click("#moon-me")
+        expect(dialog).to_be_hidden()
+        deadline = time.monotonic() + 5
+        while not any(m["type"] == "moon" for m in received) and time.monotonic() < deadline:
+            page.wait_for_timeout(50)
+        moon = [m for m in received if m["type"] == "moon"]
+        assert len(moon) == 1 and moon[0]["others_add"] is False

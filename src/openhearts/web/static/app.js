@@ -1551,6 +1551,8 @@ function init() {
     history.pushState({}, "", "/");
     showLobby();
   });
+  // The game waits for the shooter's choice: Escape must not leave it unmade.
+  $("moon-dialog").addEventListener("cancel", (event) => event.preventDefault());
   $("moon-others").addEventListener("click", () => {
     closeDialog("moon-dialog");
     send("moon", { others_add: true });
