@@ -99,7 +99,6 @@ const app = {
   reconnectDelay: 500,
   reconnectTimer: null,
   pingTimer: null,
-  helloSent: false,
   joinTried: false,
   role: null,
   seat: null,
@@ -115,7 +114,6 @@ const app = {
   flash: null,
   busy: false,
   typed: "",
-  scoresOpenFor: null,
   dealInfo: new Map(),
   wasMyTurn: false,
   wasPassing: false,
@@ -394,7 +392,7 @@ async function openTable(tableId) {
   Object.assign(app, {
     tableId, token: storage.get(seatKey(tableId)), role: null, seat: null, host: false,
     table: null, state: null, seq: -1, selected: [], hintCard: null, flash: null,
-    joinTried: false, scoresOpenFor: null, dealInfo: new Map(), busy: false,
+    joinTried: false, dealInfo: new Map(), busy: false,
   });
   show("waiting");
   $("waiting-title").textContent = "Table";
@@ -449,13 +447,11 @@ function connect() {
   const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(app.tableId)}`);
   app.ws = ws;
   app.closing = false;
-  app.helloSent = false;
   ws.addEventListener("open", () => {
     if (app.ws !== ws) return;
     app.wsOpen = true;
     app.reconnectDelay = 500;
     sendRaw({ type: "hello", ...(app.token ? { token: app.token } : {}) });
-    app.helloSent = true;
     clearInterval(app.pingTimer);
     app.pingTimer = setInterval(() => sendRaw({ type: "ping" }), 25000);
   });
@@ -1315,7 +1311,6 @@ function openScores({ deal = null, final = false } = {}) {
   $("scores-close").hidden = over;
   $("play-again").hidden = !over || !isHost;
   $("back-lobby").hidden = !over;
-  app.scoresOpenFor = over ? "final" : deal ? deal.deal : "view";
   openDialog("scores-dialog");
   announce(`${$("scores-title").textContent}. ${summary.textContent} ${scoresSentence()}`, {
     queue: true,
