@@ -13,6 +13,7 @@ import os
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 from openhearts import Card, CardSet, DealState, Game, MoonChoice, Pass, Play, PlayerView, Rules
@@ -41,6 +42,15 @@ PRESET_PLAYERS: Mapping[str, tuple[int, ...]] = {
 CONFIGS: list[tuple[str, int]] = [
     (name, players) for name, counts in PRESET_PLAYERS.items() for players in counts
 ]
+
+
+@pytest.fixture(autouse=True)
+def _private_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No test reads or writes the real user's settings, saves or database."""
+    if "OPENHEARTS_HOME" not in os.environ:
+        monkeypatch.setenv("OPENHEARTS_HOME", str(tmp_path_factory.mktemp("home")))
 
 
 def config_id(config: tuple[str, int]) -> str:
@@ -88,9 +98,7 @@ def hold_rules(preset: str = "standard", players: int | None = None, **changes: 
     return Rules.preset(preset, players, pass_cycle=("hold",), **changes)
 
 
-def scripted_game(
-    rules: Rules, fixed: Mapping[int, str | CardSet], **kwargs: object
-) -> Game:
+def scripted_game(rules: Rules, fixed: Mapping[int, str | CardSet], **kwargs: object) -> Game:
     """A game whose first deal has the hands :func:`build_hands` makes from ``fixed``."""
     hands = build_hands(rules, fixed)
     return Game(rules, hands=[hands], **kwargs)  # type: ignore[arg-type]
@@ -225,9 +233,7 @@ def holds_engine_objects(value: object) -> bool:
     if isinstance(value, (tuple, list, frozenset, set)):
         return any(holds_engine_objects(v) for v in value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return any(
-            holds_engine_objects(getattr(value, f.name)) for f in dataclasses.fields(value)
-        )
+        return any(holds_engine_objects(getattr(value, f.name)) for f in dataclasses.fields(value))
     return False
 
 

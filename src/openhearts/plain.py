@@ -209,9 +209,9 @@ def direction_words(direction: str) -> str:
 
 def default_save_path() -> str:
     """Where a game is saved when no ``--save`` file is given."""
-    import platformdirs
+    from .paths import data_dir
 
-    return os.path.join(platformdirs.user_data_dir("openhearts"), "saved-game.json")
+    return str(data_dir() / "saved-game.json")
 
 
 # The session ----------------------------------------------------------------------------

@@ -26,8 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-import platformdirs
-
+from .. import paths
 from ..game import Game
 from ..record import RecordError, dumps, loads
 from ..rules import PRESETS, Rules, RulesError
@@ -35,7 +34,7 @@ from ..rules import PRESETS, Rules, RulesError
 __all__ = ["Settings", "Stats", "Storage", "SPEEDS", "LEVEL_NAMES", "HOME_VARIABLE"]
 
 #: Environment variable naming one directory for settings, statistics and saved games.
-HOME_VARIABLE: Final = "OPENHEARTS_HOME"
+HOME_VARIABLE: Final = paths.HOME_VARIABLE
 
 #: Animation speed name -> seconds between two computer plays.
 SPEEDS: Final[dict[str, float]] = {"off": 0.0, "fast": 0.25, "normal": 0.6, "slow": 1.1}
@@ -217,12 +216,11 @@ class Storage:
     """
 
     def __init__(self, home: str | os.PathLike[str] | None = None, save_path: str | None = None):
-        home = home or os.environ.get(HOME_VARIABLE) or None
         if home:
             self.config_dir = self.data_dir = Path(home).expanduser()
         else:
-            self.config_dir = Path(platformdirs.user_config_dir("openhearts"))
-            self.data_dir = Path(platformdirs.user_data_dir("openhearts"))
+            self.config_dir = paths.config_dir()
+            self.data_dir = paths.data_dir()
         self.settings_path = self.config_dir / "settings.json"
         self.stats_path = self.data_dir / "statistics.json"
         self.save_path = (

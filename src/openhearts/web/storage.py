@@ -55,12 +55,9 @@ def token_hash(token: str) -> str:
 
 def default_database_url() -> str:
     """``sqlite:///<data dir>/openhearts.sqlite3``; ``OPENHEARTS_HOME`` overrides the dir."""
-    home = os.environ.get("OPENHEARTS_HOME")
-    if not home:
-        import platformdirs
+    from ..paths import data_dir
 
-        home = platformdirs.user_data_dir("openhearts")
-    return "sqlite:///" + os.path.join(os.path.abspath(home), "openhearts.sqlite3")
+    return "sqlite:///" + str(data_dir().absolute() / "openhearts.sqlite3")
 
 
 def normalize_url(url: str) -> str:
