@@ -1,0 +1,284 @@
+"""Engine speed: random full deals per second, ours and OpenSpiel's, plus clone and undo rates.
+
+A deal is the whole thing: shuffle and deal, pass (on three deals in four, as both
+engines do), 13 tricks of uniformly random legal cards, and the score.  Ours goes
+through the public API (:class:`openhearts.Game`, every action checked); OpenSpiel's
+``hearts`` game goes through ``pyspiel`` with uniformly random chance outcomes and
+actions, in the same run, in alternating rounds; each figure is the best round (as
+``timeit`` reports), which keeps the ratio steady on a busy machine.
+
+Also measured on a position in the middle of a deal (after the pass, 24 cards played):
+
+* clones per second: ours :meth:`DealState.clone` (``game.deal.clone()``, what the bots'
+  search copies) against OpenSpiel's ``state.clone()``;
+* undo + replay per second: ours through ``Game.undo()``/``Game.play()`` and through the
+  unchecked hot path ``DealState.undo_play()``/``play_card()``, four plies back and
+  forth so that a trick's completion is undone and replayed too.  OpenSpiel's hearts has
+  no undo (``UndoAction`` is not implemented), so its nearest equivalent, a child state
+  (clone + apply: ``state.child(action)``), is timed instead.
+
+    python benchmarks/engine.py                 # 2 s per figure
+    python benchmarks/engine.py --seconds 0.2   # quick check that it runs
+    python benchmarks/engine.py --json          # the figures as JSON
+
+Without OpenSpiel installed, only our figures are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from openhearts import Game, Rules
+from openhearts.cards import cards_of
+from openhearts.deal import DealState
+
+try:
+    import pyspiel
+except ImportError:  # pragma: no cover - depends on the environment
+    pyspiel = None
+
+
+def _rate(step: Callable[[], int], seconds: float) -> float:
+    """Calls ``step`` (which returns how many units it did) for ``seconds``; units/s."""
+    done = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        done += step()
+        now = time.perf_counter()
+        if now >= deadline:
+            return done / (now - start)
+
+
+# Our engine -----------------------------------------------------------------------------
+
+
+class _OurDeals:
+    """Plays random deals one after another through the public Game API."""
+
+    def __init__(self, rules: Rules, seed: int) -> None:
+        self.rules = rules
+        self.rng = random.Random(seed)
+        self.games = 0
+        self.game = self._new_game()
+
+    def _new_game(self) -> Game:
+        self.games += 1
+        return Game(self.rules, seed=self.rng.getrandbits(32))
+
+    def one_deal(self) -> int:
+        game = self.game
+        rng = self.rng
+        if game.is_over:
+            game = self.game = self._new_game()
+        done = len(game.results)
+        count = self.rules.cards_passed
+        for seat in game.to_act() if game.phase == "passing" else ():
+            game.pass_cards(seat, rng.sample(cards_of(int(game.hand(seat))), count))
+        while len(game.results) == done:
+            game.play(rng.choice(cards_of(game.legal_mask())))
+        return 1
+
+
+def _mid_deal_game(rules: Rules, seed: int, plies: int = 24) -> Game:
+    """A game after the pass with ``plies`` cards played at random."""
+    rng = random.Random(seed)
+    game = Game(rules, seed=seed)
+    for seat in game.to_act() if game.phase == "passing" else ():
+        game.pass_cards(seat, rng.sample(cards_of(int(game.hand(seat))), rules.cards_passed))
+    for _ in range(plies):
+        game.play(rng.choice(cards_of(game.legal_mask())))
+    return game
+
+
+def _our_clone(deal: DealState) -> Callable[[], int]:
+    def step() -> int:
+        for _ in range(100):
+            deal.clone()
+        return 100
+
+    return step
+
+
+def _our_undo_replay_game(game: Game, plies: int = 4) -> Callable[[], int]:
+    def step() -> int:
+        cards = [game.undo() for _ in range(plies)]
+        for action in reversed(cards):
+            game.apply(action)
+        return plies
+
+    return step
+
+
+def _our_undo_replay_deal(deal: DealState, plies: int = 4) -> Callable[[], int]:
+    def step() -> int:
+        for _ in range(25):
+            cards = [deal.undo_play() for _ in range(plies)]
+            for card in reversed(cards):
+                deal.play_card(card)
+        return 25 * plies
+
+    return step
+
+
+# OpenSpiel ------------------------------------------------------------------------------
+
+
+def _openspiel_deal(game: Any, rng: random.Random) -> Callable[[], int]:
+    def step() -> int:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        return 1
+
+    return step
+
+
+def _openspiel_mid_deal(game: Any, rng: random.Random, plies: int = 24) -> Any:
+    """A state after the pass with ``plies`` cards played at random."""
+    state = game.new_initial_state()
+    state.apply_action(rng.choice(state.legal_actions()))  # pass direction
+    # 52 cards dealt, 12 passed unless it is a no-pass deal, then ``plies`` cards played.
+    target = 1 + 52 + (12 if state.history()[0] else 0) + plies
+    while len(state.history()) < target:
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def _openspiel_clone(state: Any) -> Callable[[], int]:
+    def step() -> int:
+        for _ in range(100):
+            state.clone()
+        return 100
+
+    return step
+
+
+def _openspiel_child(state: Any) -> Callable[[], int]:
+    action = state.legal_actions()[0]
+
+    def step() -> int:
+        for _ in range(100):
+            state.child(action)
+        return 100
+
+    return step
+
+
+# Report ---------------------------------------------------------------------------------
+
+
+#: The figures :func:`measure` returns, in order.
+FIGURES = (
+    "seconds_per_figure",
+    "ours_deals_per_s",
+    "openspiel_deals_per_s",
+    "ours_over_openspiel_deals",
+    "ours_clones_per_s",
+    "openspiel_clones_per_s",
+    "ours_undo_replay_per_s",
+    "ours_deal_state_undo_replay_per_s",
+    "openspiel_child_per_s",
+)
+
+
+def _best_rates(steps: dict[str, Callable[[], int]], seconds: float) -> dict[str, float]:
+    """Each step's best rate over rounds run in turn, ``seconds`` in all for each step.
+
+    Alternating short rounds and keeping the best (as ``timeit`` does) makes the
+    comparison fair on a busy machine: load that comes and goes hits both sides alike.
+    """
+    rounds = max(1, min(5, int(seconds / 0.2)))
+    best = dict.fromkeys(steps, 0.0)
+    for _ in range(rounds):
+        for name, step in steps.items():
+            best[name] = max(best[name], _rate(step, seconds / rounds))
+    return best
+
+
+def measure(seconds: float, seed: int = 1) -> dict[str, Any]:
+    """Every figure, as a dict (rates per second; None where OpenSpiel is missing)."""
+    rules = Rules.preset("standard")
+    figures: dict[str, Any] = {"seconds_per_figure": seconds}
+    game = _mid_deal_game(rules, seed)
+    deal = game.deal.clone()
+    deal_steps: dict[str, Callable[[], int]] = {"ours_deals_per_s": _OurDeals(rules, seed).one_deal}
+    state_steps: dict[str, Callable[[], int]] = {
+        "ours_clones_per_s": _our_clone(game.deal),
+        "ours_undo_replay_per_s": _our_undo_replay_game(game),
+        "ours_deal_state_undo_replay_per_s": _our_undo_replay_deal(deal),
+    }
+    if pyspiel is not None:
+        game_os = pyspiel.load_game("hearts")
+        rng = random.Random(seed)
+        deal_steps["openspiel_deals_per_s"] = _openspiel_deal(game_os, rng)
+        state = _openspiel_mid_deal(game_os, rng)
+        state_steps["openspiel_clones_per_s"] = _openspiel_clone(state)
+        state_steps["openspiel_child_per_s"] = _openspiel_child(state)
+    figures.update(
+        openspiel_deals_per_s=None,
+        openspiel_clones_per_s=None,
+        openspiel_child_per_s=None,
+        ours_over_openspiel_deals=None,
+    )
+    figures.update(_best_rates(deal_steps, seconds))
+    figures.update(_best_rates(state_steps, seconds))
+    if pyspiel is not None:
+        figures["ours_over_openspiel_deals"] = (
+            figures["ours_deals_per_s"] / figures["openspiel_deals_per_s"]
+        )
+    return {key: figures[key] for key in FIGURES}
+
+
+def report(figures: dict[str, Any]) -> str:
+    """The figures as an aligned table."""
+
+    def row(label: str, key: str, unit: str) -> str:
+        value = figures[key]
+        shown = "n/a (OpenSpiel not installed)" if value is None else f"{value:>12,.0f} {unit}"
+        return f"  {label:<42}{shown}"
+
+    ratio = figures["ours_over_openspiel_deals"]
+    return "\n".join(
+        [
+            "Random full deals (deal, pass, 13 tricks, score), "
+            f"{figures['seconds_per_figure']:g} s per figure:",
+            row("ours (Game API, every action checked)", "ours_deals_per_s", "deals/s"),
+            row("OpenSpiel (pyspiel)", "openspiel_deals_per_s", "deals/s"),
+            f"  {'ours / OpenSpiel':<42}" + ("n/a" if ratio is None else f"{ratio:>12.2f}x"),
+            "Mid-deal position (after the pass, 24 cards played):",
+            row("ours DealState.clone()", "ours_clones_per_s", "/s"),
+            row("OpenSpiel state.clone()", "openspiel_clones_per_s", "/s"),
+            row("ours Game.undo() + replay", "ours_undo_replay_per_s", "plies/s"),
+            row(
+                "ours DealState.undo_play() + play_card()",
+                "ours_deal_state_undo_replay_per_s",
+                "plies/s",
+            ),
+            row("OpenSpiel state.child() (it has no undo)", "openspiel_child_per_s", "/s"),
+        ]
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--seconds", type=float, default=2.0, help="time spent on each figure (default 2)"
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    if args.seconds <= 0:
+        parser.error("--seconds must be positive")
+    figures = measure(args.seconds, args.seed)
+    print(json.dumps(figures, indent=2) if args.json else report(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
