@@ -50,7 +50,7 @@ from .game import (
 )
 from .options import rules_from_args
 from .record import RecordError, load, save
-from .rules import MoonScoring, Rules, RulesError, Seating, seat_names
+from .rules import MoonScoring, Rules, RulesError, seat_names
 
 __all__ = [
     "run_plain",
@@ -883,25 +883,6 @@ def _names(args: argparse.Namespace, players: int) -> list[str]:
     return names
 
 
-def _seated_names(rules: Rules, seed: object, names: list[str]) -> list[str]:
-    """Names ordered so that the human stays at seat 0 even with shuffled seating.
-
-    With shuffled seating the engine shuffles the names; the shuffled order is turned
-    so the human comes first, which keeps who sits after whom random.  The engine's
-    shuffle depends only on the seed and the count, so a probe game finds it.
-    """
-    if rules.seating is not Seating.SHUFFLED:
-        return names
-    shuffled = list(Game(rules, seed, names).names)
-    turn = shuffled.index(names[0])
-    wanted = shuffled[turn:] + shuffled[:turn]
-    order = [int(n) for n in Game(rules, seed, [str(i) for i in range(len(names))]).names]
-    given = [""] * len(names)
-    for seat, index in enumerate(order):
-        given[index] = wanted[seat]
-    return given
-
-
 def _new_game(args: argparse.Namespace) -> tuple[Game, int]:
     try:
         rules = rules_from_args(args)
@@ -909,7 +890,7 @@ def _new_game(args: argparse.Namespace) -> tuple[Game, int]:
         raise SetupError(str(error)) from None
     seed: object = args.seed if args.seed is not None else random.randrange(10**9)
     names = _names(args, rules.players)
-    game = Game(rules, seed, _seated_names(rules, seed, names))
+    game = Game(rules, seed, names)
     return game, game.names.index(names[0])
 
 

@@ -36,10 +36,10 @@ from ..game import (
     Play,
     PlayerView,
 )
-from ..rules import Rules, Seating, seat_names
+from ..rules import Rules, seat_names
 from . import words
 
-__all__ = ["Session", "decide", "default_names", "seated_names"]
+__all__ = ["Session", "decide", "default_names"]
 
 
 def default_names(players: int, human: str, opponents: Sequence[str] = ()) -> list[str]:
@@ -62,29 +62,6 @@ def default_names(players: int, human: str, opponents: Sequence[str] = ()) -> li
         seen.add(candidate.lower())
         unique.append(candidate)
     return unique
-
-
-def seated_names(rules: Rules, seed: object, names: list[str]) -> list[str]:
-    """Names ordered so that the human (``names[0]``) keeps seat 0 with shuffled seating.
-
-    The engine's shuffle of the seating depends only on the seed and the player count,
-    so a probe game finds it; the shuffled order is turned to start with the human,
-    which keeps who sits after whom random.
-
-    >>> rules = Rules.preset("source-002")
-    >>> Game(rules, seed=5, names=seated_names(rules, 5, ["Me", "A", "B", "C"])).names[0]
-    'Me'
-    """
-    if rules.seating is not Seating.SHUFFLED:
-        return names
-    shuffled = list(Game(rules, seed, names).names)
-    turn = shuffled.index(names[0])
-    wanted = shuffled[turn:] + shuffled[:turn]
-    order = [int(n) for n in Game(rules, seed, [str(i) for i in range(len(names))]).names]
-    given = [""] * len(names)
-    for seat, index in enumerate(order):
-        given[index] = wanted[seat]
-    return given
 
 
 def decide(bot: Bot, view: PlayerView) -> Action:
@@ -139,7 +116,7 @@ class Session:
     @classmethod
     def new(cls, rules: Rules, seed: object, names: Sequence[str], level: str = "easy") -> Session:
         """A new game with the human, ``names[0]``, in seat 0 (as in the plain line mode)."""
-        game = Game(rules, seed=seed, names=seated_names(rules, seed, list(names)))
+        game = Game(rules, seed=seed, names=list(names))
         return cls(game, list(game.names).index(names[0]), level)
 
     @classmethod
