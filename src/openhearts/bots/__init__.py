@@ -13,13 +13,36 @@ True
 from __future__ import annotations
 
 import importlib
+import random
 from collections.abc import Callable
 
-from ..game import MOON_CHOICE, PASSING, PLAYING, Game, MoonChoice, Pass, Play
+from ..cards import Card, CardSet
+from ..game import (
+    MOON_CHOICE,
+    PASSING,
+    PLAYING,
+    Action,
+    Game,
+    MoonChoice,
+    Pass,
+    Play,
+    PlayerView,
+)
 from .base import BaseBot, Bot
 from .random_bot import RandomBot
 
-__all__ = ["Bot", "BaseBot", "RandomBot", "LEVELS", "make_bot", "load_bot", "act", "BotError"]
+__all__ = [
+    "Bot",
+    "BaseBot",
+    "RandomBot",
+    "LEVELS",
+    "make_bot",
+    "load_bot",
+    "act",
+    "BotError",
+    "decide",
+    "decide_safely",
+]
 
 
 class BotError(ValueError):
@@ -73,18 +96,48 @@ def load_bot(spec: str, seed: object = 0) -> Bot:
     return bot
 
 
+def decide(bot: Bot, view: PlayerView) -> Action:
+    """The bot's next action for ``view.seat``, built from the view alone.
+
+    Safe to call in a worker thread: it reads only the immutable view.  Whether the
+    action is legal is for the game to check when it is applied.
+    """
+    if view.phase == PASSING:
+        return Pass(view.seat, CardSet(bot.choose_pass(view)))
+    if view.phase == PLAYING:
+        return Play(view.seat, Card(int(bot.choose_play(view))))
+    if view.phase == MOON_CHOICE:
+        return MoonChoice(view.seat, bool(bot.choose_moon(view)))
+    raise BotError("the game is over")
+
+
+def decide_safely(bot: Bot, view: PlayerView) -> Action:
+    """Like :func:`decide`, but a bot that fails or answers something illegal is replaced
+    by a random legal action, so a faulty plug-in bot cannot stop a person's game."""
+    try:
+        action = decide(bot, view)
+        if isinstance(action, Pass):
+            if len(action.cards) == view.rules.cards_passed and action.cards <= view.hand:
+                return action
+        elif isinstance(action, Play):
+            if action.card in view.legal:
+                return action
+        else:
+            return action
+    except Exception:  # any failure of someone else's code
+        pass
+    rng = random.Random(f"{view.hand!r}:{len(view.tricks)}:{len(view.trick)}")
+    if view.phase == PASSING:
+        return Pass(view.seat, CardSet(rng.sample(view.hand.cards(), view.rules.cards_passed)))
+    if view.phase == PLAYING:
+        return Play(view.seat, rng.choice(view.legal.cards()))
+    return MoonChoice(view.seat, True)
+
+
 def act(game: Game, seat: int, bot: Bot) -> None:
     """Ask ``bot`` for ``seat``'s next action and apply it to ``game``.
 
     The bot gets only ``game.view(seat)``.  An illegal choice raises
     :class:`~openhearts.game.IllegalActionError` and leaves the game unchanged.
     """
-    view = game.view(seat)
-    if game.phase == PASSING:
-        game.apply(Pass(seat, bot.choose_pass(view)))
-    elif game.phase == PLAYING:
-        game.apply(Play(seat, bot.choose_play(view)))
-    elif game.phase == MOON_CHOICE:
-        game.apply(MoonChoice(seat, bool(bot.choose_moon(view))))
-    else:
-        raise BotError("the game is over")
+    game.apply(decide(bot, game.view(seat)))

@@ -15,17 +15,15 @@ True
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..bots import BotError, make_bot
+from ..bots import BotError, decide_safely, make_bot
 from ..bots.base import Bot
 from ..bots.random_bot import RandomBot
 from ..cards import Card, CardSet
 from ..game import (
     GAME_OVER,
-    MOON_CHOICE,
     PASSING,
     PLAYING,
     Action,
@@ -64,30 +62,7 @@ def default_names(players: int, human: str, opponents: Sequence[str] = ()) -> li
     return unique
 
 
-def decide(bot: Bot, view: PlayerView) -> Action:
-    """A bot's next action for its seat; falls back to a legal random one if the bot fails.
-
-    Safe to call from a worker thread: it reads only the (immutable) view.
-    """
-    try:
-        if view.phase == PASSING:
-            cards = CardSet(bot.choose_pass(view))
-            if len(cards) == view.rules.cards_passed and cards <= view.hand:
-                return Pass(view.seat, cards)
-        elif view.phase == PLAYING:
-            card = Card(int(bot.choose_play(view)))
-            if card in view.legal:
-                return Play(view.seat, card)
-        elif view.phase == MOON_CHOICE:
-            return MoonChoice(view.seat, bool(bot.choose_moon(view)))
-    except Exception:  # a faulty bot must not end the player's game
-        pass
-    rng = random.Random(repr(view.hand) + str(len(view.tricks)))
-    if view.phase == PASSING:
-        return Pass(view.seat, CardSet(rng.sample(view.hand.cards(), view.rules.cards_passed)))
-    if view.phase == PLAYING:
-        return Play(view.seat, rng.choice(view.legal.cards()))
-    return MoonChoice(view.seat, True)
+decide = decide_safely
 
 
 class Session:

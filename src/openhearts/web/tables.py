@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from typing import Any, Final, TypeVar
 
 from .. import record
-from ..bots import LEVELS, Bot, make_bot
+from ..bots import LEVELS, Bot, decide, make_bot
 from ..cards import Card, CardParseError, CardSet
 from ..game import (
     MOON_CHOICE,
@@ -643,9 +643,7 @@ class Table:
                 view = game.view(seat.index)
                 bot = self._bot_for(seat)
                 try:
-                    action = await loop.run_in_executor(
-                        self.hub.bot_pool, _bot_action, bot, view, game.phase
-                    )
+                    action = await loop.run_in_executor(self.hub.bot_pool, decide, bot, view)
                 except Exception as error:
                     # The error's text may name the bot's cards: the log keeps only its kind.
                     log.warning(
@@ -653,7 +651,7 @@ class Table:
                         self.id,
                         type(error).__name__,
                     )
-                    action = _bot_action(make_bot("random", seed=self.version), view, view.phase)
+                    action = decide(make_bot("random", seed=self.version), view)
             async with self.lock:
                 if self.version != version or self._automatic() != step:
                     continue  # the game moved on while the bot was thinking
@@ -662,7 +660,7 @@ class Table:
                     events = await self.commit(action, extra=extra)
                 except IllegalActionError:
                     log.warning("table %s: the bot chose an illegal action", self.id)
-                    fallback = _bot_action(make_bot("random", seed=self.version), view, view.phase)
+                    fallback = decide(make_bot("random", seed=self.version), view)
                     events = await self.commit(fallback, extra=extra)
                 except WebError:
                     await asyncio.sleep(0.5)
@@ -725,17 +723,6 @@ class Table:
         if self.game is not None and not self.game.is_over:
             self.broadcast_state([])
         self.kick()
-
-
-def _bot_action(bot: Bot, view: PlayerView, phase: str) -> Action:
-    """A bot's decision for its seat (runs in a worker thread)."""
-    if phase == PASSING:
-        return Pass(view.seat, CardSet(bot.choose_pass(view)))
-    if phase == PLAYING:
-        return Play(view.seat, Card(bot.choose_play(view)))
-    if phase == MOON_CHOICE:
-        return MoonChoice(view.seat, bool(bot.choose_moon(view)))
-    raise IllegalActionError("the game is over")
 
 
 class Hub:
