@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from openhearts import Rules, arena
+from openhearts import CardSet, Rules, arena
 from openhearts.arena import BotSpec, Match, play_board, summarise
 
 
@@ -165,3 +165,23 @@ def test_bots_load_by_import_path_and_take_options(capsys: Any) -> None:
 
 def test_hard_budget_option_applies_to_plain_hard() -> None:
     assert arena._lineup(_args("--bot", "hard", "--hard-budget", "5"), 4) == ("hard:budget=5",) * 4
+
+
+class IllegalBot:
+    """A plug-in bot that plays a card it does not hold."""
+
+    def choose_pass(self, view: Any) -> Any:
+        return CardSet(list(view.hand)[: view.rules.cards_passed])
+
+    def choose_play(self, view: Any) -> Any:
+        return next(iter(CardSet(view.unseen.mask)))
+
+    def choose_moon(self, view: Any) -> bool:
+        return True
+
+
+def test_a_failing_plug_in_bot_is_reported_not_a_traceback(capsys: Any) -> None:
+    assert _run("--bot", "test_arena:IllegalBot", "--bot", "easy", "--deals", "2",
+                "--workers", "1") == 1  # fmt: skip
+    err = capsys.readouterr().err
+    assert "bot 'test_arena:IllegalBot' in seat 0 failed: IllegalActionError" in err

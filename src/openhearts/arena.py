@@ -176,7 +176,13 @@ def play_board(match: Match, board: int) -> dict[str, Any]:
             seat = game.to_act()[0]
             playing = game.phase == PLAYING
             start = time.perf_counter()
-            act(game, seat, bots[seat])
+            try:
+                act(game, seat, bots[seat])
+            except Exception as error:  # someone else's bot: report it, do not crash
+                raise ArenaError(
+                    f"board {board}, rotation {rotation}: bot {labels[seat]!r} in seat {seat} "
+                    f"failed: {type(error).__name__}: {error}"
+                ) from None
             if playing:
                 row = timing.setdefault(labels[seat], [0.0, 0.0, 0.0])
                 spent = time.perf_counter() - start
@@ -509,6 +515,11 @@ def run(args: argparse.Namespace) -> int:
                     handle.write(json.dumps({"type": "board", **record}) + "\n")
     except KeyboardInterrupt:
         interrupted = True
+    except ArenaError as error:
+        print(f"hearts arena: {error}", file=sys.stderr)
+        if log is not None:
+            print(f"The finished boards are kept in {log}.", file=sys.stderr)
+        return 1
     records = [done[b] for b in sorted(done) if b < total]
     if not records:
         print("No boards finished.", file=sys.stderr)
