@@ -408,7 +408,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="SPEC",
         help="a bot of the line-up, in seat order: random, easy, hard, hard:budget=N, or "
-        "package.module:Class (repeatable; the last one fills the remaining seats)",
+        "package.module:Class (repeatable; the last one fills the remaining seats; "
+        "default: easy against random)",
     )
     count = parser.add_mutually_exclusive_group()
     count.add_argument("--deals", type=int, default=None, help="duplicate deals (default 100)")
