@@ -34,7 +34,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
@@ -330,7 +330,9 @@ def main() -> int:
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        ack, state, memory = result["ack_ms"], result["state_ms"], result["server_rss_mib"]
+        ack, state, memory = (
+            cast(dict[str, float], result[key]) for key in ("ack_ms", "state_ms", "server_rss_mib")
+        )
         print(f"tables played      {result['tables']} in {result['seconds']} s")
         print(f"tables per second  {result['tables_per_second']}")
         print(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import builtins
+import importlib
 import io
 import os
 import re
@@ -12,6 +13,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -381,7 +383,7 @@ def test_save_and_quit_commands(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
     assert load(str(other)).rules == Rules.preset("standard")
 
 
-def _run(*argv: str, env: dict[str, str] | None = None, **kwargs: object) -> subprocess.Popen[str]:
+def _run(*argv: str, env: dict[str, str] | None = None, **kwargs: Any) -> subprocess.Popen[str]:
     environment = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
     return subprocess.Popen(
         [sys.executable, "-m", "openhearts", "play", "--plain", "--level", "random", *argv],
@@ -531,12 +533,10 @@ def test_hint(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     assert "Hint: the hard computer player would play the " in text
     assert re.search(r"\n  A♣: -?\d+\.\d\n", text)
 
-    import openhearts.plain as plain
-
     def missing(name: str) -> object:
         raise ImportError(name)
 
-    monkeypatch.setattr(plain.importlib, "import_module", missing)
+    monkeypatch.setattr(importlib, "import_module", missing)
     console = Console(monkeypatch, lines=("hint", "hint"), limit=2)
     PlainSession(Game(seed=1), bots, save_path=str(tmp_path / "g.json")).run()
     assert "Hints are for choosing a card to play." in console.text

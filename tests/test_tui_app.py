@@ -16,7 +16,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from openhearts import Card, CardSet, Game, Rules
+from openhearts import Action, Card, CardSet, Game, Rules
 from openhearts.bots import act, make_bot
 from openhearts.record import save
 from openhearts.tui.app import HeartsApp, TableScreen
@@ -274,7 +274,7 @@ def test_hint_names_a_card(tmp_path: Path) -> None:
 
 
 def test_save_and_resume(tmp_path: Path) -> None:
-    async def first() -> list[object]:
+    async def first() -> list[Action]:
         app = make_app(tmp_path, seed=5)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, lambda: human_turn(app))
@@ -284,7 +284,7 @@ def test_save_and_resume(tmp_path: Path) -> None:
             actions = list(table(app).session.game.actions)
         return actions
 
-    async def second(actions: list[object]) -> None:
+    async def second(actions: list[Action]) -> None:
         app = make_app(tmp_path, seed=99)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
@@ -334,8 +334,9 @@ def test_announcement_keys(tmp_path: Path) -> None:
             # ... and the speech command, which also says the card under the cursor.
             await settle(pilot, lambda: not app.speaker._speaking and app.speaker._queue.empty())
             await pilot.press("right")
-            card = table(app).query_one(HandView).current
-            assert card is not None
+            current = table(app).query_one(HandView).current
+            assert current is not None
+            card = current
             app.speaker.close(wait=10)
             spoken = speech_file.read_text(encoding="utf-8").splitlines()
             assert app.announcements[-1] in spoken
@@ -380,7 +381,7 @@ def test_typed_card_and_dialog_keys(tmp_path: Path) -> None:
             await pilot.press("o")
             assert isinstance(app.screen, OptionsScreen)
             await pilot.press("escape")
-            assert app.screen is screen
+            assert app.screen is screen  # type: ignore[comparison-overlap]
             # A click on a player shows that player's cards won; on the middle, the last trick.
             await pilot.click("#seat-2")
             assert isinstance(app.screen, InfoScreen)
@@ -407,6 +408,7 @@ def test_resuming_a_finished_game_shows_the_result(tmp_path: Path) -> None:
         app = HeartsApp(Storage(tmp_path), Settings(speed="off"), resume=str(path))
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            assert isinstance(app.screen, ChoiceScreen)
             assert app.screen.title_text == "Game over"
             assert app.storage.load_stats().games_played == 0  # not counted twice
             await pilot.press("escape")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.style import Style
@@ -137,7 +138,7 @@ def test_settings_from_command_line() -> None:
 # Sentences ------------------------------------------------------------------------------
 
 
-def names_game(seed: int = 1, **changes: object) -> Game:
+def names_game(seed: int = 1, **changes: Any) -> Game:
     return Game(Rules.preset("standard", **changes), seed=seed, names=default_names(4, "You"))
 
 
@@ -254,8 +255,9 @@ def test_a_broken_bot_falls_back_to_a_legal_move() -> None:
     game.apply(action)
     for seat in (0, 2, 3):
         game.pass_cards(seat, game.hand(seat).cards()[:3])
-    seat = game.current_player
-    assert seat is not None
+    mover = game.current_player
+    assert mover is not None
+    seat = mover
     action = decide(Broken(), game.view(seat))  # type: ignore[arg-type]
     assert isinstance(action, Play) and action.card in game.legal_plays()
 
@@ -278,8 +280,9 @@ def test_hint_text() -> None:
     assert text.startswith(("Hint: pass the ", "Hints need"))
     for seat in range(4):
         game.pass_cards(seat, game.hand(seat).cards()[:3])
-    seat = game.current_player
-    assert seat is not None
+    mover = game.current_player
+    assert mover is not None
+    seat = mover
     text, card = hint(game.view(seat))
     if not text.startswith("Hints need"):
         assert card == Card.parse("2C") and text.startswith("Hint: play the two of clubs")
