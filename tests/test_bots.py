@@ -184,7 +184,9 @@ def _view(rules: Rules, hands: list[str], plays: str = "", seat: int | None = No
     game = Game(rules, hands=[[CardSet.parse(h) for h in hands]])
     for name in plays.split():
         game.play(Card.parse(name))
-    return game.view(game.current_player if seat is None else seat)
+    viewer = game.current_player if seat is None else seat
+    assert viewer is not None
+    return game.view(viewer)
 
 
 def test_easy_passes_the_queen_high_spades_and_high_hearts() -> None:
@@ -264,8 +266,9 @@ def test_hard_is_repeatable_and_the_same_with_two_workers() -> None:
     easy = EasyBot(1)
     try:
         for _ in range(10):
-            seat = game.current_player
-            assert seat is not None
+            mover = game.current_player
+            assert mover is not None
+            seat = mover
             view = game.view(seat)
             if len(view.legal) > 1:
                 first = one.analyse(view)
@@ -281,8 +284,9 @@ def test_hard_analyse_ranks_every_legal_card() -> None:
         game.pass_cards(seat, EasyBot(0).choose_pass(game.view(seat)))
     easy = EasyBot(0)
     for _ in range(5):
-        seat = game.current_player
-        assert seat is not None
+        mover = game.current_player
+        assert mover is not None
+        seat = mover
         game.play(easy.choose_play(game.view(seat)))
     view = game.view(game.current_player or 0)
     ranked = HardBot(1, budget=10).analyse(view)
