@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Final
 
 from .cards import (
@@ -119,7 +120,6 @@ class DealResult:
     pass_direction: str
     dealt: tuple[CardSet, ...]
     passes: tuple[CardSet, ...]
-    tricks: tuple[TrickRecord, ...]
     #: Points each seat took in tricks before any moon or sun (J♦ included when in force).
     taken_points: tuple[int, ...]
     #: Points added to each total for this deal.
@@ -129,6 +129,16 @@ class DealResult:
     shot: str | None
     #: ``"add"``/``"subtract"`` where the shooter chose, else ``None``.
     moon_choice: str | None
+    #: The tricks as plain ``(leader, card numbers, winner)`` tuples; :attr:`tricks`
+    #: gives them as :class:`TrickRecord` objects, built when first asked for.
+    trick_plays: tuple[tuple[int, tuple[int, ...], int], ...] = field(default=(), repr=False)
+
+    @cached_property
+    def tricks(self) -> tuple[TrickRecord, ...]:
+        return tuple(
+            TrickRecord(leader, tuple(map(CARDS.__getitem__, cards)), winner)
+            for leader, cards, winner in self.trick_plays
+        )
 
 
 @dataclass(frozen=True)
@@ -523,10 +533,7 @@ class Game:
             else "hold",
             dealt=tuple(CardSet(h) for h in deal.dealt),
             passes=tuple(CardSet(p or 0) for p in deal.passes),
-            tricks=tuple(
-                TrickRecord(leader, tuple(map(CARDS.__getitem__, cards)), winner)
-                for leader, cards, winner in deal.tricks
-            ),
+            trick_plays=tuple(deal.tricks),
             taken_points=tuple(deal.raw_points()),
             points=tuple(deal.points),
             shooter=deal.shooter,
