@@ -266,3 +266,17 @@ def check_view_secrecy(game: Game, seat: int) -> PlayerView:
         assert view.received is None
         assert view.hand.mask & ~deal.dealt[seat] == 0
     return view
+
+
+class FirstCardBot:
+    """A plain, predictable player: passes its lowest cards, plays its lowest legal card,
+    and, where it shoots the moon and may choose, subtracts."""
+
+    def choose_pass(self, view: PlayerView) -> CardSet:
+        return CardSet(view.hand.cards()[: view.rules.cards_passed])
+
+    def choose_play(self, view: PlayerView) -> Card:
+        return view.legal.cards()[0]
+
+    def choose_moon(self, view: PlayerView) -> bool:
+        return False

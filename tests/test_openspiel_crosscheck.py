@@ -415,14 +415,6 @@ def test_engine_benchmark_runs() -> None:
         check=True,
     )
     figures = json.loads(completed.stdout)
-    for key in (
-        "ours_deals_per_s",
-        "openspiel_deals_per_s",
-        "ours_over_openspiel_deals",
-        "ours_clones_per_s",
-        "openspiel_clones_per_s",
-        "ours_undo_replay_per_s",
-        "ours_deal_state_undo_replay_per_s",
-        "openspiel_child_per_s",
-    ):
-        assert figures[key] > 0, key
+    assert {"ours_deals_per_s", "openspiel_deals_per_s", "ours_clones_per_s"} <= set(figures)
+    for key, value in figures.items():
+        assert value > 0, key

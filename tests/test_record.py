@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import FirstCardBot
 from openhearts.bots import act, make_bot
-from openhearts.cards import Card, CardSet
-from openhearts.game import Game, Play, PlayerView
+from openhearts.game import Game, Play
 from openhearts.record import RecordError, dumps, load, loads, save
 from openhearts.rules import Rules
 
@@ -92,19 +92,6 @@ def test_round_trip_games_in_progress(table: tuple[str, int], seed: int, actions
         assert game.actions == again.actions
 
 
-class FirstCard:
-    """Passes its first cards, plays its lowest legal card, subtracts a moon."""
-
-    def choose_pass(self, view: PlayerView) -> CardSet:
-        return CardSet(view.hand.cards()[: view.rules.cards_passed])
-
-    def choose_play(self, view: PlayerView) -> Card:
-        return view.legal.cards()[0]
-
-    def choose_moon(self, view: PlayerView) -> bool:
-        return False
-
-
 def moon_game() -> Game:
     """Three players; seat 0 holds every heart, the Q♠ and the spades above it, and
     leads: it takes every trick it leads, so it shoots the moon and chooses."""
@@ -126,7 +113,7 @@ def moon_game() -> Game:
             "7S 8S 9S TS TC JC QC KC AC 7D 8D 9D TD JD QD KD AD",
         ]
     )
-    bot = FirstCard()
+    bot = FirstCardBot()
     while not game.is_over:
         seat = game.to_act()[0]
         act(game, seat, bot)

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from conftest import FirstCardBot
 from openhearts import replay
 from openhearts.bots import act, make_bot
-from openhearts.cards import Card, CardSet
-from openhearts.game import Game, PlayerView
+from openhearts.cards import CardSet
+from openhearts.game import Game
 from openhearts.plain import Style, shot_line, trick_line
 from openhearts.record import dumps, save
 from openhearts.rules import Rules
@@ -112,17 +113,6 @@ def test_unfinished_games_say_so(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert "Game over" not in out
 
 
-class FirstCard:
-    def choose_pass(self, view: PlayerView) -> CardSet:
-        return CardSet(view.hand.cards()[: view.rules.cards_passed])
-
-    def choose_play(self, view: PlayerView) -> Card:
-        return view.legal.cards()[0]
-
-    def choose_moon(self, view: PlayerView) -> bool:
-        return False
-
-
 def test_moon_and_pending_moon_choice(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     rules = Rules.preset(
         "standard",
@@ -141,7 +131,7 @@ def test_moon_and_pending_moon_choice(capsys: pytest.CaptureFixture[str], tmp_pa
             "7S 8S 9S TS TC JC QC KC AC 7D 8D 9D TD JD QD KD AD",
         ]
     )
-    bot = FirstCard()
+    bot = FirstCardBot()
     while game.phase == "playing":
         act(game, game.to_act()[0], bot)
     path = tmp_path / "moon.json"
