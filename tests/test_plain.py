@@ -119,6 +119,18 @@ def test_full_game_to_the_winner(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     assert f"hearts replay {path}" in text
 
 
+def test_the_rest_of_a_settled_deal_is_played_for_you(monkeypatch: pytest.MonkeyPatch) -> None:
+    # With this seed, a deal reaches a point where no point card is left while you
+    # still have a choice of cards: they are played for you, and the game says why.
+    console = Console(monkeypatch)
+    assert run_plain(parse_args("--seed", "8", "--end-score", "30", "--save", "")) == 0
+    assert "(no points left to take)" in console.text
+    silent = Console(monkeypatch)
+    args = parse_args("--seed", "8", "--end-score", "30", "--save", "", "--no-auto-play-one")
+    assert run_plain(args) == 0
+    assert "(no points left to take)" not in silent.text
+
+
 @pytest.mark.parametrize(
     ("players", "preset"), [(3, "standard"), (5, "source-002"), (6, "source-003")]
 )

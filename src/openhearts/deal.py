@@ -316,6 +316,25 @@ class DealState:
 
     # Scoring ---------------------------------------------------------------------
 
+    def points_settled(self) -> bool:
+        """True when nothing left to play can change anyone's points this deal: no card
+        that scores (hearts, the Q♠, the J♦ where it counts) is still in a hand or in
+        the trick in progress, and no sun is still possible.  The rest of the deal may
+        then be played automatically."""
+        if self.phase != PLAYING:
+            return False
+        scoring = self.rules.point_mask
+        if self.rules.jack_of_diamonds:
+            scoring |= _JD_BIT & self.rules.deck_mask
+        in_trick = 0
+        for card in self.trick:
+            in_trick |= 1 << card
+        unplayed = self.rules.deck_mask & ~self.played
+        if (unplayed | in_trick) & scoring:
+            return False
+        # One player with every trick so far could still shoot the sun.
+        return not (self.rules.sun and sum(1 for won in self.tricks_won if won) <= 1)
+
     def raw_points(self) -> list[int]:
         """Points taken so far by each seat (hearts 1, Q♠ 13, J♦ -10 when in force)."""
         jack = self.rules.jack_of_diamonds

@@ -403,6 +403,11 @@ class Game:
     def hand(self, seat: int) -> CardSet:
         return CardSet(self.deal.hands[seat])
 
+    def points_settled(self) -> bool:
+        """Whether the rest of the deal can no longer change the points (see
+        :meth:`DealState.points_settled`): the faces then finish it automatically."""
+        return self.deal.points_settled()
+
     def legal_plays(self) -> CardSet:
         """The cards the seat to move may play (empty when not in the play phase)."""
         if self.deal.phase != PLAYING:

@@ -533,10 +533,12 @@ class PlainSession:
         view = game.view(self.me)
         legal = view.legal
         before = len(view.trick)
-        if self.auto_play_one and len(legal) == 1 and not self._skip_auto:
+        settled = game.points_settled()
+        if self.auto_play_one and (len(legal) == 1 or settled) and not self._skip_auto:
             card = legal.cards()[0]
             game.play(card, seat=self.me)
-            self._announce_play(self.me, card, before, " (your only legal card)")
+            why = " (your only legal card)" if len(legal) == 1 else " (no points left to take)"
+            self._announce_play(self.me, card, before, why)
             return
         self._skip_auto = False
         self._show_table(view)
@@ -711,7 +713,7 @@ class PlainSession:
                 taken.append(action)
                 if action.seat != self.me:
                     continue
-                forced = len(game.legal_plays()) == 1
+                forced = len(game.legal_plays()) == 1 or game.points_settled()
                 # A card played automatically was no choice: go back to the last real one.
                 if self.auto_play_one and forced and self._played_this_deal():
                     continue

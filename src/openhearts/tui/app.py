@@ -279,14 +279,17 @@ class TableScreen(Screen[None]):
             self.run_worker(self._drive(), group="driver", exclusive=True)
 
     def _auto_card(self) -> Card | None:
-        """The sole legal card, when auto play one is on and it is your turn."""
+        """The sole legal card (or, once the points are settled, the lowest one), when
+        auto play one is on and it is your turn."""
         game = self.session.game
         if not self.hearts.settings.auto_play_one:
             return None
         if game.phase != PLAYING or game.current_player != self.session.human:
             return None
         legal = game.legal_plays()
-        return next(iter(legal)) if len(legal) == 1 else None
+        if len(legal) == 1 or game.points_settled():
+            return next(iter(legal))
+        return None
 
     def _pause(self) -> float:
         delay = self.hearts.settings.delay

@@ -1,0 +1,100 @@
+"""``points_settled``: when the rest of a deal can no longer change the points, the
+faces finish it automatically; these tests check the engine never says so too early."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from conftest import CONFIGS, config_id, hold_rules, scripted_game
+from openhearts import Game, Rules
+from openhearts.cards import cards_of
+
+
+def _random_play_until_settled(game: Game, rng: random.Random) -> bool:
+    """Play random cards in the current deal until its points are settled (True) or
+    the deal ends first (False)."""
+    number = game.deal_number
+    while game.phase == "playing" and game.deal_number == number and not game.is_over:
+        if game.points_settled():
+            return True
+        game.play(rng.choice(cards_of(game.legal_mask())))
+    return False
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_once_settled_every_way_of_playing_on_scores_the_same(config: tuple[str, int]) -> None:
+    preset, players = config
+    rules = hold_rules(preset, players)
+    settled_seen = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        game = Game(rules, seed=seed)
+        if not _random_play_until_settled(game, rng):
+            continue
+        settled_seen += 1
+        outcomes = set()
+        for branch in range(6):
+            trial = Game(rules, seed=seed)
+            for action in game.actions:
+                trial.apply(action)
+            branch_rng = random.Random(f"{seed}:{branch}")
+            while trial.phase == "playing" and trial.deal_number == game.deal_number:
+                trial.play(branch_rng.choice(cards_of(trial.legal_mask())))
+            outcomes.add(trial.results[0].points)
+        assert len(outcomes) == 1, f"seed {seed}: points still changed after settling"
+    assert settled_seen > 0
+
+
+def test_not_settled_while_a_point_card_is_out() -> None:
+    rules = hold_rules()
+    game = scripted_game(rules, {0: "2C", 1: "AH"})
+    assert not game.points_settled()
+
+
+def test_settled_exactly_when_no_point_card_is_left_to_play() -> None:
+    rules = hold_rules()
+    seen = {True: 0, False: 0}
+    for seed in range(30):
+        game = Game(rules, seed=seed)
+        rng = random.Random(seed)
+        while game.phase == "playing" and not game.results:
+            deal = game.deal
+            in_trick = sum(1 << c for c in deal.trick)
+            left = (rules.deck_mask & ~deal.played) | in_trick
+            expected = not left & rules.point_mask
+            assert game.points_settled() == expected
+            seen[expected] += 1
+            game.play(rng.choice(cards_of(game.legal_mask())))
+    assert seen[True] and seen[False]
+
+
+def test_the_jack_of_diamonds_counts_where_the_bonus_is_in_force() -> None:
+    for bonus in (False, True):
+        rules = hold_rules(jack_of_diamonds=bonus)
+        game = Game(rules, seed=3)
+        rng = random.Random(3)
+        while game.phase == "playing" and not game.results:
+            deal = game.deal
+            unplayed = rules.deck_mask & ~deal.played
+            if game.points_settled():
+                assert not unplayed & rules.point_mask
+                if bonus:
+                    assert not unplayed >> 23 & 1, "J♦ still to be played"
+            game.play(rng.choice(cards_of(game.legal_mask())))
+
+
+def test_a_possible_sun_keeps_the_deal_open() -> None:
+    rules = Rules.preset("source-003", pass_cycle=("hold",))
+    game = scripted_game(
+        rules,
+        {0: "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"},
+    )
+    # Seat 0 leads clubs and wins every trick; the others hold the rest.  The point
+    # cards fall on seat 0's tricks, so once they are all gone only the sun can still
+    # change the points, and it can: seat 0 may yet take every trick.
+    while game.phase == "playing" and not game.results:
+        assert not game.points_settled()
+        game.play(game.legal_plays().cards()[-1])
+    assert game.results[0].shot == "sun"
