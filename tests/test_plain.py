@@ -557,3 +557,29 @@ def test_hint(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     console = Console(monkeypatch, lines=("3c", "hint"), limit=2)
     PlainSession(game, bots, save_path=str(tmp_path / "g.json")).run()
     assert "Hints need the hard computer player, which is not available here." in console.text
+
+
+def test_played_command_lists_cards_played_unseen_and_voids(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked = {"cards": 0, "memory": False}
+
+    def player(transcript: str) -> str:
+        prompt = transcript.rsplit("\n", 1)[-1]
+        if prompt.startswith("Your card"):
+            asked["cards"] += 1
+            if asked["cards"] == 6 and not asked["memory"]:
+                asked["memory"] = True
+                return "played"
+        return sensible(transcript)
+
+    console = Console(monkeypatch, player=player, limit=40)
+    run_plain(parse_args("--seed", "4", "--save", ""))
+    text = console.text
+    start = text.index("Your card: played")
+    memory = text[start : text.index("Your card:", start + 10)]
+    assert "Played in deal 1:" in memory
+    assert "♣ clubs: 2♣" in memory, "the first trick's 2♣ is listed as played"
+    assert "(not seen yet: " in memory
+    assert "Known voids: " in memory
+    assert "Hearts are broken." in memory or "Hearts are not broken yet." in memory

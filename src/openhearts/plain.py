@@ -71,6 +71,7 @@ Commands (type them at any prompt):
   hand         show your hand again (cards you may play are marked *)
   scores       the totals, deal by deal, and the points taken so far in this deal
   last         the last trick
+  played       memory aid: the cards played this deal, the cards not yet seen, known voids
   undo         take back your last card (and the computer players' cards after it)
   hint         what the hard computer player would do here
   rules        the rules in force
@@ -632,6 +633,8 @@ class PlainSession:
             "scores": self._command_scores,
             "score": self._command_scores,
             "last": self._command_last,
+            "played": self._command_played,
+            "memory": self._command_played,
             "undo": self._command_undo,
             "hint": self._command_hint,
             "rules": self._command_rules,
@@ -679,6 +682,27 @@ class PlainSession:
             return
         line = trick_line(self.style, self.names, game.rules, number, trick)
         self.say(line.replace(f"Trick {number}:", f"Trick {number}{where}:", 1))
+
+    def _command_played(self) -> None:
+        """The memory aids: what has gone, what is still out, who lacks which suit."""
+        view = self.game.view(self.me)
+        played, unseen = view.played, view.unseen
+        if not played:
+            self.say("No card has been played yet in this deal.")
+        else:
+            self.say(f"Played in deal {view.deal_number + 1}:")
+            for suit in Suit:
+                gone = self.style.cards(played.of_suit(suit)) or "-"
+                out = self.style.cards(unseen.of_suit(suit)) or "-"
+                self.say(f"  {self.style.suit(suit)}: {gone}   (not seen yet: {out})")
+        voids = [
+            f"{self.who(seat)} {'have' if seat == self.me else 'has'} no "
+            + " and no ".join(suit.word for suit in sorted(lacking))
+            for seat, lacking in enumerate(view.voids)
+            if lacking
+        ]
+        self.say("Known voids: " + ("; ".join(voids) if voids else "none yet") + ".")
+        self.say("Hearts are broken." if view.hearts_broken else "Hearts are not broken yet.")
 
     def _command_rules(self) -> None:
         self.say("The rules of this game:")
