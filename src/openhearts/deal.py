@@ -256,26 +256,22 @@ class DealState:
         self.played |= bit
         trick = self.trick
         trick.append(card)
-        broke = not self.hearts_broken and bool(bit & self._break_mask)
-        if broke:
-            self.hearts_broken = True
-        if len(trick) < self.players:
-            self.to_move = (seat + 1) % self.players
+        if self.hearts_broken or not bit & self._break_mask:
+            broke = False
+        else:
+            self.hearts_broken = broke = True
+        players = self.players
+        if len(trick) < players:
+            self.to_move = seat + 1 if seat + 1 < players else 0
             self._undo.append((card, broke, None))
             return
-        suit = trick[0] // 13
-        best = 0
-        high = trick[0]
-        for index in range(1, self.players):
-            other = trick[index]
-            if other > high and other // 13 == suit:
-                high = other
-                best = index
-        leader = self.leader
-        winner = (leader + best) % self.players
         mask = 0
         for other in trick:
             mask |= 1 << other
+        # The highest card of the led suit is the highest set bit within that suit.
+        high = (mask & SUIT_MASKS[trick[0] // 13]).bit_length() - 1
+        leader = self.leader
+        winner = (leader + trick.index(high)) % players
         self.taken[winner] |= mask
         self.tricks_won[winner] += 1
         self.tricks.append((leader, tuple(trick), winner))
