@@ -2,8 +2,9 @@
 ``hearts serve`` (bots without delay, a temporary SQLite database).
 
 Covered: a complete deal played by clicking, passing three cards, an illegal card
-refused, the keyboard and the announcement keys, a phone-sized screen, the winner at
-the end, and a shared table (join by link, spectator, coming back to the same seat).
+refused, the keyboard and the announcement keys, the memory aids (M, "Played"), a
+phone-sized screen, the winner at the end, and a shared table (join by link, spectator,
+coming back to the same seat).
 """
 
 from __future__ import annotations
@@ -362,6 +363,79 @@ def test_keyboard_and_announcement_keys(server: str, browser: Browser) -> None:
             page.keyboard.type(typed)
             page.keyboard.press("Enter")
             wait_played(page, code)
+
+
+PLAYED_JS = """() => {
+  const s = window.openhearts.state;
+  return [...s.tricks.flatMap((t) => t.cards), ...s.trick.map((p) => p[1])];
+}"""
+
+SPOKEN = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+SUIT_WORDS = {"C": "clubs", "D": "diamonds", "S": "spades", "H": "hearts"}
+
+
+def test_memory_aids_panel_and_sentence(server: str, browser: Browser) -> None:
+    """Mid-deal on a phone-sized screen: M and the Played button open the panel of played
+    and unseen cards, voids, hearts and points, and M says it; Escape closes it."""
+    answer = post(server, "/api/play-now", {"name": "Mo", "level": "random"})
+    options = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    with new_page(browser, **options) as page:
+        open_seat(page, server, answer)
+        wait_passing(page)
+        # Without "Auto play one" the deal waits for us on our turn: the panel is checked
+        # against a state that cannot move under it.
+        page.locator("#auto-play-one").uncheck()
+        page.wait_for_function("() => window.openhearts.state.auto_play_one === false")
+        pass_by_clicking(page)
+        while True:
+            page.wait_for_function(
+                "() => document.body.dataset.myTurn === 'true'"
+                " && document.querySelectorAll('#hand .hand-card.legal').length > 0"
+            )
+            if page.evaluate(PLAYED_JS):
+                break
+            code = page.eval_on_selector("#hand .hand-card.legal", "n => n.dataset.card")
+            page.click(f'#hand [data-card="{code}"]')
+            wait_played(page, code)
+        played: list[str] = page.evaluate(PLAYED_JS)
+        mine = set(hand(page))
+        deck = {rank + suit for suit in "CDSH" for rank in "23456789TJQKA"}
+
+        page.locator("#hand").focus()
+        page.keyboard.press("m")
+        dialog = page.locator("#played-dialog")
+        expect(dialog).to_be_visible()
+        expect(page.locator("#played-close")).to_be_focused()
+        shown = page.eval_on_selector_all(
+            "#played-table .mem-played [data-card]", "nodes => nodes.map(n => n.dataset.card)"
+        )
+        unseen = page.eval_on_selector_all(
+            "#played-table .mem-unseen [data-card]", "nodes => nodes.map(n => n.dataset.card)"
+        )
+        assert sorted(shown) == sorted(played)
+        assert set(unseen) == deck - set(played) - mine
+        first = played[0]
+        row = page.locator(f'#played-table tr[data-suit="{first[1]}"] .mem-played')
+        expect(row).to_contain_text("10" if first[0] == "T" else first[0])
+        points = page.locator("#played-points li")
+        expect(points).to_have_count(4)
+        expect(points.first).to_have_text(re.compile(r"^You: \d+$"))
+        expect(page.locator("#played-hearts")).to_have_text(re.compile("^Hearts are "))
+        announcer = page.locator("#announcer")
+        expect(announcer).to_contain_text("Played: ")
+        said = f"{SUIT_WORDS[first[1]]} {SPOKEN.get(first[0], first[0])}"
+        expect(announcer).to_contain_text(said)
+        expect(announcer).to_contain_text(re.compile(r"Hearts are (not )?broken\."))
+        box = dialog.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390
+        page.keyboard.press("Escape")
+        expect(dialog).to_be_hidden()
+
+        page.tap("#show-played")
+        expect(dialog).to_be_visible()
+        page.keyboard.press("Escape")
+        expect(dialog).to_be_hidden()
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
 
 
 def test_phone_sized_screen(server: str, browser: Browser) -> None:
