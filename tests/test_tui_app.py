@@ -13,12 +13,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import Input
 
 from openhearts import Action, Card, CardSet, Game, Rules
 from openhearts.bots import act, make_bot
+from openhearts.cards import Suit
 from openhearts.record import save
+from openhearts.tui import words
 from openhearts.tui.app import HeartsApp, TableScreen
 from openhearts.tui.options_screen import OptionsScreen
 from openhearts.tui.screens import ChoiceScreen, InfoScreen
@@ -369,6 +372,7 @@ def test_typed_card_and_dialog_keys(tmp_path: Path) -> None:
             for key, kind in (
                 ("l", InfoScreen),
                 ("w", InfoScreen),
+                ("m", InfoScreen),
                 ("d", InfoScreen),
                 ("question_mark", InfoScreen),
                 ("i", InfoScreen),
@@ -391,6 +395,48 @@ def test_typed_card_and_dialog_keys(tmp_path: Path) -> None:
             await settle(pilot, lambda: app.screen is screen)
             await pilot.click(TrickView)
             assert isinstance(app.screen, InfoScreen) and app.screen.title_text == "Last trick"
+
+    asyncio.run(run())
+
+
+def test_memory_aids_key(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path, seed=8)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            screen = table(app)
+            # While passing nothing has been played: the dialog says so.
+            await pilot.press("m")
+            assert isinstance(app.screen, InfoScreen)
+            assert app.announcements[-1] == "No cards have been played yet in this deal."
+            await pilot.press("escape")
+            assert app.screen is screen  # type: ignore[comparison-overlap]
+            for _ in range(4):
+                await human_move_by_keys(pilot, app)
+                await settle(pilot, lambda: human_turn(app))
+            view = screen.session.view()
+            assert len(view.tricks) >= 3
+            count = len(app.announcements)
+            await pilot.press("m")
+            assert isinstance(app.screen, InfoScreen)
+            assert app.screen.title_text == f"Memory: deal {view.deal_number + 1}"
+            said = app.announcements[count:]
+            assert said == words.memory(view)
+            assert said[0].startswith(f"{len(view.played)} cards played so far")
+            assert said[-1].startswith("Points taken this deal: you ")
+            assert ("Hearts are broken." in said) == view.hearts_broken
+            body = app.screen.body
+            assert isinstance(body, Text)
+            lines = body.plain.splitlines()
+            for suit in Suit:
+                row = next(line for line in lines if line.startswith(f"{suit.symbol} {suit.word}"))
+                ranks = row.split("played", 1)[1].split()
+                shown = [str(c)[0].replace("T", "10") for c in view.played.of_suit(suit)]
+                assert ranks == (shown or ["none"])
+            for seat, suit, _ in words.known_voids(view):
+                assert f"{view.names[seat]}: no {suit.symbol} {suit.word}" in body.plain
+            await pilot.press("escape")
+            assert app.screen is screen  # type: ignore[comparison-overlap]
 
     asyncio.run(run())
 

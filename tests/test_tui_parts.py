@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,11 +13,13 @@ from rich.style import Style
 
 from openhearts import Card, CardSet, Game, Rules
 from openhearts.bots import act, make_bot
+from openhearts.cards import Suit
 from openhearts.game import IllegalActionError, Play
 from openhearts.options import add_rules_arguments
 from openhearts.tui import settings_from_args, words
 from openhearts.tui.drawing import Canvas, CardLook, draw_card
 from openhearts.tui.hints import hint
+from openhearts.tui.screens import memory_text
 from openhearts.tui.session import Session, decide, default_names
 from openhearts.tui.speech import Speaker
 from openhearts.tui.storage import HOME_VARIABLE, Settings, Stats, Storage
@@ -200,6 +203,57 @@ def test_announcement_sentences() -> None:
     assert words.card_points(CardSet.parse("QS 2H JD"), view) == 14
     assert words.card_points(CardSet.parse("QS 2H JD"), names_game(
         jack_of_diamonds=True).view(0)) == 4  # fmt: skip
+
+
+def test_memory_aids_sentences_and_dialog() -> None:
+    game = names_game(seed=2)
+    assert words.memory(game.view(0)) == ["No cards have been played yet in this deal."]
+    assert "No cards have been played yet" in memory_text(game.view(0)).plain
+    bots = [make_bot("random", seed=s) for s in range(4)]
+    # Play on until another seat has shown a void and a trick is in progress.
+    while True:
+        view = game.view(0)
+        if view.trick and any(view.voids[1:]) and len(view.tricks) >= 3:
+            break
+        seat = game.to_act()[0]
+        act(game, seat, bots[seat])
+    said = words.memory(view)
+    assert said[0] == f"{len(view.played)} cards played so far, " + (
+        f"{words.number_word(len(view.tricks))} tricks complete."
+    )
+    for suit in Suit:
+        line = next(s for s in said if s.startswith(suit.word.capitalize() + ":"))
+        played = [c.rank.word for c in view.played.of_suit(suit)]
+        unseen = [c.rank.word for c in view.unseen.of_suit(suit)]
+        done, out = line.split("; not yet seen ")
+        assert [w for w in re.findall(r"[a-z]+", done) if w in RANKS] == played
+        assert done.endswith("played none") == (not played)
+        assert [w for w in re.findall(r"[a-z]+", out) if w in RANKS] == unseen
+        # Nothing in your own hand is ever listed as unseen.
+        assert not view.unseen.of_suit(suit) & view.hand
+    voids = words.known_voids(view)
+    assert {(seat, suit) for seat, suit, _ in voids} == {
+        (seat, suit) for seat in range(1, 4) for suit in view.voids[seat]
+    }
+    for seat, suit, number in voids:
+        # The trick named is one where that seat did not follow the suit led.
+        assert number is not None
+        plays = view.tricks[number - 1].plays(4) if number <= len(view.tricks) else list(view.trick)
+        assert plays[0][1].suit == suit
+        assert any(s == seat and c.suit != suit for s, c in plays)
+        assert f"{view.names[seat]} has no {suit.word} (shown on trick {number})." in said
+    assert ("Hearts are broken." in said) == view.hearts_broken
+    taken = ", ".join(f"{words.who(view, s)} {view.points_taken[s]}" for s in range(4))
+    assert said[-1] == f"Points taken this deal: {taken}."
+    dialog = memory_text(view).plain
+    for seat, suit, number in voids:
+        shown = f"(showed it on trick {number})"
+        assert f"{view.names[seat]}: no {suit.symbol} {suit.word} {shown}" in dialog
+    assert ("Hearts: broken" in dialog) == view.hearts_broken
+
+
+RANKS = {"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
+         "queen", "king", "ace"}  # fmt: skip
 
 
 # Session --------------------------------------------------------------------------------

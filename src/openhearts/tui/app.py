@@ -22,7 +22,15 @@ from ..game import MOON_CHOICE, PASSING, PLAYING, IllegalActionError, TrickRecor
 from ..record import RecordError
 from . import words
 from .options_screen import OptionsResult, OptionsScreen
-from .screens import KEYS_HELP, ChoiceScreen, InfoScreen, score_table, trick_text, won_cards_text
+from .screens import (
+    KEYS_HELP,
+    ChoiceScreen,
+    InfoScreen,
+    memory_text,
+    score_table,
+    trick_text,
+    won_cards_text,
+)
 from .session import Session, decide, default_names
 from .speech import Speaker
 from .storage import Settings, Stats, Storage
@@ -53,6 +61,7 @@ class TableScreen(Screen[None]):
         Binding("ctrl+z", "undo", show=False),
         Binding("l", "last_trick", "Last trick"),
         Binding("w", "won", "Won"),
+        Binding("m", "memory", "Memory"),
         Binding("d", "sheet", "Scores"),
         Binding("c", "read_table", show=False),
         *(Binding(str(n), f"read_card({n})", show=False) for n in range(1, 7)),
@@ -611,6 +620,14 @@ class TableScreen(Screen[None]):
             InfoScreen(title, won_cards_text(self.session.game, self.session.human, seats))
         )
 
+    def action_memory(self) -> None:
+        """Memory aids for this deal: a dialog, and the same said in sentences."""
+        view = self.session.view()
+        for sentence in words.memory(view):
+            self.hearts.announce(sentence)
+        title = f"Memory: deal {view.deal_number + 1}"
+        self.app.push_screen(InfoScreen(title, memory_text(view)))
+
     def action_sheet(self) -> None:
         game = self.session.game
         for sentence in self.session.deal_sentences()[-1:] if game.results else []:
@@ -665,7 +682,7 @@ class TableScreen(Screen[None]):
     def action_help(self) -> None:
         self.hearts.announce(
             "Help: arrows move along your hand, Enter plays, P passes, H hint, U undo, "
-            "C table, 1 to 6 each card, S scores, T turn, R your hand."
+            "C table, 1 to 6 each card, S scores, T turn, R your hand, M memory aids."
         )
         self.app.push_screen(InfoScreen("Keys", Text.from_markup(KEYS_HELP)))
 

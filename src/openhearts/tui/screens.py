@@ -1,4 +1,5 @@
-"""Dialogs over the table: score sheet, game over, won cards, last trick, help, and questions.
+"""Dialogs over the table: score sheet, game over, won cards, last trick, memory aids, help,
+and questions.
 
 Each dialog is usable with the keyboard alone: its first button has the focus, Tab
 moves between buttons, Enter presses, Escape closes.  Each one also says what it shows
@@ -22,7 +23,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..cards import Card, CardSet, Suit
-from ..game import Game, TrickRecord
+from ..game import Game, PlayerView, TrickRecord
+from . import words
 
 __all__ = [
     "InfoScreen",
@@ -30,6 +32,7 @@ __all__ = [
     "score_table",
     "won_cards_text",
     "trick_text",
+    "memory_text",
     "KEYS_HELP",
 ]
 
@@ -47,6 +50,7 @@ KEYS_HELP = """\
 [b]Looking[/b]
   L              the last trick (or click the middle of the table)
   W              the cards each player has won (or click a player)
+  M              memory aids: cards played and still out, voids, points
   D              the score sheet of every deal so far
   I              your statistics across games
 
@@ -149,6 +153,54 @@ def trick_text(trick: TrickRecord, names: Sequence[str], players: int, title: st
         text.append(f"  {names[seat]:<12} ")
         text.append(f"{card.pretty:>3}", style=style)
         text.append(f"  {card.name}{mark}\n")
+    return text
+
+
+def memory_text(view: PlayerView) -> Text:
+    """The ``M`` dialog: cards played and not yet seen by suit, known voids, hearts broken,
+    and the points taken this deal (all from one seat's view)."""
+    text = Text()
+    played = view.played
+    if not played:
+        text.append("No cards have been played yet in this deal.", style="italic")
+    else:
+        complete = len(view.tricks)
+        text.append(
+            f"{len(played)} cards played, {complete} trick{'s' if complete != 1 else ''} complete",
+            style="bold",
+        )
+    unseen = view.unseen
+    text.append("\n")
+    for suit in reversed(Suit):
+        style = "bold red" if suit.is_red else "bold"
+        text.append(f"\n{suit.symbol} {suit.word:<9}", style=style)
+        rows = (("played", played.of_suit(suit)), ("not yet seen", unseen.of_suit(suit)))
+        for index, (label, cards) in enumerate(rows):
+            indent = "\n" + " " * 11 if index else ""
+            text.append(f"{indent}{label:<13} ")
+            if cards:
+                text.append(" ".join(_rank(c) for c in cards))
+            else:
+                text.append("none", style="dim")
+    if view.passed and view.received is not None and view.pass_target is not None:
+        still = view.passed & unseen
+        if still:
+            text.append(f"\n\nStill out from your pass to {view.names[view.pass_target]}: ")
+            text.append(" ".join(_rank(c) + c.suit.symbol for c in still))
+    text.append("\n\nKnown voids", style="bold")
+    voids = words.known_voids(view)
+    for seat, suit, number in voids:
+        shown = f" (showed it on trick {number})" if number is not None else ""
+        text.append(f"\n  {view.names[seat]}: no {suit.symbol} {suit.word}{shown}")
+    if not voids:
+        text.append("\n  none yet", style="italic")
+    text.append("\n\nHearts: ", style="bold")
+    text.append("broken" if view.hearts_broken else "not broken yet")
+    text.append("\n\nPoints taken this deal", style="bold")
+    for seat in range(view.players):
+        you = seat == view.seat and view.names[seat].lower() != "you"
+        name = view.names[seat] + (" (you)" if you else "")
+        text.append(f"\n  {name:<14} {view.points_taken[seat]:>3}")
     return text
 
 

@@ -36,6 +36,8 @@ __all__ = [
     "hand",
     "pass_phrase",
     "cards_words",
+    "known_voids",
+    "memory",
 ]
 
 _NUMBERS: Final = (
@@ -256,3 +258,71 @@ def hand(view: PlayerView, selected: CardSet | None = None) -> str:
     if selected:
         text += f" Chosen to pass: {cards_words(selected)}."
     return text
+
+
+def known_voids(view: PlayerView) -> list[tuple[int, Suit, int | None]]:
+    """The other seats' known voids as ``(seat, suit, trick)``, in the order they showed.
+
+    ``trick`` is the number (from 1) of the trick on which the seat failed to follow the
+    suit, or None when the view knows the void some other way.
+    """
+    found: list[tuple[int, Suit, int | None]] = []
+    seen: set[tuple[int, Suit]] = set()
+    tricks = [trick.plays(view.players) for trick in view.tricks] + [list(view.trick)]
+    for number, plays in enumerate(tricks, start=1):
+        if not plays:
+            continue
+        led = plays[0][1].suit
+        for seat, card in plays[1:]:
+            key = (seat, led)
+            if card.suit != led and led in view.voids[seat] and key not in seen:
+                seen.add(key)
+                if seat != view.seat:
+                    found.append((seat, led, number))
+    for seat, suits in enumerate(view.voids):
+        for suit in sorted(suits):
+            if seat != view.seat and (seat, suit) not in seen:
+                found.append((seat, suit, None))
+    return found
+
+
+def memory(view: PlayerView) -> list[str]:
+    """The ``M`` key: what has been played this deal, suit by suit, what is still out, the
+    known voids, whether hearts are broken and the points taken so far."""
+    played_cards = view.played
+    if not played_cards:
+        sentences = ["No cards have been played yet in this deal."]
+        if view.phase == PLAYING:
+            sentences.append(f"All {len(view.unseen)} cards you have not seen are still out.")
+        return sentences
+    complete = len(view.tricks)
+    sentences = [
+        f"{len(played_cards)} cards played so far, "
+        f"{number_word(complete)} trick{'s' if complete != 1 else ''} complete."
+    ]
+    unseen = view.unseen
+    # The dialog's order: the point suits first.
+    for suit in reversed(Suit):
+        done = played_cards.of_suit(suit).cards()
+        out = unseen.of_suit(suit).cards()
+        done_words = _suit_words(done) if done else "none"
+        out_words = _suit_words(out) if out else "none"
+        sentences.append(
+            f"{suit.word.capitalize()}: played {done_words}; not yet seen {out_words}."
+        )
+    if view.passed and view.received is not None and view.pass_target is not None:
+        still = view.passed & unseen
+        if still:
+            sentences.append(
+                f"Still out from your pass to {view.names[view.pass_target]}: {cards_words(still)}."
+            )
+    voids = known_voids(view)
+    for seat, suit, number in voids:
+        shown = f" (shown on trick {number})" if number is not None else ""
+        sentences.append(f"{view.names[seat]} has no {suit.word}{shown}.")
+    if not voids:
+        sentences.append("No one is known to be out of a suit yet.")
+    sentences.append("Hearts are broken." if view.hearts_broken else "Hearts are not broken yet.")
+    taken = ", ".join(f"{who(view, s)} {view.points_taken[s]}" for s in range(view.players))
+    sentences.append(f"Points taken this deal: {taken}.")
+    return sentences
