@@ -611,7 +611,7 @@ class Table:
                 seat.kind == "human"
                 and seat.auto_play_one
                 and game.phase == PLAYING
-                and (len(game.legal_plays()) == 1 or game.points_settled())
+                and len(game.legal_plays()) == 1
             ):
                 return seat, "auto"
         return None
