@@ -201,10 +201,13 @@ def pass_by_clicking(page: Page) -> list[str]:
 
 
 def wait_played(page: Page, code: str) -> None:
-    """Wait until ``code`` has left our hand; on a time-out say what the page showed."""
+    """Wait until ``code`` has left our hand, or the deal is over (the next deal may deal
+    the same card to us again); on a time-out say what the page showed."""
     try:
         page.wait_for_function(
-            'code => !document.querySelector(`#hand [data-card="${code}"]`)', arg=code
+            'code => !document.querySelector(`#hand [data-card="${code}"]`)'
+            " || document.getElementById('scores-dialog').open",
+            arg=code,
         )
     except PlaywrightError as error:
         status = page.inner_text("#status")
