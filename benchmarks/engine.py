@@ -5,7 +5,9 @@ engines do), 13 tricks of uniformly random legal cards, and the score.  Ours goe
 through the public API (:class:`openhearts.Game`, every action checked); OpenSpiel's
 ``hearts`` game goes through ``pyspiel`` with uniformly random chance outcomes and
 actions, in the same run, in alternating rounds; each figure is the best round (as
-``timeit`` reports), which keeps the ratio steady on a busy machine.
+``timeit`` reports), which keeps the ratio steady on a busy machine.  The same deals
+are also played on the unchecked :class:`DealState` hot path the bots' search uses,
+which shows what the checking ``Game`` layer costs.
 
 Also measured on a position in the middle of a deal (after the pass, 24 cards played):
 
@@ -82,6 +84,39 @@ class _OurDeals:
             game.pass_cards(seat, rng.sample(cards_of(int(game.hand(seat))), count))
         while len(game.results) == done:
             game.play(rng.choice(cards_of(game.legal_mask())))
+        return 1
+
+
+class _OurUncheckedDeals:
+    """The same random deals on the unchecked hot path the bots' search uses:
+    :class:`DealState` ``set_pass``/``legal_mask``/``play_card``, with no ``Game`` around
+    it.  This is the ceiling for the checked figure: what the engine's own state costs."""
+
+    def __init__(self, rules: Rules, seed: int) -> None:
+        self.rules = rules
+        self.rng = random.Random(seed)
+        self.deck = cards_of(rules.deck_mask)
+        self.deal_number = 0
+
+    def one_deal(self) -> int:
+        rules = self.rules
+        rng = self.rng
+        # Sorting by random keys, as the engine's own shuffle does.
+        deck = sorted(self.deck, key=lambda _card: rng.random())
+        players = rules.players
+        hands = [0] * players
+        for index, card in enumerate(deck):
+            hands[index % players] |= 1 << card
+        deal = DealState.new(rules, hands, self.deal_number)
+        self.deal_number += 1
+        if deal.phase == "passing":
+            for seat in range(players):
+                passed = 0
+                for card in rng.sample(cards_of(deal.hands[seat]), rules.cards_passed):
+                    passed |= 1 << card
+                deal.set_pass(seat, passed)
+        while deal.phase == "playing":
+            deal.play_card(rng.choice(cards_of(deal.legal_mask())))
         return 1
 
 
@@ -179,6 +214,8 @@ FIGURES = (
     "ours_deals_per_s",
     "openspiel_deals_per_s",
     "ours_over_openspiel_deals",
+    "ours_unchecked_deals_per_s",
+    "ours_unchecked_over_openspiel_deals",
     "ours_clones_per_s",
     "openspiel_clones_per_s",
     "ours_undo_replay_per_s",
@@ -207,7 +244,10 @@ def measure(seconds: float, seed: int = 1) -> dict[str, Any]:
     figures: dict[str, Any] = {"seconds_per_figure": seconds}
     game = _mid_deal_game(rules, seed)
     deal = game.deal.clone()
-    deal_steps: dict[str, Callable[[], int]] = {"ours_deals_per_s": _OurDeals(rules, seed).one_deal}
+    deal_steps: dict[str, Callable[[], int]] = {
+        "ours_deals_per_s": _OurDeals(rules, seed).one_deal,
+        "ours_unchecked_deals_per_s": _OurUncheckedDeals(rules, seed).one_deal,
+    }
     state_steps: dict[str, Callable[[], int]] = {
         "ours_clones_per_s": _our_clone(game.deal),
         "ours_undo_replay_per_s": _our_undo_replay_game(game),
@@ -225,12 +265,16 @@ def measure(seconds: float, seed: int = 1) -> dict[str, Any]:
         openspiel_clones_per_s=None,
         openspiel_child_per_s=None,
         ours_over_openspiel_deals=None,
+        ours_unchecked_over_openspiel_deals=None,
     )
     figures.update(_best_rates(deal_steps, seconds))
     figures.update(_best_rates(state_steps, seconds))
     if pyspiel is not None:
         figures["ours_over_openspiel_deals"] = (
             figures["ours_deals_per_s"] / figures["openspiel_deals_per_s"]
+        )
+        figures["ours_unchecked_over_openspiel_deals"] = (
+            figures["ours_unchecked_deals_per_s"] / figures["openspiel_deals_per_s"]
         )
     return {key: figures[key] for key in FIGURES}
 
@@ -243,14 +287,19 @@ def report(figures: dict[str, Any]) -> str:
         shown = "n/a (OpenSpiel not installed)" if value is None else f"{value:>12,.0f} {unit}"
         return f"  {label:<42}{shown}"
 
-    ratio = figures["ours_over_openspiel_deals"]
+    def ratio(label: str, key: str) -> str:
+        value = figures[key]
+        return f"  {label:<42}" + ("n/a" if value is None else f"{value:>12.2f}x")
+
     return "\n".join(
         [
             "Random full deals (deal, pass, 13 tricks, score), "
             f"{figures['seconds_per_figure']:g} s per figure:",
             row("ours (Game API, every action checked)", "ours_deals_per_s", "deals/s"),
             row("OpenSpiel (pyspiel)", "openspiel_deals_per_s", "deals/s"),
-            f"  {'ours / OpenSpiel':<42}" + ("n/a" if ratio is None else f"{ratio:>12.2f}x"),
+            ratio("ours / OpenSpiel", "ours_over_openspiel_deals"),
+            row("ours unchecked (DealState hot path)", "ours_unchecked_deals_per_s", "deals/s"),
+            ratio("ours unchecked / OpenSpiel", "ours_unchecked_over_openspiel_deals"),
             "Mid-deal position (after the pass, 24 cards played):",
             row("ours DealState.clone()", "ours_clones_per_s", "/s"),
             row("OpenSpiel state.clone()", "openspiel_clones_per_s", "/s"),
