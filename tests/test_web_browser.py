@@ -540,6 +540,95 @@ def test_shared_table_join_spectate_and_come_back(server: str, browser: Browser)
         expect(host.locator("#me-info")).to_contain_text("Host")
 
 
+def get_json(base: str, path: str) -> dict[str, Any]:
+    with urllib.request.urlopen(base + path, timeout=10) as answer:
+        data: dict[str, Any] = json.loads(answer.read())
+        return data
+
+
+def shared_table(server: str, host: Page, guest: Page, guest_name: str = "Bob") -> str:
+    """The host opens a table, the guest joins by its link, the host starts; the link."""
+    host.goto(server + "/")
+    host.fill("#player-name", "Host")
+    host.fill("#opt-end-score", "100")
+    host.click("#create-table")
+    host.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    url = host.locator("#share-link").input_value()
+    guest.goto(server + "/")
+    guest.evaluate("name => localStorage.setItem('openhearts.name', name)", guest_name)
+    guest.goto(url)
+    expect(guest.locator("#waiting-note")).to_have_text("Waiting for the host to start the game.")
+    host.click("#start-game")
+    for page in (host, guest):
+        expect(page.locator("#hand .hand-card")).to_have_count(13)
+    return url
+
+
+def test_leave_table_hands_the_seat_to_a_bot_and_the_link_brings_it_back(
+    server: str, browser: Browser
+) -> None:
+    with (
+        new_page(browser, viewport={"width": 1100, "height": 800}) as host,
+        new_page(browser, viewport={"width": 1100, "height": 800}) as guest,
+    ):
+        url = shared_table(server, host, guest)
+        table_id = url.rsplit("/", 1)[1]
+        key = f"openhearts.seat.{table_id}"
+        token = host.evaluate("key => localStorage.getItem(key)", key)
+        assert token
+
+        # Reached with the keyboard: Tab from the controls before it.
+        leave = host.get_by_role("button", name="Leave table")
+        expect(leave).to_be_visible()
+        host.locator("#show-played").focus()
+        for _ in range(6):
+            if host.evaluate("() => document.activeElement.id") == "leave-table":
+                break
+            host.keyboard.press("Tab")
+        expect(leave).to_be_focused()
+
+        # A game is on: it asks first, and staying changes nothing.
+        host.keyboard.press("Enter")
+        dialog = host.locator("#leave-dialog")
+        expect(dialog).to_be_visible()
+        expect(host.locator("#leave-stay")).to_be_focused()
+        expect(dialog).to_contain_text("a bot plays for you")
+        host.keyboard.press("Escape")
+        expect(dialog).to_be_hidden()
+        expect(host.locator("#table-view")).to_be_visible()
+        assert get_json(server, f"/api/tables/{table_id}")["seats"][0]["bot_playing"] is False
+
+        leave.click()
+        host.click("#leave-confirm")
+        host.wait_for_url(server + "/")
+        expect(host.locator("#lobby")).to_be_visible()
+        notice = host.locator("#lobby-notice")
+        expect(notice).to_be_visible()
+        expect(notice).to_contain_text("A bot is playing for you now.")
+        expect(notice).to_contain_text("open the table's link again")
+        expect(host.locator("#announcer")).to_contain_text("You left the table.")
+        assert host.evaluate("key => localStorage.getItem(key)", key) == token
+        seat = get_json(server, f"/api/tables/{table_id}")["seats"][0]
+        assert seat["bot_playing"] is True and seat["kind"] == "human"
+        # The others are told a bot plays the seat, and it has passed for the host.
+        guest.wait_for_function("() => window.openhearts.table.seats[0].bot_playing === true")
+        expect(guest.locator('#opponents [data-seat="0"]')).to_contain_text("passed")
+
+        # The table is under "Your tables"; its link brings the host back to seat 0.
+        back = host.locator("#my-table-list a")
+        expect(back).to_have_count(1)
+        assert url.endswith(back.get_attribute("href") or "?")
+        back.click()
+        host.wait_for_function("() => window.openhearts.state && window.openhearts.seat === 0")
+        expect(host.locator("#me-info")).to_contain_text("Host")
+        passed = host.evaluate("() => window.openhearts.state.passed")
+        assert passed and len(passed) == 3
+        expect(host.locator("#leave-table")).to_be_visible()
+        seat = get_json(server, f"/api/tables/{table_id}")["seats"][0]
+        assert seat["bot_playing"] is False and seat["connected"] is True
+        guest.wait_for_function("() => window.openhearts.table.seats[0].bot_playing === false")
+
+
 def test_hint_and_undo_against_bots(server: str, browser: Browser) -> None:
     answer = post(server, "/api/play-now", {"name": "Max", "level": "random"})
     with new_page(browser, viewport={"width": 1280, "height": 800}) as page:

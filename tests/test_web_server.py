@@ -254,6 +254,65 @@ def test_leave_hands_the_seat_to_a_bot_at_once(storage: Storage) -> None:
         player.close()
 
 
+def test_leaving_hands_the_seat_to_a_bot_and_the_link_brings_the_player_back(
+    storage: Storage,
+) -> None:
+    with running(storage, fast_settings(takeover_delay=60)) as server:
+        host = new_table(server, name="Ann")
+        table_id = host["table_id"]
+        guest = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"}).json()
+        ann = Player(server.ws_url(table_id), token=host["token"]).open()
+        bob = Player(server.ws_url(table_id), token=guest["token"]).open()
+        assert ann.request({"type": "start"})["type"] == "ack"
+        dealt = ann.until(lambda m: m["type"] == "state")["state"]
+        assert dealt["phase"] == "passing" and dealt["passed"] is None
+
+        assert ann.request({"type": "leave"})["type"] == "ack"
+        # The bot passes for Ann at once, although her connection is still open and
+        # the takeover delay is a minute.
+        passed = ann.until(lambda m: m["type"] == "state" and m["state"]["passed"] is not None)
+        assert passed["state"]["bot_playing"] is True
+        seat = server.get(f"/api/tables/{table_id}").json()["seats"][0]
+        assert seat["bot_playing"] is True and seat["kind"] == "human"
+        ann.close()
+
+        # Opening the link again (hello with the kept token) gives her the same seat,
+        # with what the bot did for her, before she acts at all.
+        back = Player(server.ws_url(table_id), token=host["token"], auto_play_one=True).open()
+        assert back.welcome is not None
+        assert back.welcome["seat"] == 0 and back.welcome["role"] == "player"
+        assert back.welcome["table"]["seats"][0]["bot_playing"] is False
+        state = back.until(lambda m: m["type"] == "state")["state"]
+        assert state["seat"] == 0 and state["names"][0] == "Ann"
+        assert state["passed"] == passed["state"]["passed"]
+        assert state["bot_playing"] is False
+        seat = server.get(f"/api/tables/{table_id}").json()["seats"][0]
+        assert seat["bot_playing"] is False and seat["connected"] is True
+
+        # The game now waits for her again (with "Auto play one" off, at every turn of
+        # hers): Bob passes and plays, the bots play, and it stops at her first turn.
+        assert back.request({"type": "auto", "play_one": False})["type"] == "ack"
+        bob_hand = bob.until(lambda m: m["type"] == "state")["state"]["hand"]
+        assert bob.request({"type": "pass", "cards": bob_hand[:3]})["type"] == "ack"
+        while True:
+            current = back.until(
+                lambda m: m["type"] == "state" and m["state"]["phase"] == "playing", timeout=30
+            )
+            if current["state"]["to_move"] == 0:
+                break
+            if current["state"]["to_move"] == 1:
+                mine = bob.until(
+                    lambda m, seq=current["seq"]: m["type"] == "state" and m["seq"] == seq
+                )["state"]
+                assert bob.request({"type": "play", "card": mine["legal"][0]})["type"] == "ack"
+        time.sleep(0.3)
+        game = server.hub.tables[table_id].game
+        assert game is not None and game.to_act() == [0]
+        assert server.hub.tables[table_id].seq == current["seq"]
+        for player in (back, bob):
+            player.close()
+
+
 def test_shuffled_seating_moves_tokens_with_their_players(server: ServerThread) -> None:
     host = new_table(server, name="Ann", preset="source-002", players=3)
     table_id = host["table_id"]

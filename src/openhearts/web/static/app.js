@@ -118,6 +118,8 @@ const app = {
   wasMyTurn: false,
   wasPassing: false,
   playedThisDeal: false,
+  leaving: null,
+  notice: null,
 };
 
 // ---------------------------------------------------------------------------
@@ -202,6 +204,7 @@ async function showLobby() {
   show("lobby");
   drawHeroFan();
   document.title = "OpenHearts";
+  renderNotice();
   $("player-name").value = storage.get("openhearts.name") || "";
   let config;
   try {
@@ -226,6 +229,16 @@ async function showLobby() {
   updatePlayerChoices();
   loadMyTables();
   loadOpenTables();
+}
+
+/** A word for the lobby from the table just left (shown once). */
+function renderNotice() {
+  const notice = app.notice;
+  app.notice = null;
+  $("lobby-notice").hidden = !notice;
+  if (!notice) return;
+  $("lobby-notice-text").textContent = notice.text;
+  $("lobby-notice-link").href = notice.url;
 }
 
 /** Tables this browser holds a seat at and that are not over: a link back to each. */
@@ -476,6 +489,8 @@ function connect() {
 
 function closeSocket() {
   clearTimeout(app.reconnectTimer);
+  // A stale timer id would let "back online" reconnect to a table the player has left.
+  app.reconnectTimer = null;
   clearInterval(app.pingTimer);
   if (app.ws) {
     app.closing = true;
@@ -520,6 +535,11 @@ function handleMessage(message) {
       onState(message);
       break;
     case "ack":
+      if (message.for === "leave" && app.leaving) {
+        app.pending.delete(message.id);
+        finishLeaving(true);
+        break;
+      }
       if (app.pending.get(message.id) === "play" || message.for === "play") {
         app.playedThisDeal = true;
         renderHand();
@@ -1030,6 +1050,10 @@ function renderControls() {
   $("auto-play-one").checked = s.auto_play_one !== false;
   $("auto-play-one").closest("label").hidden = !seated;
   $("type-card-form").hidden = !seated || over;
+  const leave = $("leave-table");
+  leave.hidden = !seated;
+  if (gameInProgress()) leave.setAttribute("aria-haspopup", "dialog");
+  else leave.removeAttribute("aria-haspopup");
 }
 
 /** Split the hand into rows that fit the width, overlapping like a fan held in hand. */
@@ -1221,6 +1245,68 @@ function onHint(message) {
       : "Hint: subtract the points yourself.";
     flash(text);
   }
+}
+
+// ---------------------------------------------------------------------------
+// Leaving the table: a bot takes the seat at once, and the seat token stays in the
+// browser, so the table's link brings the player back to the same seat.
+
+function gameInProgress() {
+  const s = app.state;
+  return Boolean(s && s.phase !== "game_over" && app.table && app.table.status === "playing");
+}
+
+function askToLeave() {
+  if (mySeat() === null || app.leaving) return;
+  if (gameInProgress()) {
+    openDialog("leave-dialog");
+    $("leave-stay").focus();
+  } else leaveTable();
+}
+
+function leaveTable() {
+  closeDialog("leave-dialog");
+  if (app.leaving) return;
+  app.leaving = { url: (app.table && app.table.url) || `/t/${app.tableId}`, timer: null };
+  const id = app.nextId++;
+  app.pending.set(id, "leave");
+  if (!sendRaw({ type: "leave", id })) {
+    app.pending.delete(id);
+    finishLeaving(false);
+    return;
+  }
+  // Without an answer the seat still goes to a bot: the server notices the closed
+  // connection and takes it over after its delay.
+  app.leaving.timer = setTimeout(() => finishLeaving(false), 3000);
+}
+
+function finishLeaving(acknowledged) {
+  const leaving = app.leaving;
+  if (!leaving) return;
+  clearTimeout(leaving.timer);
+  app.leaving = null;
+  const bot = acknowledged
+    ? "A bot is playing for you now."
+    : "A bot plays for you as soon as the server notices you have gone.";
+  const text = `You left the table. ${bot} Your seat is kept: open the table's link `
+    + "again, or choose Return under Your tables, to take it back.";
+  app.notice = { url: leaving.url, text };
+  goToLobby();
+  announce(text);
+  $("lobby-notice").focus();
+}
+
+/** Back to the lobby from a table: the connection closes; seat tokens are kept. */
+function goToLobby() {
+  for (const dialog of document.querySelectorAll("dialog[open]")) dialog.close();
+  closeSocket();
+  // Nothing of the table may come back on screen (a resize re-renders the last state).
+  Object.assign(app, {
+    tableId: null, state: null, table: null, role: null, seat: null, host: false,
+    selected: [], hintCard: null, flash: null, busy: false,
+  });
+  if (location.pathname !== "/") history.pushState({}, "", "/");
+  showLobby();
 }
 
 // ---------------------------------------------------------------------------
@@ -1617,11 +1703,7 @@ function init() {
   $("play-now-form").addEventListener("submit", playNow);
   $("new-table-form").addEventListener("submit", createTable);
   $("opt-preset").addEventListener("change", updatePlayerChoices);
-  $("nav-lobby").addEventListener("click", () => {
-    closeSocket();
-    history.pushState({}, "", "/");
-    showLobby();
-  });
+  $("nav-lobby").addEventListener("click", goToLobby);
   $("nav-help").addEventListener("click", () => openDialog("help-dialog"));
   $("help-close").addEventListener("click", () => closeDialog("help-dialog"));
   $("copy-link").addEventListener("click", async () => {
@@ -1666,12 +1748,10 @@ function init() {
     closeDialog("scores-dialog");
     send("start");
   });
-  $("back-lobby").addEventListener("click", () => {
-    closeDialog("scores-dialog");
-    closeSocket();
-    history.pushState({}, "", "/");
-    showLobby();
-  });
+  $("back-lobby").addEventListener("click", goToLobby);
+  $("leave-table").addEventListener("click", askToLeave);
+  $("leave-stay").addEventListener("click", () => closeDialog("leave-dialog"));
+  $("leave-confirm").addEventListener("click", leaveTable);
   // The game waits for the shooter's choice: Escape must not leave it unmade.
   $("moon-dialog").addEventListener("cancel", (event) => event.preventDefault());
   $("moon-others").addEventListener("click", () => {
