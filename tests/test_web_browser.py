@@ -51,6 +51,9 @@ CHROMIUM_ARGS = [
 
 #: Generous: a step waits for the server and bots, which never take this long.
 STEP_MS = 20_000
+# Assertions wait as long as steps: a machine busy with other work can take more than
+# Playwright's default 5 seconds to render a table.
+expect.set_options(timeout=STEP_MS)
 
 CARD_LABEL = re.compile(
     r"^(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of "
@@ -65,10 +68,12 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(port: int, database: Path, log: Path, takeover: float = 1) -> Iterator[str]:
+def running_server(port: int, database: Path, log: Path, takeover: float = 10) -> Iterator[str]:
     """``hearts serve`` on ``port`` until the block ends; yields its base URL.
 
-    ``takeover``: seconds before a bot plays for a player whose connection dropped.
+    ``takeover``: seconds before a bot plays for a player whose connection dropped.  Long
+    enough by default for a page to go to the lobby and come back on a busy machine (a
+    test that wants a bot in a seat sends ``leave``, which needs no delay).
     """
     command = [
         sys.executable, "-m", "openhearts", "serve",
@@ -553,7 +558,9 @@ def shared_table(server: str, host: Page, guest: Page, guest_name: str = "Bob") 
     host.fill("#opt-end-score", "100")
     host.click("#create-table")
     host.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
-    url = host.locator("#share-link").input_value()
+    link = host.locator("#share-link")
+    expect(link).to_have_value(re.compile(r"^http://127\.0\.0\.1:\d+/t/"))
+    url = link.input_value()
     guest.goto(server + "/")
     guest.evaluate("name => localStorage.setItem('openhearts.name', name)", guest_name)
     guest.goto(url)
@@ -627,6 +634,73 @@ def test_leave_table_hands_the_seat_to_a_bot_and_the_link_brings_it_back(
         seat = get_json(server, f"/api/tables/{table_id}")["seats"][0]
         assert seat["bot_playing"] is False and seat["connected"] is True
         guest.wait_for_function("() => window.openhearts.table.seats[0].bot_playing === false")
+
+
+def test_chat_shows_lines_as_text_and_keeps_the_keys_out_of_the_game(
+    server: str, browser: Browser
+) -> None:
+    phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    with (
+        new_page(browser, viewport={"width": 1100, "height": 800}) as host,
+        new_page(browser, **phone) as guest,
+        new_page(browser, viewport={"width": 1100, "height": 800}) as watcher,
+    ):
+        url = shared_table(server, host, guest, guest_name="<b>Bob</b>")
+        watcher.goto(url)
+        expect(watcher.locator("#hand")).to_contain_text("You are watching")
+
+        # On the phone the chat folds away below the controls; opened, it fits.
+        chat = guest.locator("#chat")
+        expect(chat).to_be_visible()
+        assert not chat.evaluate("d => d.open")
+        guest.tap("#chat summary")
+        box = guest.locator("#chat-input")
+        expect(box).to_be_visible()
+        expect(box).to_have_attribute("maxlength", "200")
+        line = "<i>hi</i> & <b>all</b>"
+        box.fill(line)
+        box.press("Enter")
+        expect(box).to_have_value("")
+        assert guest.evaluate("() => document.documentElement.scrollWidth") <= 390
+
+        # Everyone sees the name and the line exactly as typed, never as markup.
+        for page in (guest, host, watcher):
+            entry = page.locator("#chat-log li").last
+            expect(entry).to_have_text(f"<b>Bob</b>: {line}")
+            assert page.locator("#chat-log b, #chat-log i").count() == 0
+        expect(host.locator("#announcer")).to_contain_text(f"<b>Bob</b> says: {line}")
+        # The host's chat is folded: the summary counts the new line.
+        expect(host.locator("#chat summary")).to_have_text("Chat (1 new)")
+        # A spectator reads the chat but has no box to write in.
+        watcher.click("#chat summary")
+        expect(watcher.locator("#chat-input")).to_be_hidden()
+        expect(watcher.locator("#chat-watching")).to_be_visible()
+
+        # Typing in the chat box never reaches the game's keys: no announcement, no
+        # dialog, no card chosen, and every letter lands in the box.
+        host.click("#chat summary")
+        expect(host.locator("#chat summary")).to_have_text("Chat")
+        host.locator("#chat-input").focus()
+        host.wait_for_timeout(1600)  # past the live region's merging of recent sentences
+        said = host.inner_text("#announcer")
+        status = host.inner_text("#status")
+        typed = "cstmh1?/p qs"
+        host.keyboard.type(typed)
+        host.wait_for_timeout(300)
+        expect(host.locator("#chat-input")).to_have_value(typed)
+        expect(host.locator("#chat-input")).to_be_focused()
+        assert host.inner_text("#announcer") == said
+        assert host.inner_text("#status") == status
+        assert host.evaluate("() => document.querySelectorAll('dialog[open]').length") == 0
+        expect(host.locator('#hand .hand-card[aria-pressed="true"]')).to_have_count(0)
+        host.keyboard.press("Enter")
+        for page in (guest, host, watcher):
+            expect(page.locator("#chat-log li").last).to_have_text(f"Host: {typed}")
+        expect(guest.locator("#announcer")).to_contain_text(f"Host says: {typed}")
+        # The same keys outside the box still work.
+        host.locator("#hand").focus()
+        host.keyboard.press("t")
+        expect(host.locator("#announcer")).to_have_text(re.compile(r"^Your turn to pass"))
 
 
 def test_hint_and_undo_against_bots(server: str, browser: Browser) -> None:

@@ -4,6 +4,7 @@ refused messages, and no card ever sent to a client that could not know it."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -612,6 +613,35 @@ def test_undo_and_hints_are_refused_with_other_people_at_the_table(
     line = players[2].until(lambda m: m["type"] == "chat")
     assert line["text"] == "hello there" and line["name"] == "Bob"
     for player in players:
+        player.close()
+
+
+def test_chat_reaches_everyone_at_the_table_as_typed(server: ServerThread) -> None:
+    host = new_table(server, name="<b>Ann</b>")
+    table_id = host["table_id"]
+    guest = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"}).json()
+    ann = Player(server.ws_url(table_id), token=host["token"]).open()
+    bob = Player(server.ws_url(table_id), token=guest["token"]).open()
+    watcher = Player(server.ws_url(table_id)).open()
+    limit = server.get("/api/config").json()["limits"]["chat_chars"]
+
+    # Markup is text to the server: the page escapes it on display.
+    said = ann.request({"type": "chat", "text": "  <i>hi</i> & <b>you</b>\n"})
+    assert said["type"] == "ack" and said["for"] == "chat"
+    for player in (ann, bob, watcher):
+        line = player.until(lambda m: m["type"] == "chat")
+        assert line["seat"] == 0 and line["name"] == "<b>Ann</b>"
+        assert line["text"] == "<i>hi</i> & <b>you</b>"
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", line["time"])
+
+    long = bob.request({"type": "chat", "text": "x" * (limit + 50)})
+    assert long["type"] == "ack"
+    assert len(ann.until(lambda m: m["type"] == "chat")["text"]) == limit
+    assert bob.request({"type": "chat", "text": " \t "})["code"] == "bad_message"
+    # Spectators read but may not write.
+    refused = watcher.request({"type": "chat", "text": "hello"})
+    assert refused["type"] == "error" and refused["code"] == "not_seated"
+    for player in (ann, bob, watcher):
         player.close()
 
 

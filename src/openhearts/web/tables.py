@@ -1350,6 +1350,8 @@ async def _chat(hub: Hub, connection: Connection, table: Table, message: dict[st
     )[:CHAT_CHARS]
     if not cleaned:
         raise WebError("bad_message", "text: say something")
+    # Acknowledged like an action, so that a client can tell its line from a refused one.
+    _ack(connection, message)
     line = {
         "type": "chat",
         "seat": seat.index,

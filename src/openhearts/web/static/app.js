@@ -120,6 +120,8 @@ const app = {
   playedThisDeal: false,
   leaving: null,
   notice: null,
+  chatSent: null,
+  chatUnread: 0,
 };
 
 // ---------------------------------------------------------------------------
@@ -411,6 +413,7 @@ async function openTable(tableId) {
   $("waiting-title").textContent = "Table";
   $("waiting-note").textContent = "Connecting…";
   $("seat-list").replaceChildren();
+  resetChat();
   if (!app.token) await tryJoin();
   connect();
 }
@@ -544,6 +547,7 @@ function handleMessage(message) {
         app.playedThisDeal = true;
         renderHand();
       }
+      if (app.chatSent && app.chatSent.id === message.id) chatAccepted();
       app.pending.delete(message.id);
       break;
     case "error":
@@ -551,6 +555,9 @@ function handleMessage(message) {
       break;
     case "hint":
       onHint(message);
+      break;
+    case "chat":
+      onChat(message);
       break;
     default:
       break;
@@ -573,6 +580,10 @@ function onError(message) {
     return;
   }
   const text = message.message || "That is not possible now.";
+  if (type === "chat") {
+    chatRefused(message.code, text);
+    return;
+  }
   if (message.code === "illegal" || type === "play" || type === "pass") {
     flash(`Not allowed: ${text}`, "error");
   } else {
@@ -1050,6 +1061,8 @@ function renderControls() {
   $("auto-play-one").checked = s.auto_play_one !== false;
   $("auto-play-one").closest("label").hidden = !seated;
   $("type-card-form").hidden = !seated || over;
+  $("chat-form").hidden = !seated;
+  $("chat-watching").hidden = seated;
   const leave = $("leave-table");
   leave.hidden = !seated;
   if (gameInProgress()) leave.setAttribute("aria-haspopup", "dialog");
@@ -1307,6 +1320,90 @@ function goToLobby() {
   });
   if (location.pathname !== "/") history.pushState({}, "", "/");
   showLobby();
+}
+
+// ---------------------------------------------------------------------------
+// Chat: the server relays the players' lines to everyone at the table (spectators
+// read them).  Names and lines are other people's words: they reach the page only
+// through textContent.
+
+const CHAT_KEPT = 200;
+
+function chatLimit() {
+  const limit = app.config && app.config.limits && app.config.limits.chat_chars;
+  return Number.isInteger(limit) && limit > 0 ? limit : 200;
+}
+
+function resetChat() {
+  $("chat-log").replaceChildren();
+  $("chat-error").hidden = true;
+  app.chatSent = null;
+  app.chatUnread = 0;
+  renderUnread();
+  $("chat").open = storage.get("openhearts.chat") === "open";
+  loadConfig().then(() => { $("chat-input").maxLength = chatLimit(); }, () => {});
+}
+
+function renderUnread() {
+  const badge = $("chat-unread");
+  badge.hidden = app.chatUnread === 0;
+  badge.textContent = app.chatUnread ? ` (${app.chatUnread} new)` : "";
+}
+
+function onChat(message) {
+  if (typeof message.text !== "string") return;
+  const seat = Number.isInteger(message.seat) ? message.seat : null;
+  const name = typeof message.name === "string" && message.name
+    ? message.name : seat === null ? "Someone" : nameOf(seat);
+  const mine = seat !== null && seat === mySeat();
+  const log = $("chat-log");
+  const stamp = typeof message.time === "string" ? new Date(message.time) : null;
+  const line = h("li", {
+    class: mine ? "mine" : null,
+    title: stamp && !Number.isNaN(stamp.getTime()) ? stamp.toLocaleTimeString() : null,
+  }, [
+    h("span", { class: "chat-name", text: name }),
+    ": ",
+    h("span", { class: "chat-text", text: message.text }),
+  ]);
+  const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 8;
+  log.appendChild(line);
+  while (log.childElementCount > CHAT_KEPT) log.firstElementChild.remove();
+  // Someone scrolled back to read is not yanked down by a new line.
+  if (atBottom) log.scrollTop = log.scrollHeight;
+  if (!$("chat").open && !mine) {
+    app.chatUnread += 1;
+    renderUnread();
+  }
+  announce(mine ? `You said: ${message.text}` : `${name} says: ${message.text}`, {
+    queue: true,
+  });
+}
+
+function sendChat(event) {
+  event.preventDefault();
+  const input = $("chat-input");
+  const text = input.value.trim();
+  if (!text || mySeat() === null) return;
+  $("chat-error").hidden = true;
+  const id = send("chat", { text: text.slice(0, chatLimit()) });
+  if (id !== null) app.chatSent = { id, text: input.value };
+}
+
+function chatAccepted() {
+  const input = $("chat-input");
+  // Only what was sent is cleared: the player may have started the next line.
+  if (input.value === app.chatSent.text) input.value = "";
+  app.chatSent = null;
+}
+
+function chatRefused(code, text) {
+  app.chatSent = null;
+  const box = $("chat-error");
+  box.textContent = code === "not_seated"
+    ? "Only the players at the table can chat." : `Not sent: ${text}`;
+  box.hidden = false;
+  announce(box.textContent, { queue: true });
 }
 
 // ---------------------------------------------------------------------------
@@ -1752,6 +1849,17 @@ function init() {
   $("leave-table").addEventListener("click", askToLeave);
   $("leave-stay").addEventListener("click", () => closeDialog("leave-dialog"));
   $("leave-confirm").addEventListener("click", leaveTable);
+  $("chat-form").addEventListener("submit", sendChat);
+  $("chat").addEventListener("toggle", () => {
+    const open = $("chat").open;
+    storage.set("openhearts.chat", open ? "open" : "closed");
+    if (open) {
+      app.chatUnread = 0;
+      renderUnread();
+      const log = $("chat-log");
+      log.scrollTop = log.scrollHeight;
+    }
+  });
   // The game waits for the shooter's choice: Escape must not leave it unmade.
   $("moon-dialog").addEventListener("cancel", (event) => event.preventDefault());
   $("moon-others").addEventListener("click", () => {
