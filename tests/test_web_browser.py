@@ -26,6 +26,9 @@ from typing import Any
 
 import pytest
 
+from openhearts.web.storage import Storage
+from web_support import settled_game, store_game
+
 pytestmark = pytest.mark.browser
 
 try:
@@ -68,18 +71,22 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(port: int, database: Path, log: Path, takeover: float = 10) -> Iterator[str]:
+def running_server(
+    port: int, database: Path, log: Path, takeover: float = 10, bot_delay: float = 0
+) -> Iterator[str]:
     """``hearts serve`` on ``port`` until the block ends; yields its base URL.
 
     ``takeover``: seconds before a bot plays for a player whose connection dropped.  Long
     enough by default for a page to go to the lobby and come back on a busy machine (a
     test that wants a bot in a seat sends ``leave``, which needs no delay).
+    ``bot_delay``: how long a bot waits before it moves; "Auto play one" waits as long,
+    up to 0.3 seconds.
     """
     command = [
         sys.executable, "-m", "openhearts", "serve",
         "--port", str(port),
         "--database", f"sqlite:///{database}",
-        "--bot-delay", "0",
+        "--bot-delay", str(bot_delay),
         "--takeover-delay", str(takeover),
         "--level", "random",
         "--create-rate", "0",
@@ -144,10 +151,21 @@ def new_page(browser: Browser, **options: Any) -> Iterator[Page]:
             else elsewhere.append(request.url)
         ),
     )
+    # The page never sends a card the server is about to play for it ("Auto play one"):
+    # such a card would cross the server's own and be refused as out of turn.
+    refused: list[str] = []
+    page.on(
+        "websocket",
+        lambda socket: socket.on(
+            "framereceived",
+            lambda text: refused.append(str(text)) if '"not_your_turn"' in str(text) else None,
+        ),
+    )
     try:
         yield page
         assert not errors, f"errors in the page: {errors}"
         assert not elsewhere, f"requests beyond the server: {elsewhere}"
+        assert not refused, f"moves refused as out of turn: {refused}"
     finally:
         context.close()
 
@@ -221,8 +239,10 @@ def wait_played(page: Page, code: str) -> None:
 
 
 def play_deal_by_clicking(page: Page, *, try_illegal: bool = False) -> bool:
-    """Click a legal card whenever it is our turn until the score table shows.
+    """Click a legal card whenever the page offers one until the score table shows.
 
+    The page offers no card that "Auto play one" plays (the only legal card, or any once
+    the deal's points are settled): the server plays those, and may finish the deal.
     With ``try_illegal``, first click a darkened card once and check it is refused.
     Returns whether an illegal card was tried.
     """
@@ -241,9 +261,11 @@ def play_deal_by_clicking(page: Page, *, try_illegal: bool = False) -> bool:
         illegal = page.eval_on_selector_all(
             "#hand .hand-card.illegal", "nodes => nodes.map(n => n.dataset.card)"
         )
-        # With one legal card "Auto play one" may play it at any moment: only try
-        # the illegal card when the server must wait for us.
-        if try_illegal and not tried and illegal and len(legal) > 1:
+        # An offered card waits for us: nothing is played for our seat meanwhile.
+        state = page.evaluate("() => window.openhearts.state")
+        assert state["to_move"] == state["seat"] and sorted(legal) == sorted(state["legal"])
+        assert not (state["auto_play_one"] and (len(legal) == 1 or state["settled"])), state
+        if try_illegal and not tried and illegal:
             tried = True
             before = hand(page)
             card = page.locator(f'#hand [data-card="{illegal[0]}"]')
@@ -252,10 +274,7 @@ def play_deal_by_clicking(page: Page, *, try_illegal: bool = False) -> bool:
             expect(page.locator("#status")).to_contain_text("Not allowed")
             assert hand(page) == before
         code = legal[-1]
-        # "Auto play one" plays a lone legal card by itself, maybe ending the deal
-        # (and opening the score table) before a click could land.
-        if len(legal) > 1:
-            page.click(f'#hand [data-card="{code}"]')
+        page.click(f'#hand [data-card="{code}"]')
         wait_played(page, code)
 
 
@@ -754,6 +773,83 @@ def test_reconnects_after_the_server_restarts(
             page.wait_for_function("() => document.body.dataset.connection === 'ok'")
             expect(page.locator("#status")).to_contain_text("Choose 3 cards to pass")
             assert hand(page) == before
+
+
+def test_a_settled_deal_finishes_by_itself_with_auto_play_one_on(
+    browser: Browser, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """At a turn where no point card is left to play: with "Auto play one" off the deal
+    waits for us; switched on, the page stops offering cards (clicks send nothing) and
+    the server plays the rest of our cards, with no move refused."""
+    game = settled_game()
+    me = game.current_player
+    token = "S" * 32
+    folder = tmp_path_factory.mktemp("settled")
+    database = folder / "web.sqlite3"
+    storage = Storage(f"sqlite:///{database}")
+    store_game(storage, "SettledTable", "standard", game, me or 0, token, auto_play_one=False)
+    storage.close()
+    received: list[dict[str, Any]] = []
+    sent: list[dict[str, Any]] = []
+
+    def on_socket(socket: Any) -> None:
+        socket.on("framereceived", lambda text: received.append(json.loads(text)))
+        socket.on("framesent", lambda text: sent.append(json.loads(text)))
+
+    offered = "document.querySelectorAll('#hand .hand-card.legal').length"
+    # Moves at a pace a person could follow, so that the page's state between them can
+    # be checked (and clicked at).
+    server = running_server(_free_port(), database, folder / "server.log", 60, bot_delay=0.3)
+    with server as base, new_page(browser, viewport={"width": 1280, "height": 800}) as page:
+        page.on("websocket", on_socket)
+        seat = {"table_id": "SettledTable", "token": token, "url": "/t/SettledTable"}
+        open_seat(page, base, seat)
+
+        # Off: a settled deal waits for us like any other, and takes the card we click.
+        page.wait_for_function(f"() => document.body.dataset.myTurn === 'true' && {offered} > 1")
+        state = page.evaluate("() => window.openhearts.state")
+        assert state["seat"] == me and state["settled"] and not state["auto_play_one"]
+        expect(page.locator("#status")).to_contain_text("Your ")
+        page.wait_for_timeout(800)
+        assert page.evaluate("() => window.openhearts.state.seq") == state["seq"]
+        code = hand(page)[-1]
+        page.click(f'#hand [data-card="{code}"]')
+        wait_played(page, code)
+        page.wait_for_function(f"() => document.body.dataset.myTurn === 'true' && {offered} > 0")
+        seq = page.evaluate("() => window.openhearts.state.seq")
+        page.wait_for_timeout(800)
+        assert page.evaluate("() => window.openhearts.state.seq") == seq
+        left = hand(page)
+        assert len(left) >= 2
+
+        # On: no card is offered any more, and clicking the cards as fast as a person
+        # could sends nothing; the rest of the deal plays itself.
+        before = len(sent)
+        page.locator("#auto-play-one").check()
+        expect(page.locator("#status")).to_contain_text("No points are left")
+        assert page.evaluate(f"() => {offered}") == 0
+        page.evaluate(
+            """() => {
+              const timer = setInterval(() => {
+                const cards = document.querySelectorAll('#hand .hand-card');
+                if (document.getElementById('scores-dialog').open || !cards.length) {
+                  clearInterval(timer);
+                } else cards[cards.length - 1].click();
+              }, 20);
+            }"""
+        )
+        expect(page.locator("#scores-dialog")).to_be_visible()
+        expect(page.locator("#scores-title")).to_have_text("Deal 1 is over")
+        assert [m for m in sent[before:] if m["type"] == "play"] == []
+        autos = [
+            e
+            for m in received
+            if m["type"] == "state"
+            for e in m["events"]
+            if e["event"] == "auto" and e["seat"] == me
+        ]
+        assert len(autos) == len(left)
+        assert [m for m in received if m["type"] == "error"] == []
 
 
 def _moon_state() -> dict[str, Any]:

@@ -16,7 +16,7 @@ from websockets.exceptions import ConnectionClosed
 
 from openhearts import Game, Rules, record
 from openhearts.bots import act, make_bot
-from openhearts.web.storage import ActionRow, GameRow, SeatRow, Storage, TableRow, token_hash
+from openhearts.web.storage import Storage
 from openhearts.web.tables import Settings
 from web_support import (
     Player,
@@ -25,6 +25,8 @@ from web_support import (
     fast_settings,
     play_all,
     running,
+    settled_game,
+    store_game,
     timeline,
     watch,
 )
@@ -140,20 +142,12 @@ def test_against_bots_with_a_spectator_no_card_leaks(server: ServerThread) -> No
     assert stats["wins"] == int(0 in record.loads(text).winners)
 
 
-def test_a_game_with_auto_play_one_on_needs_no_single_card_moves(
-    server: ServerThread,
-) -> None:
+def test_a_game_with_auto_play_one_on_needs_no_forced_moves(server: ServerThread) -> None:
     data = server.post("/api/play-now", {"options": {"end_score": 30}}).json()
     player = Player(server.ws_url(data["table_id"]), token=data["token"], auto_play_one=True)
+    # The scripted player sends no card the server is to play (a sole legal card, or
+    # any once the deal is settled): it would wait for ever if the server did not.
     player.open()
-    original = player.choose
-
-    def never_a_single_card(state: dict[str, Any], rng: Any) -> dict[str, Any] | None:
-        if state["phase"] == "playing" and len(state["legal"]) == 1:
-            return None  # the server plays it
-        return original(state, rng)
-
-    player.choose = never_a_single_card  # type: ignore[method-assign]
     player.play()
     player.close()
     assert player.errors == []
@@ -164,6 +158,82 @@ def test_a_game_with_auto_play_one_on_needs_no_single_card_moves(
         if e["event"] == "auto" and e["seat"] == 0
     ]
     assert autos, "no card was played by Auto play one"
+
+
+def _events(texts: list[str]) -> list[dict[str, Any]]:
+    return [e for t in texts for e in json.loads(t).get("events", [])]
+
+
+def test_a_settled_deal_plays_itself_with_auto_play_one_on_and_waits_with_it_off(
+    storage: Storage,
+) -> None:
+    game = settled_game()
+    me = game.current_player
+    assert me is not None
+    token = "S" * 32
+    store_game(storage, "settledtable", "standard", game, me, token, auto_play_one=False)
+    with running(Storage(storage.url), fast_settings(takeover_delay=60)) as server:
+        url = server.ws_url("settledtable")
+        table = server.hub.tables["settledtable"]
+        watcher = Player(url).open()
+        # The setting is off already: the scripted player does not touch it.
+        player = Player(url, token=token, auto_play_one=True).open()
+        state = player.until(lambda m: m["type"] == "state")["state"]
+        assert state["settled"] is True and state["auto_play_one"] is False
+        assert state["to_move"] == me and len(state["legal"]) > 1
+        # Public: a spectator is told too (and never of a card).
+        assert watcher.until(lambda m: m["type"] == "state")["state"]["settled"] is True
+
+        # Off: the game waits for the person, settled or not, and takes their card.
+        time.sleep(0.3)
+        assert table.seq == state["seq"]
+        assert player.request({"type": "play", "card": state["legal"][-1]})["type"] == "ack"
+        again = player.until(
+            lambda m: m["type"] == "state" and m["state"]["to_move"] == me and m["seq"] > 0
+        )["state"]
+        assert again["settled"] is True and again["deal"] == 0
+        time.sleep(0.3)
+        assert table.seq == again["seq"]
+
+        # On: every card left in the hand is played for the person, lowest legal first,
+        # while they send nothing.
+        left = again["hand"]
+        before = len(player.texts)
+        assert player.request({"type": "auto", "play_one": True})["type"] == "ack"
+        over = player.until(
+            lambda m: m["type"] == "state" and any(e["event"] == "deal_over" for e in m["events"]),
+            timeout=30,
+        )
+        events = _events(player.texts[before:])
+        mine = [e for e in events if e["event"] == "played" and e["seat"] == me]
+        assert sorted(e["card"] for e in mine) == sorted(left)
+        for index, event in enumerate(events):
+            if event["event"] == "played" and event["seat"] == me:
+                assert events[index - 1] == {"event": "auto", "seat": me}
+        lowest = None
+        for message in map(json.loads, player.texts[before:]):
+            if message["type"] != "state":
+                continue
+            for event in message["events"]:
+                if event["event"] == "played" and event["seat"] == me:
+                    assert event["card"] == lowest
+            current = message["state"]
+            lowest = current["legal"][0] if current["to_move"] == me else None
+        assert not [json.loads(t) for t in player.texts if json.loads(t)["type"] == "error"]
+        assert over["state"]["deal"] == 1 and over["state"]["settled"] is False
+
+        # Undo goes back past the cards the server would only play again, to the last
+        # decision that was the person's to make: nothing is replayed after it.
+        assert player.request({"type": "undo"})["type"] == "ack"
+        undone = player.until(
+            lambda m: m["type"] == "state" and any(e["event"] == "undone" for e in m["events"])
+        )
+        assert undone["state"]["deal"] == 0 and me in undone["state"]["waiting_for"]
+        assert not (undone["state"]["settled"] and len(undone["state"]["legal"]) > 1)
+        time.sleep(0.3)
+        assert table.seq == undone["seq"]
+        for client in (player, watcher):
+            client.close()
 
 
 # Seats: reconnect, takeover, shuffled seating ------------------------------------------
@@ -714,37 +784,6 @@ def test_serve_refuses_bad_options_with_a_message(capsys: pytest.CaptureFixture[
     errors = capsys.readouterr().err
     assert "end_score" in errors and "moon" in errors and "bot-delay" in errors
     assert "cannot prepare the database" in errors and "Traceback" not in errors
-
-
-def store_game(
-    storage: Storage, table_id: str, preset: str, game: Game, human: int, token: str
-) -> list[ActionRow]:
-    """Store ``game`` as the server would have, seat ``human`` a person's."""
-    storage.migrate()
-    seats = [SeatRow(s, "bot", f"Bot {s}", level="random") for s in range(game.rules.players)]
-    seats[human] = SeatRow(human, "human", "Ann", token_hash(token), host=True)
-    storage.create_table(
-        TableRow(
-            id=table_id,
-            status="waiting",
-            preset=preset,
-            rules=game.rules.to_dict(),
-            level="random",
-            seats=seats,
-        )
-    )
-    storage.start_game(
-        table_id,
-        GameRow(1, str(game.seed), game.rules.to_dict(), list(game.names), "playing"),
-        seats,
-    )
-    rows = []
-    for seq, action in enumerate(game.actions):
-        data = str(getattr(action, "cards", getattr(action, "card", "")))
-        kind = "pass" if hasattr(action, "cards") else "play"
-        rows.append(ActionRow(seq, kind, action.seat, data))
-        storage.append_action(table_id, 1, rows[-1])
-    return rows
 
 
 def test_a_stored_action_that_does_not_replay_is_dropped_with_what_follows(

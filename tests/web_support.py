@@ -20,9 +20,10 @@ import httpx
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
-from openhearts import Game, record
+from openhearts import Game, Rules, record
+from openhearts.bots import act, make_bot
 from openhearts.web.server import WS_MAX_BYTES, create_app
-from openhearts.web.storage import Storage
+from openhearts.web.storage import ActionRow, GameRow, SeatRow, Storage, TableRow, token_hash
 from openhearts.web.tables import Hub, Settings
 
 #: Cards as the protocol writes them, and as plain words write them ("K♣").
@@ -216,6 +217,8 @@ class Player:
             count = self.welcome["table"]["rules"]["cards_passed"]
             return {"type": "pass", "cards": rng.sample(state["hand"], count)}
         if phase == "playing" and state["to_move"] == seat and state["legal"]:
+            if auto_plays(state):
+                return None  # the server plays it: a card sent now could cross its own
             return {"type": "play", "card": rng.choice(state["legal"])}
         if phase == "moon_choice" and state["to_move"] == seat:
             return {"type": "moon", "others_add": rng.random() < 0.5}
@@ -252,6 +255,19 @@ class Player:
                 else:
                     # Every state before the ack predates this action.
                     acted = max(acted, self.latest["seq"] if self.latest else -1)
+
+
+def auto_plays(state: dict[str, Any]) -> bool:
+    """Whether the server plays the receiver's card now ("Auto play one"), as the
+    protocol says a client must work it out."""
+    return bool(
+        state["phase"] == "playing"
+        and state["seat"] is not None
+        and state["to_move"] == state["seat"]
+        and state["auto_play_one"]
+        and not state["bot_playing"]
+        and (len(state["legal"]) == 1 or state["settled"])
+    )
 
 
 def play_all(players: list[Player], timeout: float = 120) -> None:
@@ -396,3 +412,71 @@ def check_knowledge(
         )
         checked += len(found)
     return checked
+
+
+# Positions stored as a server would have them ------------------------------------------
+
+
+def store_game(
+    storage: Storage,
+    table_id: str,
+    preset: str,
+    game: Game,
+    human: int,
+    token: str,
+    *,
+    auto_play_one: bool = True,
+) -> list[ActionRow]:
+    """Store ``game`` as the server would have, seat ``human`` a person's."""
+    storage.migrate()
+    seats = [SeatRow(s, "bot", f"Bot {s}", level="random") for s in range(game.rules.players)]
+    seats[human] = SeatRow(
+        human, "human", "Ann", token_hash(token), host=True, auto_play_one=auto_play_one
+    )
+    storage.create_table(
+        TableRow(
+            id=table_id,
+            status="waiting",
+            preset=preset,
+            rules=game.rules.to_dict(),
+            level="random",
+            seats=seats,
+        )
+    )
+    storage.start_game(
+        table_id,
+        GameRow(1, str(game.seed), game.rules.to_dict(), list(game.names), "playing"),
+        seats,
+    )
+    rows = []
+    for seq, action in enumerate(game.actions):
+        data = str(getattr(action, "cards", getattr(action, "card", "")))
+        kind = "pass" if hasattr(action, "cards") else "play"
+        rows.append(ActionRow(seq, kind, action.seat, data))
+        storage.append_action(table_id, 1, rows[-1])
+    return rows
+
+
+def settled_game(min_cards: int = 4) -> Game:
+    """A first deal of standard rules stopped at a turn whose points are settled: no
+    point card is left to play, the seat to move holds ``min_cards`` cards or more and
+    may play more than one of them.  Point cards are thrown away as soon as the rules
+    allow, so that such turns come early; the search is deterministic."""
+    rules = Rules.preset("standard")
+    for attempt in range(500):
+        game = Game(rules, seed=f"settled{attempt}")
+        rng = random.Random(attempt)
+        bots = [make_bot("random", seed=seat) for seat in range(rules.players)]
+        while game.deal_number == 0 and game.phase in ("passing", "playing"):
+            if game.phase == "passing":
+                seat = game.to_act()[0]
+                act(game, seat, bots[seat])
+                continue
+            legal = game.legal_plays().cards()
+            mover = game.current_player
+            assert mover is not None
+            if game.points_settled() and len(legal) > 1 and len(game.hand(mover)) >= min_cards:
+                return game
+            points = [card for card in legal if str(card) == "QS" or str(card)[1] == "H"]
+            game.play(points[-1] if points else rng.choice(legal))
+    raise AssertionError("no settled turn in 500 deals")

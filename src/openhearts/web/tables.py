@@ -272,6 +272,16 @@ class Seat:
         return data
 
 
+def _forced(game: Game, *, auto: bool) -> bool:
+    """Whether the card to play now is "Auto play one"'s to play: the only legal card,
+    or (with ``auto``, the setting on) the lowest once nothing left to play can change
+    the deal's points.  The page does not offer a card then, so none can cross the one
+    the server plays."""
+    if game.phase != PLAYING:
+        return False
+    return len(game.legal_plays()) == 1 or (auto and game.points_settled())
+
+
 def _action_row(action: Action, seq: int) -> ActionRow:
     if isinstance(action, Pass):
         return ActionRow(seq, "pass", action.seat, str(action.cards))
@@ -377,6 +387,9 @@ class Table:
         state["can_undo"] = bool(solo and index is not None and self.acted[index])
         state["can_hint"] = bool(solo)
         state["bot_playing"] = seat.bot_playing if seat is not None else False
+        # Public (it follows from the cards played and the rules), so everyone gets it:
+        # a client whose "Auto play one" is on must not send a card while it holds.
+        state["settled"] = game.points_settled()
         return {
             "type": "state",
             "seq": self.seq,
@@ -599,7 +612,7 @@ class Table:
             self.driver = asyncio.get_running_loop().create_task(self._drive())
 
     def _automatic(self) -> tuple[Seat, str] | None:
-        """The next seat to be moved for, and how: ``bot`` or ``auto`` (its only card)."""
+        """The next seat to be moved for, and how: ``bot`` or ``auto`` ("Auto play one")."""
         game = self.game
         if game is None or game.is_over:
             return None
@@ -607,12 +620,7 @@ class Table:
             seat = self.seats[index]
             if seat.bot_playing:
                 return seat, "bot"
-            if (
-                seat.kind == "human"
-                and seat.auto_play_one
-                and game.phase == PLAYING
-                and len(game.legal_plays()) == 1
-            ):
+            if seat.kind == "human" and seat.auto_play_one and _forced(game, auto=True):
                 return seat, "auto"
         return None
 
@@ -1161,7 +1169,9 @@ async def _undo(hub: Hub, connection: Connection, table: Table, message: dict[st
         while len(popped) < table.seq:
             action = game.undo()
             popped.append(action)
-            if action.seat == seat.index and (game.phase != PLAYING or len(game.legal_plays()) > 1):
+            # A card "Auto play one" played was no decision, and going back to it would
+            # only have the server play it again.
+            if action.seat == seat.index and not _forced(game, auto=seat.auto_play_one):
                 found = True
                 break
         if not found:

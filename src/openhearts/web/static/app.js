@@ -122,6 +122,8 @@ const app = {
   notice: null,
   chatSent: null,
   chatUnread: 0,
+  autoWanted: null,
+  settledSaid: null,
 };
 
 // ---------------------------------------------------------------------------
@@ -584,6 +586,10 @@ function onError(message) {
     chatRefused(message.code, text);
     return;
   }
+  if (type === "auto") {
+    app.autoWanted = null;
+    if (app.state) renderTable();
+  }
   if (message.code === "illegal" || type === "play" || type === "pass") {
     flash(`Not allowed: ${text}`, "error");
   } else {
@@ -675,6 +681,32 @@ function isMyTurn() {
   return Boolean(s && s.phase === "playing" && mySeat() !== null && s.to_move === mySeat());
 }
 
+/**
+ * Whether the server plays this seat's card now ("Auto play one"): the only legal card,
+ * or the lowest once the deal's points are settled.  The page then offers no card: one
+ * sent as the server plays its own would be refused as out of turn.
+ */
+function autoPlays() {
+  const s = app.state;
+  if (!isMyTurn() || s.bot_playing || s.auto_play_one === false) return false;
+  return (s.legal || []).length === 1 || Boolean(s.settled);
+}
+
+/** Whether the player is to choose a card now (and may send one). */
+function mayPlay() {
+  // While a change of "Auto play one" is on its way, the server may be about to play.
+  return isMyTurn() && !autoPlays() && app.autoWanted === null;
+}
+
+/** Whether the rest of this deal's cards of ours are played for us. */
+function settledForMe() {
+  const s = app.state;
+  return Boolean(
+    s && s.phase === "playing" && s.settled && mySeat() !== null && s.auto_play_one !== false
+      && !s.bot_playing,
+  );
+}
+
 function mustPass() {
   const s = app.state;
   return Boolean(
@@ -704,6 +736,10 @@ function onState(message) {
   app.state = state;
   app.seq = message.seq ?? state.seq;
   app.busy = false;
+  if (app.autoWanted !== null && state.auto_play_one === app.autoWanted
+      && ![...app.pending.values()].includes("auto")) {
+    app.autoWanted = null;
+  }
   if (app.flash && app.flash.seq !== app.seq) app.flash = null;
   const newDeal = previous && (previous.deal !== state.deal || previous.game !== state.game);
   if (newDeal) app.playedThisDeal = false;
@@ -734,9 +770,16 @@ function onState(message) {
   }
   renderTable();
   if ($("played-dialog").open) renderPlayed();
-  const myTurn = isMyTurn();
+  const myTurn = mayPlay();
   if (myTurn && !app.wasMyTurn) onMyTurn();
   app.wasMyTurn = myTurn;
+  const dealKey = `${state.game}:${state.deal}`;
+  if (settledForMe() && app.settledSaid !== dealKey) {
+    app.settledSaid = dealKey;
+    announce("No points are left to take: the rest of your cards play themselves.", {
+      queue: true,
+    });
+  }
   const passing = mustPass();
   if (passing && !app.wasPassing) announce(statusText(), { queue: true });
   app.wasPassing = passing;
@@ -777,9 +820,10 @@ function renderTable() {
   if (!s) return;
   if (!app.table || app.table.status !== "waiting" || s.phase) show("table");
   document.body.dataset.phase = s.phase;
-  document.body.dataset.myTurn = String(isMyTurn());
+  document.body.dataset.myTurn = String(mayPlay());
+  document.body.dataset.autoPlay = String(autoPlays());
   // A tab in the background says when the player is wanted.
-  document.title = isMyTurn() || mustPass() ? "● Your turn — OpenHearts" : "OpenHearts";
+  document.title = mayPlay() || mustPass() ? "● Your turn — OpenHearts" : "OpenHearts";
   document.body.dataset.seat = mySeat() === null ? "" : String(mySeat());
   renderOpponents();
   renderTrick();
@@ -972,7 +1016,7 @@ function renderMe() {
     h("span", { class: "name", text: nameOf(seat) }),
     h("span", { class: "meta", text: `${taken} pts · total ${total}` }),
   );
-  box.classList.toggle("turn", isMyTurn() || mustPass());
+  box.classList.toggle("turn", mayPlay() || mustPass());
 }
 
 function statusText() {
@@ -1012,6 +1056,11 @@ function statusText() {
       : `${nameOf(shooter)} shot the moon and is choosing how it scores.`;
   }
   if (s.phase === "playing") {
+    if (autoPlays()) {
+      return s.settled
+        ? "No points are left to take: the rest of the deal plays itself."
+        : `Your only legal card, the ${cardName(s.legal[0])}, is played for you.`;
+    }
     if (s.to_move === me) {
       const trick = s.trick || [];
       if (!trick.length) {
@@ -1027,7 +1076,8 @@ function statusText() {
         ? `${prefix}Your turn: follow suit with a ${suitSingular(led)}.`
         : `${prefix}Your turn: you have no ${suitWord(led)}, play any highlighted card.`;
     }
-    return `${prefix}${nameOf(s.to_move)} to play.`;
+    const settled = settledForMe() ? " No points are left: your cards play themselves." : "";
+    return `${prefix}${nameOf(s.to_move)} to play.${settled}`;
   }
   return "";
 }
@@ -1057,8 +1107,8 @@ function renderControls() {
   $("hint").hidden = !seated || !s.can_hint;
   $("undo").hidden = !seated || !s.can_undo && !s.can_hint;
   $("undo").disabled = !s.can_undo || app.busy;
-  $("hint").disabled = over || app.busy;
-  $("auto-play-one").checked = s.auto_play_one !== false;
+  $("hint").disabled = over || app.busy || autoPlays();
+  $("auto-play-one").checked = app.autoWanted ?? s.auto_play_one !== false;
   $("auto-play-one").closest("label").hidden = !seated;
   $("type-card-form").hidden = !seated || over;
   $("chat-form").hidden = !seated;
@@ -1100,12 +1150,13 @@ function renderHand() {
     return;
   }
   const cards = [...(s.hand || [])].filter(isCardCode).sort((a, b) => cardIndex(a) - cardIndex(b));
-  const myTurn = isMyTurn();
+  const myTurn = mayPlay();
   const passing = mustPass();
   const legal = new Set(s.legal || []);
   // Received cards stay marked until the player's first own play of the deal.
   const received = new Set(s.phase === "playing" && !app.playedThisDeal ? s.received || [] : []);
   hand.classList.toggle("my-turn", myTurn);
+  hand.classList.toggle("auto-playing", autoPlays());
   hand.classList.toggle("passing", passing);
   hand.setAttribute(
     "aria-label",
@@ -1189,7 +1240,13 @@ function onCardClick(code) {
     flash(`Not your turn: ${nameOf(s.to_move)} is to play.`, "error");
     return;
   }
-  if (app.busy) return;
+  if (autoPlays()) {
+    flash(s.settled
+      ? "No points are left to take: your cards are played for you."
+      : "Auto play one plays your only legal card for you.");
+    return;
+  }
+  if (app.busy || app.autoWanted !== null) return;
   // Even a darkened card is sent: the server answers with the rule that forbids it.
   app.busy = true;
   app.hintCard = null;
@@ -1690,6 +1747,7 @@ function turnSentence() {
     return `Passing: waiting for ${listWords(waiting) || "the deal"}.`;
   }
   if (s.phase === "playing") {
+    if (autoPlays()) return statusText();
     return s.to_move === me ? "Your turn." : `${nameOf(s.to_move)}'s turn.`;
   }
   if (s.phase === "moon_choice") return statusText();
@@ -1827,7 +1885,9 @@ function init() {
   $("show-played").addEventListener("click", openPlayed);
   $("played-close").addEventListener("click", () => closeDialog("played-dialog"));
   $("auto-play-one").addEventListener("change", (event) => {
-    send("auto", { play_one: event.target.checked });
+    app.autoWanted = event.target.checked;
+    if (send("auto", { play_one: app.autoWanted }) === null) app.autoWanted = null;
+    if (app.state) renderTable();
   });
   $("type-card-form").addEventListener("submit", (event) => {
     event.preventDefault();
