@@ -300,9 +300,7 @@ def test_shooter_chooses_waits_for_the_shooter() -> None:
     ("others_add", "points", "word"),
     [(True, (0, 26, 26, 26), "add"), (False, (-26, 0, 0, 0), "subtract")],
 )
-def test_shooter_chooses_both_choices(
-    others_add: bool, points: tuple[int, ...], word: str
-) -> None:
+def test_shooter_chooses_both_choices(others_add: bool, points: tuple[int, ...], word: str) -> None:
     game = finished(hold_rules("source-000"), scores=[10, 20, 30, 40])
     game.choose_moon(0, others_add=others_add)
     result = game.results[0]
@@ -377,9 +375,7 @@ def test_three_player_moon_with_a_heart_removed_is_25() -> None:
         ("source-003", (-25, 25, 25, 25, 25, 25), "sun"),
     ],
 )
-def test_six_player_moon_and_sun_are_25(
-    preset: str, points: tuple[int, ...], shot: str
-) -> None:
+def test_six_player_moon_and_sun_are_25(preset: str, points: tuple[int, ...], shot: str) -> None:
     rules = hold_rules(preset, 6)
     assert rules.removed == CardSet.parse("3C 3D 3S 3H")
     game = finished(rules, SIX_PLAYERS)

@@ -262,9 +262,7 @@ def test_pass_cards_accepts_text_and_card_lists() -> None:
         (4, "source-004", [-1, 1, 2, None]),
     ],
 )
-def test_pass_directions_over_a_cycle(
-    players: int, preset: str, offsets: list[int | None]
-) -> None:
+def test_pass_directions_over_a_cycle(players: int, preset: str, offsets: list[int | None]) -> None:
     rules = Rules.preset(preset, players)
     for deal, offset in enumerate(offsets * 2):
         game = Game(rules, seed=deal, first_deal=deal)
@@ -479,8 +477,17 @@ def test_illegal_action_error_is_a_value_error() -> None:
         (lambda g: g.apply("2C"), "not an action"),  # type: ignore[arg-type]
         (lambda g: g.view(4), "no seat 4"),
     ],
-    ids=["wrong seat", "no seat", "bad text", "52", "-3", "apply wrong seat", "moon", "apply",
-         "view"],
+    ids=[
+        "wrong seat",
+        "no seat",
+        "bad text",
+        "52",
+        "-3",
+        "apply wrong seat",
+        "moon",
+        "apply",
+        "view",
+    ],
 )
 def test_refused_actions_change_nothing(attempt: Callable[[Game], object], message: str) -> None:
     game = scripted_game(hold_rules(), SUIT_HANDS)

@@ -218,9 +218,7 @@ class Referee:
         """Points for the deal; ``choice`` is the shooter's (others add) where it chose."""
         shooter, shot = self.shot()
         total = self.points_in_play()
-        jack = [
-            -10 if self.rules.jack_of_diamonds and JD in cards else 0 for cards in self.taken()
-        ]
+        jack = [-10 if self.rules.jack_of_diamonds and JD in cards else 0 for cards in self.taken()]
         if shot is None:
             return self.raw_points()
         if shot == "sun":
@@ -356,9 +354,11 @@ class GameChecker:
         ]
         assert [w.mask for w in view.won] == [mask_of(t) for t in ref.taken()]
         assert list(view.points_taken) == ref.raw_points()
-        assert view.hearts_broken is (ref.hearts_broken() if not passing else (
-            self.rules.hearts_break is HeartsBreak.NEVER_RESTRICTED
-        ))
+        assert view.hearts_broken is (
+            ref.hearts_broken()
+            if not passing
+            else (self.rules.hearts_break is HeartsBreak.NEVER_RESTRICTED)
+        )
         voids: list[set[int]] = [set() for _ in range(n)]
         for leader, cards, _winner in [*ref.tricks, (ref.leader, ref.trick, -1)]:
             for index, c in enumerate(cards[1:], start=1):
@@ -481,9 +481,7 @@ def run_checked_games(
     checkers = []
     for seed in seeds:
         game = Game(rules, seed=seed)
-        checker = GameChecker(
-            game, random.Random(seed), undo_rate=undo_rate, view_rate=view_rate
-        )
+        checker = GameChecker(game, random.Random(seed), undo_rate=undo_rate, view_rate=view_rate)
         checker.run()
         checkers.append(checker)
     return checkers
@@ -760,4 +758,3 @@ def test_conventional_choice_matches_its_definition() -> None:
         added = [s if i == shooter else s + points for i, s in enumerate(scores)]
         alone_lowest = all(added[shooter] < v for i, v in enumerate(added) if i != shooter)
         assert conventional_moon_choice(scores, shooter, points) is alone_lowest
-

@@ -245,9 +245,7 @@ INVALID: list[tuple[dict[str, Any], str]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("options", "option"), INVALID, ids=[f"{o}" for o, _ in INVALID]
-)
+@pytest.mark.parametrize(("options", "option"), INVALID, ids=[f"{o}" for o, _ in INVALID])
 def test_invalid_options_are_refused_naming_the_option(
     options: dict[str, Any], option: str
 ) -> None:
@@ -355,9 +353,7 @@ DECKS: dict[tuple[str, int], tuple[str, tuple[str, ...], str]] = {
     ("standard", 3): ("2D", ("left", "right", "hold"), "2C"),
     ("standard", 4): ("", FOUR, "2C"),
     ("standard", 5): ("2D 2S", ("left", "right", "left2", "right2", "hold"), "2C"),
-    ("standard", 6): (
-        "3C 3D 3S 3H", ("left", "right", "left2", "right2", "across", "hold"), "2C"
-    ),
+    ("standard", 6): ("3C 3D 3S 3H", ("left", "right", "left2", "right2", "across", "hold"), "2C"),
     ("source-000", 4): ("", FOUR, "2C"),
     ("source-001", 4): ("", FOUR, "2C"),
     ("source-002", 3): ("2D", ("left", "right", "hold"), "2C"),
@@ -367,7 +363,9 @@ DECKS: dict[tuple[str, int], tuple[str, tuple[str, ...], str]] = {
     ("source-003", 4): ("", FOUR, "2C"),
     ("source-003", 5): ("2D 2S", ("left", "right", "left2", "right2", "hold"), "2C"),
     ("source-003", 6): (
-        "3C 3D 3S 3H", ("left", "right", "left2", "right2", "across", "hold"), "2C"
+        "3C 3D 3S 3H",
+        ("left", "right", "left2", "right2", "across", "hold"),
+        "2C",
     ),
     ("source-004", 4): ("", FOUR, "2C"),
 }
