@@ -59,7 +59,7 @@ class TableScreen(Screen[None]):
         Binding("h", "hint", "Hint"),
         Binding("u", "undo", "Undo"),
         Binding("ctrl+z", "undo", show=False),
-        Binding("l", "last_trick", "Last trick"),
+        Binding("l", "last_trick", "Trick"),
         Binding("w", "won", "Won"),
         Binding("m", "memory", "Memory"),
         Binding("d", "sheet", "Scores"),
@@ -144,7 +144,7 @@ class TableScreen(Screen[None]):
                 yield StatusLine(id="status")
                 yield Button("Pass ▸", id="pass-button", variant="primary")
             yield Log(id="log", max_lines=500)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#entry", Input).display = False

@@ -111,8 +111,8 @@ class HandView(CanvasWidget, can_focus=True):
         Binding("end", "move_to(-1)", show=False),
         Binding("up", "suit(1)", "Next suit", show=False),
         Binding("down", "suit(-1)", "Previous suit", show=False),
-        Binding("enter", "activate", "Play/choose", show=True),
-        Binding("space", "activate", "Play/choose", show=False),
+        Binding("enter", "activate", "Play", show=True),
+        Binding("space", "activate", "Play", show=False),
     ]
 
     class Activated(Message):
