@@ -98,3 +98,31 @@ def test_a_possible_sun_keeps_the_deal_open() -> None:
         assert not game.points_settled()
         game.play(game.legal_plays().cards()[-1])
     assert game.results[0].shot == "sun"
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_auto_play_card_is_the_sole_card_or_the_lowest_once_settled(
+    config: tuple[str, int],
+) -> None:
+    preset, players = config
+    rules = hold_rules(preset, players)
+    seen = {"sole": 0, "settled": 0, "choice": 0}
+    for seed in range(80):
+        rng = random.Random(seed)
+        game = Game(rules, seed=seed)
+        while game.phase == "playing" and not game.results:
+            legal = cards_of(game.legal_mask())
+            card = game.auto_play_card()
+            if len(legal) == 1:
+                assert card == legal[0]
+                seen["sole"] += 1
+            elif game.points_settled():
+                assert card == min(legal)
+                seen["settled"] += 1
+            else:
+                assert card is None
+                seen["choice"] += 1
+            game.play(rng.choice(legal))
+    assert all(seen.values()), seen
+    passing = Game(Rules.preset(preset, players=players), seed=0)
+    assert passing.phase == "passing" and passing.auto_play_card() is None

@@ -259,6 +259,45 @@ RANKS = {"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
 # Session --------------------------------------------------------------------------------
 
 
+def test_undo_goes_back_past_cards_auto_play_one_played() -> None:
+    """A card auto play one played is no choice to go back to: the driver would only play
+    it again, so undo goes on to the last card you chose (but never back into the pass)."""
+    rules = Rules.preset("standard", pass_cycle=("hold",))
+    found = 0
+    for seed in range(40):
+        session = Session.new(rules, seed, default_names(4, "You"), "random")
+        game = session.game
+        chosen: Card | None = None
+        while not game.results:
+            seat = session.bot_seat()
+            if seat is not None:
+                session.apply(session.decide(seat))
+                continue
+            forced = game.auto_play_card()
+            if forced is None:
+                chosen = game.legal_plays().cards()[-1]
+                session.play(chosen)
+                continue
+            session.play(forced)
+            if chosen is None or len(game.hand(session.human)) == 0:
+                continue
+            # Just after a forced card that followed a real choice in this deal.
+            actions = list(game.actions)
+            copy = Game(rules, seed=seed, names=list(game.names))
+            for action in actions:
+                copy.apply(action)
+            plain = Session(copy, session.human, "random")
+            assert plain.undo() == [f"Undone: you take back the {forced.name}."]
+            said = session.undo(auto_play_one=True)
+            assert said == [f"Undone: you take back the {chosen.name} and the {forced.name}."]
+            assert session.human_to_act() and game.auto_play_card() is None
+            assert {chosen, forced} <= set(session.view().hand)
+            assert len(game.actions) < len(actions) - 1
+            found += 1
+            break
+    assert found >= 3, found
+
+
 def test_session_plays_refuses_and_undoes() -> None:
     session = Session.new(Rules.preset("standard"), 9, default_names(4, "You"), "random")
     with pytest.raises(IllegalActionError, match="choose the cards to pass first"):

@@ -408,6 +408,18 @@ class Game:
         :meth:`DealState.points_settled`): the faces then finish it automatically."""
         return self.deal.points_settled()
 
+    def auto_play_card(self) -> Card | None:
+        """The card "auto play one" plays for the seat to move: its only legal card or,
+        once the points are settled (:meth:`points_settled`), its lowest one.  ``None``
+        when the seat has a real choice, or when no card is to be played."""
+        deal = self.deal
+        if deal.phase != PLAYING:
+            return None
+        mask = self.legal_mask()
+        if mask & (mask - 1) and not deal.points_settled():
+            return None
+        return CARDS[(mask & -mask).bit_length() - 1]
+
     def legal_plays(self) -> CardSet:
         """The cards the seat to move may play (empty when not in the play phase)."""
         if self.deal.phase != PLAYING:

@@ -534,9 +534,8 @@ class PlainSession:
         view = game.view(self.me)
         legal = view.legal
         before = len(view.trick)
-        settled = game.points_settled()
-        if self.auto_play_one and (len(legal) == 1 or settled) and not self._skip_auto:
-            card = legal.cards()[0]
+        card = game.auto_play_card() if self.auto_play_one and not self._skip_auto else None
+        if card is not None:
             game.play(card, seat=self.me)
             why = " (your only legal card)" if len(legal) == 1 else " (no points left to take)"
             self._announce_play(self.me, card, before, why)
@@ -737,8 +736,8 @@ class PlainSession:
                 taken.append(action)
                 if action.seat != self.me:
                     continue
-                forced = len(game.legal_plays()) == 1 or game.points_settled()
                 # A card played automatically was no choice: go back to the last real one.
+                forced = game.auto_play_card() is not None
                 if self.auto_play_one and forced and self._played_this_deal():
                     continue
                 break

@@ -291,14 +291,9 @@ class TableScreen(Screen[None]):
         """The sole legal card (or, once the points are settled, the lowest one), when
         auto play one is on and it is your turn."""
         game = self.session.game
-        if not self.hearts.settings.auto_play_one:
+        if not self.hearts.settings.auto_play_one or game.current_player != self.session.human:
             return None
-        if game.phase != PLAYING or game.current_player != self.session.human:
-            return None
-        legal = game.legal_plays()
-        if len(legal) == 1 or game.points_settled():
-            return next(iter(legal))
-        return None
+        return game.auto_play_card()
 
     def _pause(self) -> float:
         delay = self.hearts.settings.delay
@@ -334,7 +329,10 @@ class TableScreen(Screen[None]):
                 await asyncio.sleep(self._pause())
                 if generation != self.generation or not self.is_current:
                     return
-                self.say([f"Your only legal card is the {card.name}: it is played for you."])
+                if len(game.legal_plays()) == 1:
+                    self.say([f"Your only legal card is the {card.name}: it is played for you."])
+                else:
+                    self.say([f"No points are left to take: the {card.name} is played for you."])
                 self.play_card(card, from_driver=True)
                 continue
             await asyncio.sleep(self._pause())
@@ -546,7 +544,7 @@ class TableScreen(Screen[None]):
         session = self.session
         try:
             self.stop_driving()
-            sentences = session.undo()
+            sentences = session.undo(self.hearts.settings.auto_play_one)
         except IllegalActionError as error:
             self.refuse(str(error))
             self.advance()

@@ -235,18 +235,31 @@ class Session:
             getattr(action, "seat", None) == self.human for action in self.game.actions
         )
 
-    def undo(self) -> list[str]:
-        """Take back the human's last action and everything the computer did after it."""
+    def undo(self, auto_play_one: bool = False) -> list[str]:
+        """Take back the human's last action and everything the computer did after it.
+
+        With ``auto_play_one``, cards it played for the human are no choice to go back
+        to (they would only be played again): undo goes on to the last real choice."""
         if self.game.is_over:
             raise IllegalActionError("The game is over: there is nothing to undo.")
         if not self.can_undo():
             raise IllegalActionError("There is nothing of yours to undo yet.")
+        cards: list[Card] = []
         while True:
             action = self.game.undo()
-            if action.seat == self.human:
+            if action.seat != self.human:
+                continue
+            if not isinstance(action, Play):
                 break
-        if isinstance(action, Play):
-            return [f"Undone: you take back the {action.card.name}."]
+            cards.insert(0, action.card)
+            game = self.game
+            forced = game.auto_play_card() is not None
+            # Not past the deal's first card: what came before it is the pass.
+            played_before = len(game.hand(self.human)) < game.rules.hand_size
+            if not (auto_play_one and forced and played_before):
+                break
+        if cards:
+            return ["Undone: you take back the " + " and the ".join(c.name for c in cards) + "."]
         if isinstance(action, Pass):
             return [f"Undone: you take back your pass of {words.cards_words(action.cards)}."]
         return ["Undone: you take back your moon choice."]

@@ -277,9 +277,8 @@ def _forced(game: Game, *, auto: bool) -> bool:
     or (with ``auto``, the setting on) the lowest once nothing left to play can change
     the deal's points.  The page does not offer a card then, so none can cross the one
     the server plays."""
-    if game.phase != PLAYING:
-        return False
-    return len(game.legal_plays()) == 1 or (auto and game.points_settled())
+    card = game.auto_play_card()
+    return card is not None and (auto or len(game.legal_plays()) == 1)
 
 
 def _action_row(action: Action, seq: int) -> ActionRow:
@@ -317,9 +316,8 @@ class Table:
         self.game: Game | None = None
         self.seed: str | None = None
         self.lock = asyncio.Lock()
-        #: Actions in the current game, and how many each seat made (``Game.actions``
-        #: builds a new list on every call, too slow for every message).
-        self.seq = 0
+        #: How many actions each seat made in the current game (``Game.actions`` builds
+        #: a new list on every call, too slow for every message).
         self.acted: list[int] = [0] * len(self.seats)
         #: Bumped on every change to the game, so a bot's late answer can tell it is stale.
         self.version = 0
@@ -433,12 +431,15 @@ class Table:
         self.rules = game.rules
         self._count_actions()
 
+    @property
+    def seq(self) -> int:
+        """Actions taken in the current game; a stored action's number is its index."""
+        return 0 if self.game is None else self.game.action_count
+
     def _count_actions(self) -> None:
         assert self.game is not None
-        actions = self.game.actions
-        self.seq = len(actions)
         self.acted = [0] * self.rules.players
-        for action in actions:
+        for action in self.game.actions:
             self.acted[action.seat] += 1
 
     def finished_game(self, row: GameRow) -> None:
@@ -503,7 +504,6 @@ class Table:
         )
         self.game = game
         self.seed = seed
-        self.seq = 0
         self.acted = [0] * self.rules.players
         self.game_number = number
         self.status = "playing"
@@ -552,14 +552,13 @@ class Table:
                 self.hub.storage.append_action,
                 self.id,
                 self.game_number,
-                _action_row(action, self.seq),
+                _action_row(action, self.seq - 1),
             )
         except Exception:
             log.exception("table %s: storing an action failed; taking it back", self.id)
             game.undo()
             self.version += 1
             raise WebError("internal", "the server could not store that; try again", 500) from None
-        self.seq += 1
         self.acted[action.seat] += 1
         events = (extra or []) + events
         self.last_active = time.monotonic()
@@ -646,7 +645,9 @@ class Table:
             game = self.game
             assert game is not None
             if how == "auto":
-                action: Action = Play(seat.index, game.legal_plays().cards()[0])
+                card = game.auto_play_card()
+                assert card is not None  # the game has not moved since _automatic said so
+                action: Action = Play(seat.index, card)
             else:
                 view = game.view(seat.index)
                 bot = self._bot_for(seat)
@@ -1166,7 +1167,7 @@ async def _undo(hub: Hub, connection: Connection, table: Table, message: dict[st
             raise WebError("not_allowed", "undo is only for games against bots")
         popped: list[Action] = []
         found = False
-        while len(popped) < table.seq:
+        while table.seq:
             action = game.undo()
             popped.append(action)
             # A card "Auto play one" played was no decision, and going back to it would
@@ -1180,15 +1181,12 @@ async def _undo(hub: Hub, connection: Connection, table: Table, message: dict[st
             raise WebError("nothing_to_undo", "there is nothing of yours to take back")
         table.version += 1
         try:
-            await hub.store(
-                hub.storage.truncate_actions, table.id, table.game_number, table.seq - len(popped)
-            )
+            await hub.store(hub.storage.truncate_actions, table.id, table.game_number, table.seq)
         except Exception:
             for action in reversed(popped):
                 game.apply(action)
             table.version += 1
             raise
-        table.seq -= len(popped)
         for action in popped:
             table.acted[action.seat] -= 1
         _ack(connection, message)
