@@ -164,6 +164,16 @@ def finish_deal(page: Page) -> None:
         pass
 
 
+def table_shot(page: Page, base: str, path: Path) -> None:
+    """A new game on ``page``, played to a moment worth showing, saved as ``path``."""
+    page.set_default_timeout(30_000)
+    start_game(page, base, "Ann")
+    pass_cards(page)
+    play_until_nice(page)
+    page.screenshot(path=str(path))
+    print("wrote", path)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
@@ -175,12 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         browser = playwright.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 800})
-            page.set_default_timeout(30_000)
-            start_game(page, base, "Ann")
-            pass_cards(page)
-            play_until_nice(page)
-            page.screenshot(path=str(args.out / "web-table.png"))
-            print("wrote", args.out / "web-table.png")
+            table_shot(page, base, args.out / "web-table.png")
             finish_deal(page)
             if page.evaluate("() => window.openhearts.state.deal_points.length") < 2:
                 page.click("#scores-close")
@@ -196,12 +201,7 @@ def main(argv: list[str] | None = None) -> int:
                 is_mobile=True,
                 has_touch=True,
             )
-            phone.set_default_timeout(30_000)
-            start_game(phone, base, "Ann")
-            pass_cards(phone)
-            play_until_nice(phone)
-            phone.screenshot(path=str(args.out / "web-phone.png"))
-            print("wrote", args.out / "web-phone.png")
+            table_shot(phone, base, args.out / "web-phone.png")
         finally:
             browser.close()
     return 0

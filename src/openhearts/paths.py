@@ -20,19 +20,13 @@ def _home() -> Path | None:
 
 def data_dir() -> Path:
     """Saved games, statistics and the web game's SQLite database."""
-    home = _home()
-    if home is not None:
-        return home
     import platformdirs
 
-    return Path(platformdirs.user_data_dir("openhearts"))
+    return _home() or Path(platformdirs.user_data_dir("openhearts"))
 
 
 def config_dir() -> Path:
     """Settings of the terminal game."""
-    home = _home()
-    if home is not None:
-        return home
     import platformdirs
 
-    return Path(platformdirs.user_config_dir("openhearts"))
+    return _home() or Path(platformdirs.user_config_dir("openhearts"))
