@@ -31,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-auto-play-one",
         dest="auto_play_one",
         action="store_false",
-        help="do not play a sole legal card automatically",
+        help="do not play a sole legal card, or the rest of a deal with no points left, "
+        "automatically",
     )
     parser.add_argument(
         "--plain", action="store_true", help="plain line-based play (no screen drawing)"

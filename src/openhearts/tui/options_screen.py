@@ -126,7 +126,8 @@ class OptionsScreen(Screen[OptionsResult | None]):
                 yield from self._row(
                     "Auto play one",
                     Switch(s.auto_play_one, id="opt-auto_play_one"),
-                    "play a sole legal card by itself",
+                    "play a sole legal card by itself, and the rest of a deal once no "
+                    "points are left",
                 )
                 yield from self._row(
                     "Speech command",
