@@ -17,9 +17,9 @@ from openhearts.bots import act, make_bot
 from openhearts.cards import CardSet
 from openhearts.game import Game
 from openhearts.phases import MoonScore, Shot
-from openhearts.plain import Style, shot_line, trick_line
 from openhearts.record import dumps, save
 from openhearts.rules import Rules
+from openhearts.sentences import Style, shot_line, trick_line
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -10,6 +10,7 @@ the known voids, whether hearts are broken, and the points taken this deal.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..cards import CardSet, Suit
 from ..game import PlayerView
@@ -17,8 +18,7 @@ from ..game import PlayerView
 __all__ = ["KnownVoid", "MemoryAids", "memory_aids"]
 
 
-@dataclass(frozen=True)
-class KnownVoid:
+class KnownVoid(NamedTuple):
     """Another seat has shown it holds no card of a suit."""
 
     seat: int
