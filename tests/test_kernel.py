@@ -227,3 +227,29 @@ def test_missing_kernel_is_announced_once() -> None:
 def test_ci_builds_the_kernel() -> None:
     """Guard for the test above being the only one to run: CI must test the compiled path."""
     assert kernel.COMPILED or not os.environ.get("CI")
+
+
+@pytest.mark.parametrize(
+    ("preset", "players"), [("standard", 4), ("source-000", 4), ("source-003", 3)]
+)
+def test_hard_ranks_cards_the_same_with_and_without_the_kernel(preset: str, players: int) -> None:
+    """Every card's value, not only the choice, is identical: same worlds, same playouts."""
+    from openhearts import Game
+    from openhearts.bots import act, make_bot
+    from openhearts.bots.hard import HardBot
+
+    rules = Rules.preset(preset, players, jack_of_diamonds=preset == "source-003")
+    fast = HardBot("same", budget=8)
+    reference = HardBot("same", budget=8, compiled=False)
+    easy = make_bot("easy", seed=1)
+    compared = 0
+    for number in range(2):
+        game = Game(rules, seed=f"same:{number}", first_deal=number)
+        while not game.is_over and game.deal_number == number:
+            seat = game.to_act()[0]
+            if game.phase == "playing" and seat == number % players:
+                view = game.view(seat)
+                assert fast.analyse(view) == reference.analyse(view)
+                compared += 1
+            act(game, seat, fast if seat == number % players else easy)
+    assert compared > 5
