@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 
 import pytest
 
@@ -121,7 +122,7 @@ class _Checked:
         return bool(self.bot.choose_moon(view))
 
 
-def _play_deals(rules: Rules, levels: list[str], deals: int, seed: str, **hard: int) -> int:
+def _play_deals(rules: Rules, levels: list[str], deals: int, seed: str, **hard: Any) -> int:
     """Play single deals of every pass direction; returns the number of checked plays."""
     plays = 0
     cycle = len(rules.pass_cycle or ())
