@@ -3,7 +3,7 @@ choice.  Anything typed that is not a card is tried as a command first."""
 
 from __future__ import annotations
 
-from ..cards import CardParseError, CardSet, parse_cards
+from ..cards import Card, CardParseError, CardSet, parse_cards
 from ..phases import Phase
 from ..sentences import direction_words
 from ..session import SessionError
@@ -18,6 +18,26 @@ def _example(cards: CardSet, count: int) -> str:
     return " ".join(str(c).replace("T", "10") for c in cards.cards()[-count:])
 
 
+def _named_cards(plain: Table, prompt: str, help_text: str) -> list[Card] | None:
+    """Ask until the answer names cards (commands are run on the way); None when a
+    command changed the game (an undo), so the turn starts again from the position now."""
+    session = plain.session
+    while True:
+        text = plain.console.ask(prompt)
+        if not text:
+            plain.say(help_text)
+            continue
+        actions = len(session.game.actions)
+        if run_command(plain, text):
+            if len(session.game.actions) != actions:
+                return None
+            continue
+        try:
+            return parse_cards(text)
+        except CardParseError as error:
+            plain.say(f"{error}.")
+
+
 def human_pass(plain: Table) -> None:
     session = plain.session
     view = session.view()
@@ -26,24 +46,8 @@ def human_pass(plain: Table) -> None:
     target = view.names[view.pass_target]
     show_hand(plain, view)
     prompt = f"Pass {number_word(count)} cards {direction_words(view.pass_direction)} ({target}): "
-    while True:
-        text = plain.console.ask(prompt)
-        if not text:
-            plain.say(
-                f"Name {number_word(count)} cards from your hand, e.g. "
-                f"{_example(view.hand, count)}; or type 'help'."
-            )
-            continue
-        actions = len(session.game.actions)
-        if run_command(plain, text):
-            if len(session.game.actions) != actions:
-                return  # undone: start again from the position now
-            continue
-        try:
-            cards = parse_cards(text)
-        except CardParseError as error:
-            plain.say(f"{error}.")
-            continue
+    example = f"Name {number_word(count)} cards from your hand, e.g. {_example(view.hand, count)}"
+    while (cards := _named_cards(plain, prompt, f"{example}; or type 'help'.")) is not None:
         try:
             events = session.pass_cards(plain.me, cards)
         except SessionError as error:
@@ -66,21 +70,8 @@ def human_play(plain: Table) -> None:
     show_trick(plain, view)
     show_hand(plain, view)
     plain.say(f"You may play: {plain.console.style.cards(legal)}")
-    while True:
-        text = plain.console.ask("Your card: ")
-        if not text:
-            plain.say(f"Type a card, e.g. {_example(legal, 1)}, or 'help'.")
-            continue
-        actions = len(session.game.actions)
-        if run_command(plain, text):
-            if len(session.game.actions) != actions:
-                return  # undone: show the position again
-            continue
-        try:
-            cards = parse_cards(text)
-        except CardParseError as error:
-            plain.say(f"{error}.")
-            continue
+    example = f"Type a card, e.g. {_example(legal, 1)}, or 'help'."
+    while (cards := _named_cards(plain, "Your card: ", example)) is not None:
         if len(cards) != 1:
             plain.say("Play one card at a time.")
             continue

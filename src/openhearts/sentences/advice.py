@@ -34,10 +34,10 @@ def _totals(names: Sequence[str], option: HintOption) -> str:
 
 
 def _moon_line(hint: Hint, names: Sequence[str]) -> str:
-    best = hint.best
-    points = hint.options[1].totals and abs(
-        (best.totals or ())[hint.seat] - (hint.options[1].totals or ())[hint.seat]
-    )
+    best, other = hint.options
+    assert best.totals is not None and other.totals is not None
+    # Adding leaves your own total as it is; subtracting moves it by the points in play.
+    points = abs(best.totals[hint.seat] - other.totals[hint.seat])
     if best.others_add:
         return (
             f"Hint: let everyone else add {points} (totals then: {_totals(names, best)}): "
