@@ -511,11 +511,15 @@ function sendRaw(message) {
   return true;
 }
 
+/** Messages that name the action count they answer: the server refuses a stale one. */
+const NAMES_SEQ = new Set(["pass", "play", "moon", "undo"]);
+
 /** Send an action; the answer (ack or error) is matched by id. */
 function send(type, fields = {}) {
   const id = app.nextId++;
   app.pending.set(id, type);
-  if (!sendRaw({ type, id, ...fields })) {
+  const seen = NAMES_SEQ.has(type) ? { seq: app.seq ?? 0 } : {};
+  if (!sendRaw({ type, id, ...seen, ...fields })) {
     app.pending.delete(id);
     flash("Not connected yet: try again in a moment.", "error");
     return null;
