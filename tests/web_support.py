@@ -31,6 +31,9 @@ from openhearts.web.storage import ActionRow, GameRow, SeatRow, Storage, TableRo
 CARD_RE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][CDSH])(?![A-Za-z0-9])")
 PRETTY_RE = re.compile(r"(?:10|[2-9TJQKA])[♣♦♠♥]")
 
+#: Messages that name the action count they answer.
+ACTIONS = frozenset({"pass", "play", "moon", "undo"})
+
 POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
 
@@ -196,11 +199,27 @@ class Player:
         """Send with an id and wait for its ``ack`` or ``error``."""
         self.next_id += 1
         request_id = self.next_id
+        if message["type"] in ACTIONS and "seq" not in message:
+            # The action answers the latest state seen, as the page's do.
+            message = {**message, "seq": self.latest["seq"] if self.latest else 0}
         self.send({**message, "id": request_id})
         return self.until(
             lambda m: m["type"] in ("ack", "error", "hint") and m.get("id") == request_id,
             timeout,
         )
+
+    def request_fresh(self, message: dict[str, Any], tries: int = 50) -> dict[str, Any]:
+        """:meth:`request`, sent again (with the newer action count) while bots moving
+        meanwhile make it stale."""
+        for _ in range(tries):
+            answer = self.request(message)
+            if answer.get("code") != "stale":
+                return answer
+            time.sleep(0.05)
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    self.recv(timeout=0.05)
+        raise AssertionError(f"{message} stayed stale")
 
     @property
     def state(self) -> dict[str, Any]:
@@ -243,7 +262,7 @@ class Player:
                     self.next_id += 1
                     pending = self.next_id
                     acted = self.latest["seq"]
-                    self.send({**action, "id": pending})
+                    self.send({**action, "id": pending, "seq": self.latest["seq"]})
                     done += 1
             message = self.recv(max(0.01, deadline - time.monotonic()))
             if message["type"] in ("ack", "error") and message.get("id") == pending:

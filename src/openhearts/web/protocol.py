@@ -66,6 +66,8 @@ class WebError(Exception):
         self.code = code
         self.message = message
         self.status = status
+        #: The refused message's ``id``, when the refusal is made before it is read.
+        self.request_id: int | str | None = None
 
 
 def new_token() -> str:

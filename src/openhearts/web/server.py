@@ -41,6 +41,7 @@ from ..rules import (
 from .connection import Connection
 from .hub import Hub
 from .protocol import CHAT_CHARS, MESSAGE_BYTES, PROTOCOL, TOKEN_RE, WebError
+from .schema import CreateTable, JoinTable, parse_body
 from .settings import Settings
 from .storage import Storage, StorageError, default_database_url, token_hash
 from .table import Table
@@ -97,7 +98,7 @@ def _error(error: WebError) -> JSONResponse:
     return JSONResponse({"error": error.code, "message": error.message}, status_code=error.status)
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def _body(request: Request) -> bytes:
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MESSAGE_BYTES):
         raise WebError("too_large", f"a request body is at most {MESSAGE_BYTES} bytes", 413)
@@ -106,15 +107,7 @@ async def _body(request: Request) -> dict[str, Any]:
         data += chunk
         if len(data) > MESSAGE_BYTES:
             raise WebError("too_large", f"a request body is at most {MESSAGE_BYTES} bytes", 413)
-    if not data.strip():
-        return {}
-    try:
-        body = json.loads(data)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        raise WebError("bad_request", "the body is not valid JSON") from None
-    if not isinstance(body, dict):
-        raise WebError("bad_request", "the body is a JSON object")
-    return body
+    return data
 
 
 async def page(request: Request) -> Response:
@@ -219,7 +212,7 @@ async def create_table(request: Request) -> Response:
 async def _create(request: Request, *, play_now: bool) -> Response:
     hub = _hub(request)
     try:
-        body = await _body(request)
+        body = parse_body(CreateTable, await _body(request))
         hub.check_create_rate(_address(request))
         table, seat, token, player_token = await hub.create_table(body, play_now=play_now)
     except WebError as error:
@@ -247,7 +240,7 @@ async def get_table(request: Request) -> Response:
 async def join_table(request: Request) -> Response:
     hub = _hub(request)
     try:
-        body = await _body(request)
+        body = parse_body(JoinTable, await _body(request))
         table, seat, token, player_token = await hub.join(request.path_params["table_id"], body)
     except WebError as error:
         return _error(error)
@@ -344,17 +337,20 @@ async def live_table(websocket: WebSocket) -> None:
             if text is None:
                 raw = message.get("bytes") or b""
                 if len(raw) > MESSAGE_BYTES:
-                    connection.error("too_large", f"a message is at most {MESSAGE_BYTES} bytes")
-                    continue
-                try:
-                    text = raw.decode("utf-8")
-                except UnicodeDecodeError:
-                    connection.error("bad_message", "a message is UTF-8 JSON text")
-                    continue
-            if len(text) > MESSAGE_BYTES or len(text.encode("utf-8")) > MESSAGE_BYTES:
-                connection.error("too_large", f"a message is at most {MESSAGE_BYTES} bytes")
-                continue
-            await hub.handle(connection, table, text)
+                    hub.refuse(
+                        connection, "too_large", f"a message is at most {MESSAGE_BYTES} bytes"
+                    )
+                else:
+                    try:
+                        text = raw.decode("utf-8")
+                    except UnicodeDecodeError:
+                        hub.refuse(connection, "bad_message", "a message is UTF-8 JSON text")
+            if text is None:
+                pass
+            elif len(text) > MESSAGE_BYTES or len(text.encode("utf-8")) > MESSAGE_BYTES:
+                hub.refuse(connection, "too_large", f"a message is at most {MESSAGE_BYTES} bytes")
+            else:
+                await hub.handle(connection, table, text)
             if connection.refused > MAX_REFUSALS:
                 # Still flooding after many refusals: hang up.
                 await websocket.close(code=1008)
@@ -454,6 +450,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="how long a bot waits before it moves, so people can follow (default: 0.6)",
     )
     parser.add_argument(
+        "--auto-delay",
+        type=float,
+        default=1.5,
+        metavar="SECONDS",
+        help='longest random wait before "Auto play one" plays a card (default: 1.5)',
+    )
+    parser.add_argument(
         "--takeover-delay",
         type=float,
         default=5.0,
@@ -494,14 +497,18 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         players=args.players,
         **{k: tuple(v) if isinstance(v, list) else v for k, v in options.items()},
     )
-    for name, value in (("bot-delay", args.bot_delay), ("takeover-delay", args.takeover_delay)):
+    for name, value in (
+        ("bot-delay", args.bot_delay),
+        ("auto-delay", args.auto_delay),
+        ("takeover-delay", args.takeover_delay),
+    ):
         if value < 0:
             raise ValueError(f"--{name}: not negative")
     if args.message_rate <= 0:
         raise ValueError("--message-rate: more than 0")
     return Settings(
         bot_delay=args.bot_delay,
-        auto_delay=min(args.bot_delay, 0.3),
+        auto_delay=args.auto_delay,
         takeover_delay=args.takeover_delay,
         default_level=args.level,
         default_preset=args.preset,

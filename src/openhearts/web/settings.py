@@ -17,8 +17,9 @@ class Settings:
 
     #: Seconds a bot waits before acting, so that people can follow (0 in tests).
     bot_delay: float = 0.6
-    #: Seconds before an "Auto play one" card is played for a person.
-    auto_delay: float = 0.3
+    #: Longest wait before an "Auto play one" card is played for a person (the wait is
+    #: random, so that a forced card's timing does not give it away).
+    auto_delay: float = 1.5
     #: Seconds after a player's last connection closes before a bot plays for them.
     takeover_delay: float = 5.0
     default_level: str = "easy"

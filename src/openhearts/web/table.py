@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
 import time
 from typing import TYPE_CHECKING, Any
@@ -70,6 +71,15 @@ def _action_of_row(row: ActionRow) -> Action:
     if row.kind == "moon":
         return MoonChoice(row.seat, row.data == "add")
     raise ValueError(f"unknown action kind {row.kind!r}")
+
+
+def _mark_auto(events: list[Event], seat: int) -> None:
+    """Tell only the seat itself that "Auto play one" played its card: to anyone else
+    the card must look like one the person chose (it may have been their only one)."""
+    for event in events:
+        if event.data.get("event") == "played" and event.data.get("seat") == seat:
+            event.owner = seat
+            event.private = {**event.private, "auto": True}
 
 
 class Table:
@@ -313,7 +323,7 @@ class Table:
 
     # Committing actions ----------------------------------------------------------
 
-    async def commit(self, action: Action, *, extra: list[Event] | None = None) -> list[Event]:
+    async def commit(self, action: Action) -> list[Event]:
         """Apply, store, then tell everyone (caller holds the lock).  Raises
         :class:`IllegalActionError` (nothing changed) or :class:`WebError`."""
         game = self.game
@@ -333,7 +343,6 @@ class Table:
             self.version += 1
             raise WebError("internal", "the server could not store that; try again", 500) from None
         self.acted[action.seat] += 1
-        events = (extra or []) + events
         self.last_active = time.monotonic()
         if game.is_over:
             await self._finish()
@@ -410,7 +419,12 @@ class Table:
                 return
             seat, how = step
             version = self.version
-            delay = self.hub.settings.bot_delay if how == "bot" else self.hub.settings.auto_delay
+            if how == "bot":
+                delay = self.hub.settings.bot_delay
+            else:
+                # A forced card must not be told apart from a chosen one by its timing:
+                # it waits a random while, as a person would, never a fixed delay.
+                delay = random.uniform(0, self.hub.settings.auto_delay)
             if delay > 0:
                 await asyncio.sleep(delay)
                 if self.version != version:
@@ -437,16 +451,17 @@ class Table:
             async with self.lock:
                 if self.version != version or self._automatic() != step:
                     continue  # the game moved on while the bot was thinking
-                extra = [Event({"event": "auto", "seat": seat.index})] if how == "auto" else []
                 try:
-                    events = await self.commit(action, extra=extra)
+                    events = await self.commit(action)
                 except IllegalActionError:
                     log.warning("table %s: the bot chose an illegal action", self.id)
                     fallback = decide(make_bot("random", seed=self.version), view)
-                    events = await self.commit(fallback, extra=extra)
+                    events = await self.commit(fallback)
                 except WebError:
                     await asyncio.sleep(0.5)
                     continue
+                if how == "auto":
+                    _mark_auto(events, seat.index)
                 self.broadcast_state(events)
                 if self.status == "finished":
                     self.broadcast_table()
