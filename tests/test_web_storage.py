@@ -76,6 +76,7 @@ def _table(table_id: str) -> TableRow:
         preset="standard",
         rules=Game().rules.to_dict(),
         level="random",
+        listed=True,
         seats=[
             SeatRow(0, "human", "Ann", token_hash("t" * 32), token_hash("p" * 32), host=True),
             SeatRow(1),

@@ -90,6 +90,8 @@ class ServerThread:
             host="127.0.0.1",
             port=self.port,
             ws_max_size=WS_MAX_BYTES,
+            # As hearts serve: X-Forwarded-For is the application's to judge.
+            proxy_headers=False,
             log_level="warning",
             lifespan="on",
         )

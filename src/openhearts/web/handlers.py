@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import hmac
 import logging
 from collections.abc import Awaitable, Callable
@@ -25,7 +24,7 @@ from ..game import (
 )
 from .botwork import close_bot
 from .connection import Connection
-from .protocol import CHAT_CHARS, MAX_SPECTATORS, WebError, now_text
+from .protocol import CHAT_CHARS, WebError, now_text
 from .seat import Seat
 from .storage import (
     token_hash,
@@ -90,6 +89,7 @@ def _fresh(table: Table, game: Game, seen: int) -> None:
 async def _hello(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     if connection.greeted:
         raise WebError("bad_message", "you have already said hello")
+    hub.limits.check("hello", connection.address)
     token = message.token
     seat: Seat | None = None
     async with table.lock:
@@ -101,7 +101,7 @@ async def _hello(hub: Hub, connection: Connection, table: Table, message: Any) -
                     break
             if seat is None:
                 raise WebError("bad_token", "that token holds no seat at this table")
-        elif len(table.spectators) >= MAX_SPECTATORS:
+        elif len(table.spectators) >= hub.settings.max_spectators:
             raise WebError("full", "too many people are watching this table")
         table.attach(connection, seat)
         connection.send(table.welcome(connection))
@@ -123,6 +123,7 @@ async def _pass(hub: Hub, connection: Connection, table: Table, message: Any) ->
     async with table.lock:
         _fresh(table, _my_turn(table, seat), message.seq)
         events = await table.commit(Pass(seat.index, CardSet(chosen)))
+        seat.timeouts = 0
         _ack(connection, message)
         table.after_commit(events)
 
@@ -140,6 +141,7 @@ async def _play(hub: Hub, connection: Connection, table: Table, message: Any) ->
                 else "choose how to score the moon first"
             )
         events = await table.commit(Play(seat.index, card))
+        seat.timeouts = 0
         _ack(connection, message)
         table.after_commit(events)
 
@@ -149,6 +151,7 @@ async def _moon(hub: Hub, connection: Connection, table: Table, message: Any) ->
     async with table.lock:
         _fresh(table, _my_turn(table, seat), message.seq)
         events = await table.commit(MoonChoice(seat.index, message.others_add))
+        seat.timeouts = 0
         _ack(connection, message)
         table.after_commit(events)
 
@@ -184,6 +187,7 @@ async def _undo(hub: Hub, connection: Connection, table: Table, message: Any) ->
             raise
         for action in popped:
             table.acted[action.seat] -= 1
+        table.unrate()
         _ack(connection, message)
         table.broadcast_state(
             [Event({"event": "undone", "seat": seat.index, "count": len(popped)})]
@@ -203,14 +207,15 @@ async def _hint(hub: Hub, connection: Connection, table: Table, message: Any) ->
     request_id = message.id
     if connection.hinting:
         raise WebError("busy", "a hint is already being worked out")
+    hub.limits.check("hint", connection.address)
+    table.unrate()
     connection.hinting = True
 
     async def work() -> None:
         # Thought about aside, so the player may go on sending messages meanwhile.
-        loop = asyncio.get_running_loop()
         try:
-            answer = await loop.run_in_executor(
-                hub.bot_pool, hint_of, view, hub.settings.hint_budget
+            answer = await hub.bot_work.run(
+                connection.address, hint_of, view, hub.settings.hint_budget
             )
         except WebError as error:
             connection.error(error.code, error.message, request_id)
@@ -350,6 +355,17 @@ async def _remove(hub: Hub, connection: Connection, table: Table, message: Any) 
         table.broadcast_table()
 
 
+async def _list(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
+    """The host shows the table in the public list (or hides it again)."""
+    _host(connection)
+    async with table.lock:
+        if table.listed != message.listed:
+            await hub.store(hub.storage.set_listed, table.id, message.listed)
+            table.listed = message.listed
+        _ack(connection, message)
+        table.broadcast_table()
+
+
 async def _start(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     _host(connection)
     async with table.lock:
@@ -401,6 +417,7 @@ HANDLERS: dict[str, Handler] = {
     "fill": _fill,
     "clear": _clear,
     "remove": _remove,
+    "list": _list,
     "start": _start,
     "leave": _leave,
     "chat": _chat,

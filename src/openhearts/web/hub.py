@@ -4,7 +4,10 @@ threads, creating and joining tables, and the entry point of every client messag
 from __future__ import annotations
 
 import asyncio
+import base64
 import dataclasses
+import hashlib
+import hmac
 import json
 import logging
 import secrets
@@ -17,10 +20,11 @@ from ..game import (
     IllegalActionError,
 )
 from ..rules import PRESETS, Rules, RulesError
-from .botwork import available_levels, close_bot
-from .connection import Connection, RateLimiter
+from .botwork import BotWork, available_levels, close_bot
+from .connection import Connection
 from .handlers import COMING_BACK, HANDLERS
-from .protocol import TABLE_ID_RE, WebError, new_token
+from .limits import AddressLimits
+from .protocol import MAX_REFUSALS, TABLE_ID_RE, WebError, new_token
 from .schema import CreateTable, JoinTable, check_stored, parse_message, rules_of_stored
 from .seat import Seat
 from .settings import Settings
@@ -53,12 +57,12 @@ class Hub:
         self.store_pool: Executor = ThreadPoolExecutor(
             max_workers=1 if storage.is_sqlite else 4, thread_name_prefix="openhearts-db"
         )
-        self.bot_pool: Executor = ThreadPoolExecutor(
-            max_workers=max(1, self.settings.bot_threads), thread_name_prefix="openhearts-bot"
-        )
+        self.bot_work = BotWork(self.settings.max_bot_jobs, self.settings.bot_jobs_per_table)
         self.closing = False
         self._loading = asyncio.Lock()
-        self._creators: dict[str, RateLimiter] = {}
+        self.limits = AddressLimits(
+            self.settings.address_rates(), self.settings.sockets_per_address
+        )
         #: Tables whose stored rows cannot be loaded, and why.
         self.set_aside: dict[str, str] = {}
         self.sweeper: asyncio.Task[None] | None = None
@@ -80,6 +84,7 @@ class Hub:
         """Migrate the database and resume every table waiting or in play."""
         self.loop = asyncio.get_running_loop()
         await self.store(self.storage.migrate)
+        self.key = await self.store(self.storage.server_key, "player-tokens")
         self.levels = available_levels()
         if self.settings.default_level not in self.levels:
             self.settings.default_level = "easy" if "easy" in self.levels else self.levels[0]
@@ -98,6 +103,8 @@ class Hub:
         if self.sweeper is not None:
             self.sweeper.cancel()
         for table in list(self.tables.values()):
+            if table.clock_handle is not None:
+                table.clock_handle.cancel()
             if table.driver is not None:
                 table.driver.cancel()
             for seat in table.seats:
@@ -106,7 +113,7 @@ class Hub:
                 close_bot(seat.bot)
             for connection in table.connections():
                 connection.close()
-        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        self.bot_work.shutdown()
         self.store_pool.shutdown(wait=True)
         self.storage.close()
 
@@ -186,18 +193,6 @@ class Hub:
 
     # Creating and joining --------------------------------------------------------
 
-    def check_create_rate(self, address: str) -> None:
-        rate = self.settings.create_rate
-        if rate <= 0:
-            return
-        limiter = self._creators.get(address)
-        if limiter is None:
-            if len(self._creators) > 10000:
-                self._creators.clear()
-            limiter = self._creators[address] = RateLimiter(rate / 60, rate)
-        if not limiter.allow():
-            raise WebError("rate_limited", "too many new tables; wait a minute", 429)
-
     def rules_of(self, body: CreateTable) -> tuple[str, Rules]:
         """The rules a new table asks for, refused unless they load back as stored."""
         given = body.model_fields_set
@@ -230,14 +225,39 @@ class Hub:
             raise WebError("bad_request", f"level: choose one of {', '.join(self.levels)}")
         return level
 
-    @staticmethod
-    def player_of(body: CreateTable | JoinTable) -> str:
-        return body.player_token or new_token()
+    def player_of(self, body: CreateTable | JoinTable) -> str:
+        """The player token given, if this server made it; else a new one.  Tokens are
+        the server's (signed with its key), so nobody keys statistics on a weak one."""
+        given = body.player_token
+        if given is not None and hmac.compare_digest(self._signed(given[:22]), given):
+            return given
+        return self._signed(secrets.token_urlsafe(16))
+
+    def _signed(self, nonce: str) -> str:
+        mac = hmac.new(self.key.encode(), nonce.encode(), hashlib.sha256).digest()
+        return nonce + base64.urlsafe_b64encode(mac).decode()[:22]
+
+    def check_capacity(self, address: str) -> None:
+        """Refuse a new table when the server, or this address, holds too many."""
+        settings = self.settings
+        if len(self.tables) >= settings.max_tables:
+            for table in list(self.tables.values()):
+                self.maybe_evict(table)
+            if len(self.tables) >= settings.max_tables:
+                raise WebError("busy", "the server has too many tables open; try later", 429)
+        mine = sum(1 for t in self.tables.values() if t.owner == address and t.status != "finished")
+        if settings.tables_per_address and mine >= settings.tables_per_address:
+            raise WebError(
+                "too_many_tables",
+                "your address has too many tables open: finish or leave one first",
+                429,
+            )
 
     async def create_table(
-        self, body: CreateTable, *, play_now: bool
+        self, body: CreateTable, *, play_now: bool, address: str = "unknown"
     ) -> tuple[Table, Seat, str, str]:
         """A new table with the creator in seat 0; ``play_now`` fills it and starts."""
+        self.check_capacity(address)
         preset, rules = self.rules_of(body)
         level = self.level_of(body)
         name = clean_name(body.name, "Player 1")
@@ -260,9 +280,12 @@ class Hub:
             rules=rules.to_dict(),
             level=level,
             seats=seats,
+            listed=body.listed and not play_now,
+            turn_clock=body.turn_clock,
         )
         await self.store(self.storage.create_table, row)
         table = Table(self, row)
+        table.owner = address
         self.tables[table_id] = table
         seat = table.seats[0]
         if play_now:
@@ -312,6 +335,8 @@ class Hub:
         """A message refused before it could be read (too large, not UTF-8): counted
         against the sender like any malformed message."""
         connection.refused += 1
+        if not self.limits.allow("malformed", connection.address):
+            connection.refused = MAX_REFUSALS + 1
         if connection.limiter.allow():
             connection.error(code, message)
 
@@ -326,6 +351,8 @@ class Hub:
             message = parse_message(text)
         except WebError as error:
             connection.refused += 1
+            if not self.limits.allow("malformed", connection.address):
+                connection.refused = MAX_REFUSALS + 1  # hung up on by the server
             connection.error(error.code, error.message, error.request_id)
             return
         kind = message.type
@@ -338,6 +365,7 @@ class Hub:
         if seat is not None and seat.away and kind in COMING_BACK:
             # A player who left and acts again is back: the bot stops playing for them.
             seat.away = False
+            seat.timeouts = 0
             table.version += 1
             table.broadcast_table()
         try:

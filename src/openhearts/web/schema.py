@@ -261,6 +261,13 @@ class RemoveMessage(_Message):
     seat: SeatNumber
 
 
+class ListMessage(_Message):
+    """The host shows the table in the public list of tables, or hides it."""
+
+    type: Literal["list"]
+    listed: bool
+
+
 class StartMessage(_Message):
     type: Literal["start"]
 
@@ -286,6 +293,7 @@ ClientMessage = Annotated[
     | FillMessage
     | ClearMessage
     | RemoveMessage
+    | ListMessage
     | StartMessage
     | LeaveMessage
     | ChatMessage,
@@ -415,6 +423,7 @@ _MESSAGE_TYPES: Final = frozenset(
         "fill",
         "clear",
         "remove",
+        "list",
         "start",
         "leave",
         "chat",

@@ -24,7 +24,6 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..options import add_rules_arguments, parse_option
@@ -39,8 +38,9 @@ from ..rules import (
     Seating,
 )
 from .connection import Connection
+from .guard import ADDRESS_KEY, Guard
 from .hub import Hub
-from .protocol import CHAT_CHARS, MESSAGE_BYTES, PROTOCOL, TOKEN_RE, WebError
+from .protocol import CHAT_CHARS, MAX_REFUSALS, MESSAGE_BYTES, PROTOCOL, TOKEN_RE, WebError
 from .schema import CreateTable, JoinTable, parse_body
 from .settings import Settings
 from .storage import Storage, StorageError, default_database_url, token_hash
@@ -54,25 +54,8 @@ log = logging.getLogger("openhearts.web")
 #: Largest WebSocket frame uvicorn reads at all; between this and MESSAGE_BYTES a
 #: message gets a ``too_large`` reply.
 WS_MAX_BYTES = 65536
-#: A client flooding past its rate limit this many times is disconnected.
-MAX_REFUSALS = 100
 #: Seconds a new connection has to say hello.
 HELLO_TIMEOUT = 30.0
-
-#: Sent with every HTTP answer.  The page loads only its own files and talks only to
-#: this server, so an injected name could not load or send anything even if it were
-#: ever shown as HTML.
-SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
-    (
-        b"content-security-policy",
-        b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-        b"img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
-        b"frame-ancestors 'none'; form-action 'self'",
-    ),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-]
 
 FALLBACK_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>OpenHearts</title></head>
@@ -197,8 +180,9 @@ def _seat_answer(table: Table, seat_index: int, token: str, player_token: str) -
     }
 
 
-def _address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+def _address(request: Request | WebSocket) -> str:
+    address: str = request.scope.get(ADDRESS_KEY, "unknown")
+    return address
 
 
 async def play_now(request: Request) -> Response:
@@ -213,8 +197,11 @@ async def _create(request: Request, *, play_now: bool) -> Response:
     hub = _hub(request)
     try:
         body = parse_body(CreateTable, await _body(request))
-        hub.check_create_rate(_address(request))
-        table, seat, token, player_token = await hub.create_table(body, play_now=play_now)
+        address = _address(request)
+        hub.limits.check("create", address)
+        table, seat, token, player_token = await hub.create_table(
+            body, play_now=play_now, address=address
+        )
     except WebError as error:
         return _error(error)
     return JSONResponse(_seat_answer(table, seat.index, token, player_token), status_code=201)
@@ -241,6 +228,7 @@ async def join_table(request: Request) -> Response:
     hub = _hub(request)
     try:
         body = parse_body(JoinTable, await _body(request))
+        hub.limits.check("join", _address(request))
         table, seat, token, player_token = await hub.join(request.path_params["table_id"], body)
     except WebError as error:
         return _error(error)
@@ -252,7 +240,10 @@ async def game_record(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     if await hub.get(table_id) is None:
         return _error(WebError("no_table", "there is no such table", 404))
-    found = await hub.store(hub.storage.game_record, table_id, request.path_params["number"])
+    number = request.path_params["number"]
+    if not (number.isascii() and number.isdigit() and len(number) <= 9):
+        return _error(WebError("no_game", "there is no such game", 404))
+    found = await hub.store(hub.storage.game_record, table_id, int(number))
     if found is None:
         return _error(WebError("no_game", "there is no such game", 404))
     status, text = found
@@ -305,6 +296,18 @@ async def _writer(websocket: WebSocket, connection: Connection) -> None:
 
 async def live_table(websocket: WebSocket) -> None:
     hub = _hub(websocket)
+    address = _address(websocket)
+    if not hub.limits.allow("connect", address) or not hub.limits.open_socket(address):
+        # Refused before the handshake: the browser sees the connection fail.
+        await websocket.close(code=1008, reason="rate_limited")
+        return
+    try:
+        await _live_table(websocket, hub, address)
+    finally:
+        hub.limits.close_socket(address)
+
+
+async def _live_table(websocket: WebSocket, hub: Hub, address: str) -> None:
     await websocket.accept()
     table = await hub.get(websocket.path_params["table_id"])
     if table is None:
@@ -318,6 +321,7 @@ async def live_table(websocket: WebSocket) -> None:
     # No await between getting the table and holding it: it cannot be forgotten meanwhile.
     table.users += 1
     connection = Connection(hub.settings.message_rate, hub.settings.message_burst)
+    connection.address = address
     writer = asyncio.create_task(_writer(websocket, connection))
     loop = asyncio.get_running_loop()
     opened = loop.time()
@@ -371,25 +375,6 @@ async def live_table(websocket: WebSocket) -> None:
 # The application ----------------------------------------------------------------------
 
 
-class SecurityHeaders:
-    """ASGI middleware adding :data:`SECURITY_HEADERS` to HTTP answers."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
-
-
 def create_app(storage: Storage, settings: Settings | None = None) -> Starlette:
     """The ASGI application; tests build one around their own storage."""
     hub = Hub(storage, settings)
@@ -412,12 +397,19 @@ def create_app(storage: Storage, settings: Settings | None = None) -> Starlette:
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables/{table_id}", get_table),
         Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
-        Route("/api/tables/{table_id}/games/{number:int}/record", game_record),
+        Route("/api/tables/{table_id}/games/{number}/record", game_record),
         Route("/api/stats", stats),
         WebSocketRoute("/ws/{table_id}", live_table),
         Mount("/static", StaticFiles(directory=static_dir(), check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+    settings = hub.settings
+    guard = Middleware(
+        Guard,
+        hosts=settings.allowed_hosts,
+        origins=settings.allowed_origins,
+        proxies=settings.trusted_proxies,
+    )
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[guard])
     app.state.hub = hub
     return app
 
@@ -551,6 +543,9 @@ def run(args: argparse.Namespace) -> int:
         # Compressing every small state costs more server time than it saves: a state
         # is a few kilobytes.
         ws_per_message_deflate=False,
+        # X-Forwarded-For is believed only from --trusted-proxy addresses (the Guard
+        # middleware); uvicorn's own handling would believe any loopback peer.
+        proxy_headers=False,
         log_level=args.log_level,
         access_log=args.log_level == "debug",
         lifespan="on",
