@@ -14,6 +14,7 @@ import secrets
 import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Executor, ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from ..game import (
@@ -184,12 +185,24 @@ class Hub:
                 del self.tables[table.id]
 
     async def _sweep(self) -> None:
-        """Now and then, forget tables left waiting with nobody connected."""
+        """Now and then, forget tables left waiting with nobody connected; hourly,
+        prune the stored tables past the retention."""
+        pruned = time.monotonic()
         while not self.closing:
             await asyncio.sleep(60)
             for table in list(self.tables.values()):
                 if time.monotonic() - table.last_active > 300:
                     self.maybe_evict(table)
+            days = self.settings.retention_days
+            if days > 0 and time.monotonic() - pruned > 3600:
+                pruned = time.monotonic()
+                before = datetime.now(UTC) - timedelta(days=days)
+                try:
+                    gone = await self.store(self.storage.prune, before, set(self.tables))
+                except Exception:
+                    log.exception("pruning old tables failed")
+                else:
+                    log.info("pruned %d table(s) older than %g day(s)", gone, days)
 
     # Creating and joining --------------------------------------------------------
 

@@ -38,6 +38,7 @@ from ..rules import (
     Seating,
 )
 from .connection import Connection
+from .exposure import LOOPBACK_NAMES, add_exposure_arguments, exposure_settings
 from .guard import ADDRESS_KEY, Guard
 from .hub import Hub
 from .protocol import CHAT_CHARS, MAX_REFUSALS, MESSAGE_BYTES, PROTOCOL, TOKEN_RE, WebError
@@ -469,6 +470,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="messages per second one connection may send, bursts of twice that (default: 20)",
     )
+    add_exposure_arguments(parser)
     parser.add_argument(
         "--log-level",
         default="info",
@@ -509,6 +511,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         create_rate=args.create_rate,
         message_rate=args.message_rate,
         message_burst=2 * args.message_rate,
+        **exposure_settings(args),
     )
 
 
@@ -533,8 +536,14 @@ def run(args: argparse.Namespace) -> int:
     shown = f"[{host}]" if ":" in host else host
     print(f"OpenHearts is served at http://{shown}:{args.port}/", flush=True)
     print(f"Database: {storage.safe_url} (schema version {version})", flush=True)
-    if host not in ("127.0.0.1", "localhost", "::1"):
+    if host not in LOOPBACK_NAMES:
         print("Listening beyond this computer: anyone who can reach it can play.", flush=True)
+        if not settings.allowed_hosts:
+            print(
+                "Any Host name is answered: name yours with --allowed-host "
+                "(it stops DNS rebinding).",
+                flush=True,
+            )
     config = uvicorn.Config(
         app,
         host=host,

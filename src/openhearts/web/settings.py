@@ -58,6 +58,8 @@ class Settings:
     #: Seconds after the last person's connection closed before the bots stop playing
     #: (they go on when someone comes back).
     abandon_after: float = 120.0
+    #: Days finished and abandoned tables are kept (0: forever); pruned hourly.
+    retention_days: float = 30.0
     #: Bot and hint work running at once, all tables together and per table.
     max_bot_jobs: int = 4
     bot_jobs_per_table: int = 1

@@ -501,9 +501,11 @@ class Storage:
             connection.execute(keys_table.insert().values(name=name, value=value))
             return value
 
-    def prune(self, before: datetime) -> int:
+    def prune(self, before: datetime, keep: Iterable[str] = ()) -> int:
         """Forget tables finished, or left waiting, before ``before`` (with their games,
-        actions and seats; statistics stay).  Returns how many tables went."""
+        actions and seats; statistics stay), except those in ``keep``.  Returns how
+        many tables went."""
+        kept = set(keep)
         with self.engine.begin() as connection:
             ids = [
                 r.id
@@ -513,6 +515,7 @@ class Storage:
                         tables_table.c.updated_at < before,
                     )
                 )
+                if r.id not in kept
             ]
             for start in range(0, len(ids), 500):
                 chunk = ids[start : start + 500]
