@@ -23,6 +23,7 @@ from web_support import (
     Player,
     ServerThread,
     check_knowledge,
+    check_no_inference,
     fast_settings,
     play_all,
     running,
@@ -112,6 +113,7 @@ def test_four_clients_play_a_whole_game_and_nobody_learns_a_hidden_card(
     )
     checked += check_knowledge(spectator.texts, None, moments, table_id)
     assert checked > 1000
+    assert sum(check_no_inference(p.texts, seat) for seat, p in enumerate(players)) > 100
 
     summary = server.get(f"/api/tables/{table_id}").json()
     assert summary["status"] == "finished"
@@ -135,6 +137,7 @@ def test_against_bots_with_a_spectator_no_card_leaks(server: ServerThread) -> No
     moments = timeline(text)
     assert check_knowledge(player.texts, 0, moments, table_id) > 100
     assert check_knowledge(spectator.texts, None, moments, table_id) > 100
+    assert check_no_inference(spectator.texts, None) > 100
 
     stats = server.get(
         "/api/stats", headers={"Authorization": f"Bearer {data['player_token']}"}
@@ -145,12 +148,18 @@ def test_against_bots_with_a_spectator_no_card_leaks(server: ServerThread) -> No
 
 def test_a_game_with_auto_play_one_on_needs_no_forced_moves(server: ServerThread) -> None:
     data = server.post("/api/play-now", {"options": {"end_score": 30}}).json()
+    spectator = Player(server.ws_url(data["table_id"])).open()
     player = Player(server.ws_url(data["table_id"]), token=data["token"], auto_play_one=True)
     # The scripted player sends no card the server is to play (a sole legal card, or
     # any once the deal is settled): it would wait for ever if the server did not.
     player.open()
     player.play()
     player.close()
+    watch(spectator)
+    spectator.close()
+    # Only the player hears that a card was played for them: to a spectator the
+    # forced cards look like chosen ones.
+    assert check_no_inference(spectator.texts, None) > 20
     assert player.errors == []
     autos = [
         e

@@ -502,3 +502,65 @@ def settled_game(min_cards: int = 4) -> Game:
             points = [card for card in legal if str(card) == "QS" or str(card)[1] == "H"]
             game.play(points[-1] if points else rng.choice(legal))
     raise AssertionError("no settled turn in 500 deals")
+
+
+#: Events a client may hear of; an unknown one could be a new leak.
+PUBLIC_EVENTS = frozenset(
+    {
+        "passed",
+        "exchanged",
+        "played",
+        "trick",
+        "moon_pending",
+        "moon_chosen",
+        "deal_over",
+        "game_over",
+        "dealt",
+        "undone",
+        "started",
+    }
+)
+
+
+def _shown_voids(state: dict[str, Any]) -> list[set[str]]:
+    """The suits each seat has shown it lacks, by not following in front of everyone."""
+    players = len(state["voids"])
+    voids: list[set[str]] = [set() for _ in range(players)]
+    plays = [
+        [((t["leader"] + i) % players, card) for i, card in enumerate(t["cards"])]
+        for t in state["tricks"]
+    ]
+    plays.append([(seat, card) for seat, card in state["trick"]])
+    for trick in plays:
+        if trick:
+            led = trick[0][1][-1]
+            for seat, card in trick[1:]:
+                if card[-1] != led:
+                    voids[seat].add(led)
+    return voids
+
+
+def check_no_inference(texts: list[str], seat: int | None) -> int:
+    """Nothing ``seat``'s client (None: a spectator) got says more about another seat
+    than its cards played in front of everyone: no marker on another seat's move (a
+    forced card, hence a void or a hand of hearts, must look like a chosen one), no
+    void that play has not shown.  Returns how many states were checked."""
+    checked = 0
+    for text in texts:
+        message = json.loads(text)
+        if message["type"] != "state":
+            continue
+        for event in message["events"]:
+            assert event["event"] in PUBLIC_EVENTS, event
+            mine = event.get("seat") == seat and seat is not None
+            if event["event"] == "played" and not mine:
+                assert set(event) == {"event", "seat", "card"}, event
+            if event["event"] == "passed" and not mine:
+                assert set(event) == {"event", "seat"}, event
+        state = message["state"]
+        shown = _shown_voids(state)
+        for other, voids in enumerate(state["voids"]):
+            if other != seat:
+                assert set(voids) <= shown[other], (other, voids, shown[other])
+        checked += 1
+    return checked
