@@ -38,6 +38,7 @@ from ..rules import (
     RulesError,
     Seating,
 )
+from . import review
 from .storage import Storage, StorageError, default_database_url, token_hash
 from .tables import (
     CHAT_CHARS,
@@ -423,6 +424,7 @@ def create_app(storage: Storage, settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{table_id}", get_table),
         Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
         Route("/api/tables/{table_id}/games/{number:int}/record", game_record),
+        Route("/api/tables/{table_id}/deals", review.deals),
         Route("/api/stats", stats),
         WebSocketRoute("/ws/{table_id}", live_table),
         Mount("/static", StaticFiles(directory=static_dir(), check_dir=False), name="static"),

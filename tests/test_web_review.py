@@ -1,0 +1,81 @@
+"""The review of past tricks (``GET /api/tables/{id}/deals``): every finished deal and
+the deal in progress trick by trick, with nothing but cards played in front of all."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from openhearts import Game, Rules
+from openhearts.web.storage import Storage
+from web_support import fast_settings, running, store_game
+
+
+def second_deal_game(tricks: int = 3, seed: int = 5) -> Game:
+    """A game of standard rules in its second deal, ``tricks`` tricks into it."""
+    game = Game(Rules.preset("standard"), seed=f"review{seed}")
+    rng = random.Random(seed)
+    while game.deal_number == 0 or len(game.view(0).tricks) < tricks:
+        if game.phase == "passing":
+            seat = game.to_act()[0]
+            game.pass_cards(seat, rng.sample(game.hand(seat).cards(), 3))
+        elif game.phase == "moon_choice":
+            shooter = game.current_player
+            assert shooter is not None
+            game.choose_moon(shooter, others_add=True)
+        else:
+            game.play(rng.choice(game.legal_plays().cards()))
+    assert not game.is_over
+    return game
+
+
+def test_the_deals_of_a_game_come_trick_by_trick_with_no_hidden_card(tmp_path: Path) -> None:
+    game = second_deal_game()
+    storage = Storage(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    # Seat 0 is a person, away but not yet taken over, who plays nothing here: the bots
+    # may play up to seat 0's turn, but no trick more is finished.
+    store_game(storage, "ReviewTable", "standard", game, 0, "R" * 32, auto_play_one=False)
+    with running(storage, fast_settings(takeover_delay=600)) as server:
+        answer = server.get("/api/tables/ReviewTable/deals")
+        assert answer.status_code == 200, answer.text
+        data = answer.json()
+    assert data["game"] == 1
+    assert data["names"] == list(game.names)
+    finished, current = data["deals"]
+    result = game.results[0]
+    assert finished["deal"] == 0 and finished["finished"]
+    assert finished["points"] == list(result.points)
+    assert finished["taken"] == list(result.taken_points)
+    assert [t["winner"] for t in finished["tricks"]] == [t.winner for t in result.tricks]
+    assert [[card for _, card in t["plays"]] for t in finished["tricks"]] == [
+        [str(card) for card in t.cards] for t in result.tricks
+    ]
+    taken = [0] * 4
+    for trick, record in zip(finished["tricks"], result.tricks, strict=True):
+        assert [seat for seat, _ in trick["plays"]] == [seat for seat, _ in record.plays(4)]
+        taken[trick["winner"]] += trick["points"]
+    assert taken == list(result.taken_points)
+    # The deal in progress: its finished tricks only, never a card still in a hand.
+    assert current == {
+        "deal": 1,
+        "finished": False,
+        "tricks": current["tricks"],
+    }
+    assert len(current["tricks"]) == 3
+    played = {str(card) for trick in game.view(0).tricks for card in trick.cards}
+    sent = {card for trick in current["tricks"] for _, card in trick["plays"]}
+    assert sent == played
+    held = {str(card) for seat in range(4) for card in game.hand(seat)}
+    assert not sent & held
+
+
+def test_no_table_and_no_game_yet(tmp_path: Path) -> None:
+    storage = Storage(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    with running(storage) as server:
+        missing = server.get("/api/tables/NoSuchTable/deals")
+        assert missing.status_code == 404
+        assert missing.json()["error"] == "no_table"
+        table = server.post("/api/tables", {"name": "Ann"}).json()["table_id"]
+        waiting = server.get(f"/api/tables/{table}/deals")
+        assert waiting.status_code == 200
+        assert waiting.json() == {"game": None, "names": [], "deals": []}
