@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 
 from openhearts import Game, Rules
+from openhearts.session.keys import KEYS, Command, key_of
 from openhearts.web.storage import Storage
 from web_support import settled_game, store_game
 
@@ -357,7 +358,10 @@ def test_keyboard_and_announcement_keys(server: str, browser: Browser) -> None:
         open_seat(page, server, answer)
         wait_passing(page)
         announcer = page.locator("#announcer")
-        page.keyboard.press("h")
+        # The keys are those of the shared key map, in either case: R says the hand.
+        page.keyboard.press("Shift+R")
+        expect(announcer).to_contain_text("Your hand, 13 cards.")
+        page.keyboard.press("r")
         expect(announcer).to_contain_text("Your hand, 13 cards.")
         page.keyboard.press("t")
         expect(announcer).to_have_text("Your turn to pass 3 cards to the left.")
@@ -365,6 +369,16 @@ def test_keyboard_and_announcement_keys(server: str, browser: Browser) -> None:
         expect(announcer).to_contain_text("Scores: you 0,")
         page.keyboard.press("c")
         expect(announcer).to_have_text("No cards on the table.")
+        check_the_key_map(page)
+
+        # H asks for a hint (three cards chosen), Escape puts them back.
+        page.keyboard.press("h")
+        pressed = page.locator('#hand .hand-card[aria-pressed="true"]')
+        expect(pressed).to_have_count(3)
+        expect(page.locator("#status")).to_contain_text("Hint: pass")
+        page.keyboard.press("Escape")
+        expect(pressed).to_have_count(0)
+        expect(announcer).to_contain_text("No card chosen")
 
         # Arrow keys move between cards, Enter chooses, P passes.
         page.keyboard.press("ArrowRight")
@@ -414,6 +428,32 @@ def test_keyboard_and_announcement_keys(server: str, browser: Browser) -> None:
             page.keyboard.type(typed)
             page.keyboard.press("Enter")
             wait_played(page, code)
+
+
+def check_the_key_map(page: Page) -> None:
+    """Every command of the shared key map is either done by the page with the map's keys
+    (listed in the Keys dialog) or has no place on the web; the dialogs open by key."""
+    commands = {command.value for command in Command}
+    handled, elsewhere = page.evaluate(
+        "() => import('/static/keys.js').then(m => [Object.keys(m.COMMANDS), m.NOT_ON_THE_WEB])"
+    )
+    assert set(handled) | set(elsewhere) == commands and not set(handled) & set(elsewhere)
+    page.keyboard.press("?")
+    expect(page.locator("#help-dialog")).to_be_visible()
+    listed = page.eval_on_selector_all(
+        "#help-keys dd[data-command]", "nodes => nodes.map(n => n.dataset.command)"
+    )
+    assert listed == [k.command.value for k in KEYS if k.keys and k.command.value in handled]
+    descriptions = page.eval_on_selector_all(
+        "#help-keys dd[data-command]", "nodes => nodes.map(n => n.textContent)"
+    )
+    assert descriptions == [key_of(Command(c)).description for c in listed]
+    page.keyboard.press("Escape")
+    for key, dialog in (("d", "scores"), ("W", "won"), ("l", "review"), ("i", "stats")):
+        page.keyboard.press(key)
+        expect(page.locator(f"#{dialog}-dialog")).to_be_visible()
+        page.keyboard.press("Escape")
+        expect(page.locator(f"#{dialog}-dialog")).to_be_hidden()
 
 
 PLAYED_JS = """() => {
@@ -1105,10 +1145,17 @@ def test_points_in_words_and_the_tricks_of_a_stored_game(
         expect(plate).to_contain_text(re.compile(r"(?<!\d)1 point · total"))
         expect(page.locator("body")).not_to_contain_text("pts")
 
-        page.click("#show-review")
+        # L (the last trick, in the shared key map) opens the tricks and says the last one.
+        page.locator("#hand").focus()
+        page.keyboard.press("l")
         expect(page.locator("#review-title")).to_have_text("Tricks of deal 2")
         tricks = page.locator("#review-tricks li")
         expect(tricks).to_have_count(len(view.tricks))
+        last = view.tricks[-1]
+        expect(page.locator("#announcer")).to_contain_text(
+            f"Trick {len(view.tricks)}: {'you' if last.leader == 0 else game.names[last.leader]}, "
+            f"{last.cards[0].name}"
+        )
         shown = page.eval_on_selector_all(
             "#review-tricks li",
             "nodes => nodes.map(n => [...n.querySelectorAll('[data-card]')]"

@@ -38,7 +38,7 @@ from ..rules import (
     RulesError,
     Seating,
 )
-from . import review
+from . import keys, review
 from .connection import Connection
 from .hub import Hub
 from .protocol import CHAT_CHARS, MESSAGE_BYTES, PROTOCOL, TOKEN_RE, WebError
@@ -419,6 +419,7 @@ def create_app(storage: Storage, settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
         Route("/api/tables/{table_id}/games/{number:int}/record", game_record),
         Route("/api/tables/{table_id}/deals", review.deals),
+        Route("/api/keys", keys.keys),
         Route("/api/stats", stats),
         WebSocketRoute("/ws/{table_id}", live_table),
         Mount("/static", StaticFiles(directory=static_dir(), check_dir=False), name="static"),

@@ -12,7 +12,8 @@ import { renderUnread, sendChat } from "./chat.js";
 import { connect, joinWithName, route, send } from "./connection.js";
 import { closeDialog, openDialog } from "./dialogs.js";
 import { $, storage } from "./dom.js";
-import { onKeyDown } from "./keys.js";
+import { requestHint, requestUndo } from "./hints.js";
+import { loadKeys, onKeyDown } from "./keys.js";
 import { askToLeave, leaveTable } from "./leave.js";
 import { createTable, goToLobby, playNow, updatePlayerChoices } from "./lobby.js";
 import { openPlayed } from "./memory.js";
@@ -47,12 +48,8 @@ function init() {
   $("fill-bots").addEventListener("click", () => send("fill"));
   $("start-game").addEventListener("click", () => send("start"));
   $("pass-confirm").addEventListener("click", confirmPass);
-  $("hint").addEventListener("click", () => send("hint"));
-  $("undo").addEventListener("click", () => {
-    app.selected = [];
-    app.hintCard = null;
-    send("undo");
-  });
+  $("hint").addEventListener("click", requestHint);
+  $("undo").addEventListener("click", requestUndo);
   $("show-scores").addEventListener("click", () => openScores());
   $("show-played").addEventListener("click", openPlayed);
   $("played-close").addEventListener("click", () => closeDialog("played-dialog"));
@@ -60,6 +57,7 @@ function init() {
   $("review-previous").addEventListener("click", () => stepReview(-1));
   $("review-next").addEventListener("click", () => stepReview(1));
   $("review-close").addEventListener("click", () => closeDialog("review-dialog"));
+  $("won-close").addEventListener("click", () => closeDialog("won-dialog"));
   $("auto-play-one").addEventListener("change", (event) => {
     app.autoWanted = event.target.checked;
     if (send("auto", { play_one: app.autoWanted }) === null) app.autoWanted = null;
@@ -107,6 +105,7 @@ function init() {
     send("moon", { others_add: false });
   });
   document.addEventListener("keydown", onKeyDown);
+  loadKeys().catch(() => {});
   let resizeTimer = null;
   window.addEventListener("resize", () => {
     clearTimeout(resizeTimer);

@@ -1,10 +1,33 @@
-// Hints from the server's strongest bot.
+// Hints from the server's strongest bot, and undo (both for games against bots only).
 
 import { flash } from "./announce.js";
 import { cardName, isCardCode } from "./cards.js";
+import { send } from "./connection.js";
 import { focusCard, renderHand } from "./hand.js";
-import { app, cardsToPass } from "./store.js";
+import { app, cardsToPass, mySeat } from "./store.js";
 import { listWords } from "./words.js";
+
+export function requestHint() {
+  if (mySeat() === null || !app.state) return;
+  if (!app.state.can_hint) {
+    flash("Hints are only for games against computer players.", "error");
+    return;
+  }
+  send("hint");
+}
+
+export function requestUndo() {
+  if (mySeat() === null || !app.state) return;
+  if (!app.state.can_undo) {
+    flash(app.state.can_hint
+      ? "There is nothing of yours to take back."
+      : "Undo is only for games against computer players.", "error");
+    return;
+  }
+  app.selected = [];
+  app.hintCard = null;
+  send("undo");
+}
 
 export function onHint(message) {
   app.pending.delete(message.id);

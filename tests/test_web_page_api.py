@@ -1,5 +1,6 @@
-"""The review of past tricks (``GET /api/tables/{id}/deals``): every finished deal and
-the deal in progress trick by trick, with nothing but cards played in front of all."""
+"""What the page reads besides the protocol: the review of past tricks
+(``GET /api/tables/{id}/deals``: every finished deal and the deal in progress trick by
+trick, nothing but cards played in front of all) and the shared key map (``/api/keys``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import random
 from pathlib import Path
 
 from openhearts import Game, Rules
+from openhearts.session.keys import KEYS
 from openhearts.web.storage import Storage
 from web_support import fast_settings, running, store_game
 
@@ -79,3 +81,14 @@ def test_no_table_and_no_game_yet(tmp_path: Path) -> None:
         waiting = server.get(f"/api/tables/{table}/deals")
         assert waiting.status_code == 200
         assert waiting.json() == {"game": None, "names": [], "deals": []}
+
+
+def test_the_key_map_is_the_shared_one(tmp_path: Path) -> None:
+    storage = Storage(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    with running(storage) as server:
+        answer = server.get("/api/keys")
+    assert answer.status_code == 200
+    served = answer.json()["keys"]
+    assert [(k["command"], tuple(k["keys"]), k["description"]) for k in served] == [
+        (k.command.value, k.keys, k.description) for k in KEYS
+    ]
