@@ -233,6 +233,8 @@ def test_the_sampler_deals_every_deal_the_inferences_allow() -> None:
     rng = random.Random(0)
     drawn = {tuple(sample(knowledge, rng)) for _ in range(40 * len(possible))}
     assert drawn == possible
+
+
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_world_sampler_deals_what_sample_deals(config: tuple[str, int]) -> None:
     """The prepared sampler hard uses draws the same numbers, so it deals the same worlds."""
