@@ -477,7 +477,7 @@ def test_memory_aids_panel_and_sentence(server: str, browser: Browser) -> None:
         # against a state that cannot move under it.
         page.locator("#auto-play-one").uncheck()
         page.wait_for_function("() => window.openhearts.state.auto_play_one === false")
-        pass_by_clicking(page)
+        passed = pass_by_clicking(page)
         while True:
             page.wait_for_function(
                 "() => document.body.dataset.myTurn === 'true'"
@@ -512,6 +512,14 @@ def test_memory_aids_panel_and_sentence(server: str, browser: Browser) -> None:
         expect(points).to_have_count(4)
         expect(points.first).to_have_text(re.compile(r"^You: \d+$"))
         expect(page.locator("#played-hearts")).to_have_text(re.compile("^Hearts are "))
+        # The server's memory aids (the session core's) say who holds the cards we passed.
+        memory = page.evaluate("() => window.openhearts.state.memory")
+        assert set(memory["still_out_from_pass"]) <= set(passed)
+        assert set(memory["still_out_from_pass"]) == set(passed) - set(played)
+        if memory["still_out_from_pass"]:
+            expect(page.locator("#played-passed")).to_contain_text("you passed.")
+        else:
+            expect(page.locator("#played-passed")).to_be_hidden()
         announcer = page.locator("#announcer")
         expect(announcer).to_contain_text("Played: ")
         said = f"{SUIT_WORDS[first[1]]} {SPOKEN.get(first[0], first[0])}"
