@@ -827,6 +827,9 @@ def test_hint_and_undo_against_bots(server: str, browser: Browser) -> None:
         page.click("#hint")
         hinted = page.locator("#hand .hand-card.hint")
         expect(hinted).to_have_count(1)
+        expect(page.locator("#status")).to_contain_text(
+            re.compile(r"you can expect about \d+(\.\d)? points? in the rest of the deal")
+        )
         expect(hinted).to_have_class(re.compile(r"\blegal\b"))
         code = hinted.get_attribute("data-card")
         assert code is not None

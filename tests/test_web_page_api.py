@@ -1,6 +1,7 @@
-"""What the page reads besides the protocol: the review of past tricks
+"""What the page reads besides the game itself: the review of past tricks
 (``GET /api/tables/{id}/deals``: every finished deal and the deal in progress trick by
-trick, nothing but cards played in front of all) and the shared key map (``/api/keys``)."""
+trick, nothing but cards played in front of all), the shared key map (``/api/keys``),
+and hints that are the session core's."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ import random
 from pathlib import Path
 
 from openhearts import Game, Rules
+from openhearts.session.hints import make_hint
 from openhearts.session.keys import KEYS
+from openhearts.web.hints import hint_json
 from openhearts.web.storage import Storage
-from web_support import fast_settings, running, store_game
+from web_support import Player, fast_settings, running, store_game
 
 
 def second_deal_game(tricks: int = 3, seed: int = 5) -> Game:
@@ -92,3 +95,38 @@ def test_the_key_map_is_the_shared_one(tmp_path: Path) -> None:
     assert [(k["command"], tuple(k["keys"]), k["description"]) for k in served] == [
         (k.command.value, k.keys, k.description) for k in KEYS
     ]
+
+
+def test_the_web_hint_is_the_session_cores_with_expected_points(tmp_path: Path) -> None:
+    """The same hint as the other faces: the session core's, seeded with the game's seed,
+    every legal card best first by the numbers it is ranked by, with expected points."""
+    storage = Storage(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    settings = fast_settings(hint_budget=3)
+    with running(storage, settings) as server:
+        data = server.post("/api/play-now", {"name": "Ann", "level": "random"}).json()
+        player = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+        state = player.until(lambda m: m["type"] == "state")["state"]
+        game = server.hub.tables[data["table_id"]].game
+        assert game is not None
+        passing = player.request({"type": "hint"})
+        assert passing["pass"] == hint_json(game.view(0), game.seed)["pass"]
+        assert player.request({"type": "pass", "cards": passing["pass"]})["type"] == "ack"
+        while True:
+            message = player.recv()
+            if message["type"] != "state":
+                continue
+            state = message["state"]
+            if state["to_move"] == 0 and state["phase"] == "playing":
+                if len(state["legal"]) > 1:
+                    break
+                player.request({"type": "play", "card": state["legal"][0]})
+        hint = player.request({"type": "hint"})
+        # The game waits for seat 0, whose person is still connected.
+        assert hint["seq"] == state["seq"] == game.action_count
+        expected = make_hint(game.view(0), seed=game.seed, budget=3)
+        player.close()
+    assert [r["card"] for r in hint["ranking"]] == [str(o.card) for o in expected.options]
+    assert sorted(r["card"] for r in hint["ranking"]) == sorted(state["legal"])
+    margins = [r["margin"] for r in hint["ranking"]]
+    assert margins == sorted(margins)
+    assert all(isinstance(r["points"], float | int) for r in hint["ranking"])

@@ -8,10 +8,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final
 
-from ..bots import make_bot
 from ..cards import Card, CardParseError, CardSet
 from ..game import (
-    MOON_CHOICE,
     PASSING,
     PLAYING,
     Action,
@@ -20,11 +18,9 @@ from ..game import (
     MoonChoice,
     Pass,
     Play,
-    PlayerView,
-    conventional_moon_choice,
 )
-from .botwork import close_bot
 from .connection import Connection
+from .hints import hint_json
 from .protocol import CHAT_CHARS, MAX_SPECTATORS, TOKEN_RE, WebError, now_text
 from .seat import Seat
 from .storage import (
@@ -36,7 +32,7 @@ from .views import Event
 if TYPE_CHECKING:
     from .hub import Hub
 
-__all__ = ["COMING_BACK", "HANDLERS", "Handler", "hint_of"]
+__all__ = ["COMING_BACK", "HANDLERS", "Handler"]
 
 log = logging.getLogger("openhearts.web")
 
@@ -200,6 +196,7 @@ async def _hint(hub: Hub, connection: Connection, table: Table, message: dict[st
         if seat.index not in game.to_act():
             raise WebError("not_your_turn", "hints are for your own turn")
         view = game.view(seat.index)
+        seed = game.seed
         seq = table.seq
     request_id = message.get("id")
     if connection.hinting:
@@ -211,7 +208,7 @@ async def _hint(hub: Hub, connection: Connection, table: Table, message: dict[st
         loop = asyncio.get_running_loop()
         try:
             answer = await loop.run_in_executor(
-                hub.bot_pool, hint_of, view, hub.settings.hint_budget
+                hub.bot_pool, hint_json, view, seed, hub.settings.hint_budget
             )
         except WebError as error:
             connection.error(error.code, error.message, request_id)
@@ -224,38 +221,6 @@ async def _hint(hub: Hub, connection: Connection, table: Table, message: dict[st
             connection.hinting = False
 
     hub.background(work())
-
-
-def hint_of(view: PlayerView, budget: int | None) -> dict[str, Any]:
-    """What the strongest bot here would do (runs in a worker thread)."""
-    if view.phase == MOON_CHOICE:
-        others_add = conventional_moon_choice(view.scores, view.seat, view.rules.points_in_play)
-        return {"phase": view.phase, "others_add": others_add}
-    if view.phase == PASSING:
-        for level in ("hard", "easy", "random"):
-            try:
-                bot = make_bot(level, seed=0)
-            except Exception:
-                continue
-            try:
-                return {"phase": view.phase, "pass": [str(c) for c in bot.choose_pass(view)]}
-            finally:
-                close_bot(bot)
-        raise WebError("hint_unavailable", "no bot can suggest a pass here")
-    try:
-        from ..bots.hard import HardBot
-
-        hard = HardBot(seed=0) if budget is None else HardBot(seed=0, budget=budget)
-        try:
-            ranking = hard.analyse(view)
-        finally:
-            hard.close()
-    except (ImportError, AttributeError, TypeError) as error:
-        raise WebError("hint_unavailable", f"hints need the hard bot ({error})") from None
-    return {
-        "phase": view.phase,
-        "ranking": [{"card": str(card), "points": round(float(p), 2)} for card, p in ranking],
-    }
 
 
 async def _auto(hub: Hub, connection: Connection, table: Table, message: dict[str, Any]) -> None:
