@@ -1,16 +1,17 @@
 """What the page reads besides the game itself: the review of past tricks
 (``GET /api/tables/{id}/deals``: every finished deal and the deal in progress trick by
 trick, nothing but cards played in front of all), the shared key map (``/api/keys``),
-and hints that are the session core's."""
+and hints and undo that are the session core's."""
 
 from __future__ import annotations
 
 import random
 from pathlib import Path
 
-from openhearts import Game, Rules
+from openhearts import Game, Rules, record
 from openhearts.session.hints import make_hint
 from openhearts.session.keys import KEYS
+from openhearts.session.undo import undo_last_choice
 from openhearts.web.hints import hint_json
 from openhearts.web.storage import Storage
 from web_support import Player, fast_settings, running, store_game
@@ -56,8 +57,8 @@ def test_the_deals_of_a_game_come_trick_by_trick_with_no_hidden_card(tmp_path: P
         [str(card) for card in t.cards] for t in result.tricks
     ]
     taken = [0] * 4
-    for trick, record in zip(finished["tricks"], result.tricks, strict=True):
-        assert [seat for seat, _ in trick["plays"]] == [seat for seat, _ in record.plays(4)]
+    for trick, engine_trick in zip(finished["tricks"], result.tricks, strict=True):
+        assert [seat for seat, _ in trick["plays"]] == [seat for seat, _ in engine_trick.plays(4)]
         taken[trick["winner"]] += trick["points"]
     assert taken == list(result.taken_points)
     # The deal in progress: its finished tricks only, never a card still in a hand.
@@ -130,3 +131,47 @@ def test_the_web_hint_is_the_session_cores_with_expected_points(tmp_path: Path) 
     margins = [r["margin"] for r in hint["ranking"]]
     assert margins == sorted(margins)
     assert all(isinstance(r["points"], float | int) for r in hint["ranking"])
+
+
+def test_the_web_undo_is_the_session_cores(tmp_path: Path) -> None:
+    """Undo at the web table takes back what the session core's undo takes back: the
+    person's last real choice and the bots' moves after it."""
+    storage = Storage(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    with running(storage, fast_settings()) as server:
+        data = server.post("/api/play-now", {"name": "Ann", "level": "random"}).json()
+        player = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+        state = player.until(lambda m: m["type"] == "state")["state"]
+        game = server.hub.tables[data["table_id"]].game
+        assert game is not None
+        # Without "Auto play one" the game waits for us at every turn of ours.
+        assert player.request({"type": "auto", "play_one": False})["type"] == "ack"
+        assert player.request({"type": "pass", "cards": state["hand"][:3]})["type"] == "ack"
+        plays = 0
+        while plays < 2:
+            message = player.recv()
+            if message["type"] != "state":
+                continue
+            state = message["state"]
+            if state["to_move"] == 0 and state["phase"] == "playing":
+                assert player.request({"type": "play", "card": state["legal"][-1]})["type"] == "ack"
+                plays += 1
+        # Our turn again, and the game has not moved since (it waits for us).
+        player.until(
+            lambda m: (
+                m["type"] == "state"
+                and m["state"]["to_move"] == 0
+                and m["seq"] == game.action_count
+            )
+        )
+        copy = record.loads(record.dumps(game))
+        expected = undo_last_choice(copy, 0, auto_play_one=False)
+        assert player.request({"type": "undo"})["type"] == "ack"
+        undone = player.until(
+            lambda m: m["type"] == "state" and any(e["event"] == "undone" for e in m["events"])
+        )
+        player.close()
+    assert undone["seq"] == copy.action_count
+    assert [e["count"] for e in undone["events"] if e["event"] == "undone"] == [
+        len(expected.actions)
+    ]
+    assert undone["state"]["hand"] == [str(card) for card in copy.hand(0)]

@@ -12,13 +12,13 @@ from ..cards import Card, CardParseError, CardSet
 from ..game import (
     PASSING,
     PLAYING,
-    Action,
     Game,
     IllegalActionError,
     MoonChoice,
     Pass,
     Play,
 )
+from ..session.undo import UndoError, undo_last_choice
 from .connection import Connection
 from .hints import hint_json
 from .protocol import CHAT_CHARS, MAX_SPECTATORS, TOKEN_RE, WebError, now_text
@@ -26,7 +26,7 @@ from .seat import Seat
 from .storage import (
     token_hash,
 )
-from .table import Table, forced
+from .table import Table
 from .views import Event
 
 if TYPE_CHECKING:
@@ -157,20 +157,12 @@ async def _undo(hub: Hub, connection: Connection, table: Table, message: dict[st
         game = _game(table)
         if not table.is_solo(seat):
             raise WebError("not_allowed", "undo is only for games against bots")
-        popped: list[Action] = []
-        found = False
-        while table.seq:
-            action = game.undo()
-            popped.append(action)
-            # A card "Auto play one" played was no decision, and going back to it would
-            # only have the server play it again.
-            if action.seat == seat.index and not forced(game, auto=seat.auto_play_one):
-                found = True
-                break
-        if not found:
-            for action in reversed(popped):
-                game.apply(action)
-            raise WebError("nothing_to_undo", "there is nothing of yours to take back")
+        # The session core's undo: back to the person's last real choice (a card "Auto
+        # play one" played was none), with everything the bots did after it.
+        try:
+            popped = list(undo_last_choice(game, seat.index, seat.auto_play_one).actions)
+        except UndoError as error:
+            raise WebError("nothing_to_undo", str(error)) from None
         table.version += 1
         try:
             await hub.store(hub.storage.truncate_actions, table.id, table.game_number, table.seq)
