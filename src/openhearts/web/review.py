@@ -19,7 +19,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..game import Game, TrickRecord
 from ..rules import Rules
-from .views import trick_points
+from ..session.points import card_points
 
 __all__ = ["deals", "review_json"]
 
@@ -28,7 +28,7 @@ def _trick(rules: Rules, trick: TrickRecord) -> dict[str, Any]:
     return {
         "plays": [[seat, str(card)] for seat, card in trick.plays(rules.players)],
         "winner": trick.winner,
-        "points": trick_points(rules, trick.cards),
+        "points": card_points(rules, trick.cards),
     }
 
 
