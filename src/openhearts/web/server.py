@@ -37,6 +37,7 @@ from ..rules import (
     RulesError,
     Seating,
 )
+from . import keys, review
 from .connection import Connection
 from .exposure import LOOPBACK_NAMES, add_exposure_arguments, exposure_settings
 from .guard import ADDRESS_KEY, Guard
@@ -399,6 +400,8 @@ def create_app(storage: Storage, settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{table_id}", get_table),
         Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
         Route("/api/tables/{table_id}/games/{number}/record", game_record),
+        Route("/api/tables/{table_id}/deals", review.deals),
+        Route("/api/keys", keys.keys),
         Route("/api/stats", stats),
         WebSocketRoute("/ws/{table_id}", live_table),
         Mount("/static", StaticFiles(directory=static_dir(), check_dir=False), name="static"),
