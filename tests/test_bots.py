@@ -15,6 +15,7 @@ from openhearts.bots.easy import EasyBot
 from openhearts.bots.hard import HardBot
 from openhearts.bots.policy import pass_policy, play_policy
 from openhearts.game import TrickRecord
+from openhearts.phases import Phase
 from openhearts.record import dumps, loads
 
 # The view -------------------------------------------------------------------------
@@ -327,7 +328,7 @@ def _blocking_view() -> PlayerView:
     won = CardSet(rest)
     trick = ((1, Card.parse("KD")), (2, Card.parse("2H")), (3, Card.parse("3D")))
     return PlayerView(
-        rules=rules, seat=0, names=("S", "W", "N", "E"), phase="playing", deal_number=0,
+        rules=rules, seat=0, names=("S", "W", "N", "E"), phase=Phase.PLAYING, deal_number=0,
         dealer=0, pass_direction="hold", pass_target=None, pass_source=None,
         hand=CardSet.parse("AD 4D"), passed=None, received=None, to_move=0,
         legal=CardSet.parse("AD 4D"), leader=1, trick=trick, tricks=tricks,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -135,6 +137,102 @@ def test_voids_and_passes_are_read_from_the_view() -> None:
         if seat != 0:
             for suit in voids:
                 assert not constraints(view).allowed[seat] & SUIT_MASKS[suit]
+
+
+# Completeness: the inferences rule out every deal the history forbids, and nothing more.
+
+
+def _assignments(cards: Sequence[int], sizes: list[int], seat: int = 0) -> list[list[int]]:
+    """Every way to deal ``cards`` (a list of card numbers) into hands of ``sizes``."""
+    if seat == len(sizes):
+        return [[]] if not cards else []
+    result: list[list[int]] = []
+    for chosen in itertools.combinations(cards, sizes[seat]):
+        mask = sum(1 << card for card in chosen)
+        rest = [card for card in cards if not mask >> card & 1]
+        result.extend([mask, *tail] for tail in _assignments(rest, sizes, seat + 1))
+    return result
+
+
+def _history_fits(game: Game, observer: int, hidden: list[int]) -> bool:
+    """Whether the play so far is legal had the other seats held ``hidden`` now."""
+    played = [0] * game.rules.players
+    for action in game.actions:
+        played[action.seat] |= 1 << action.card  # type: ignore[union-attr]
+    dealt = [
+        (game.hand(seat).mask if seat == observer else hidden[seat]) | played[seat]
+        for seat in range(game.rules.players)
+    ]
+    trial = Game(game.rules, hands=[[CardSet(hand) for hand in dealt]])
+    try:
+        for action in game.actions:
+            trial.apply(action)
+    except ValueError:  # IllegalActionError: this deal contradicts a play
+        return False
+    return True
+
+
+def _late_position(rules: Rules, seed: int, unseen_at_most: int) -> Game:
+    """A hold deal played at random until few cards are hidden from seat 0."""
+    game = Game(rules, seed=seed)
+    rng = random.Random(seed)
+    while game.view(0).unseen.mask.bit_count() > unseen_at_most:
+        game.play(rng.choice(game.legal_plays().cards()))
+    return game
+
+
+def _check_complete(config: tuple[str, int], seeds: range, unseen_at_most: int) -> None:
+    preset, players = config
+    rules = Rules.preset(preset, players=players, pass_cycle=("hold",))
+    ruled_out = 0
+    for seed in seeds:
+        game = _late_position(rules, seed, unseen_at_most)
+        for observer in range(players):
+            view = game.view(observer)
+            knowledge = constraints(view)
+            sizes = [0 if s == observer else view.hand_sizes[s] for s in range(players)]
+            for hidden in _assignments(view.unseen.cards(), sizes):
+                fits_knowledge = all(
+                    hidden[s] & ~knowledge.allowed[s] == 0 and knowledge.fixed[s] & ~hidden[s] == 0
+                    for s in range(players)
+                )
+                assert fits_knowledge == _history_fits(game, observer, hidden), (
+                    f"seed {seed}, seat {observer}: the inferences "
+                    f"{'miss a fact of' if fits_knowledge else 'go beyond'} the history"
+                )
+                ruled_out += not fits_knowledge
+    assert ruled_out, "no position where the history rules anything out"
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_inferences_are_complete_every_deal_the_history_allows_is_allowed(
+    config: tuple[str, int],
+) -> None:
+    _check_complete(config, range(4), unseen_at_most=5)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_inferences_are_complete_on_many_positions(config: tuple[str, int]) -> None:
+    _check_complete(config, range(4, 24), unseen_at_most=7)
+
+
+def test_the_sampler_deals_every_deal_the_inferences_allow() -> None:
+    """Not only sound samples: over many draws every consistent deal turns up."""
+    rules = Rules.preset("standard", pass_cycle=("hold",))
+    game = _late_position(rules, seed=4, unseen_at_most=6)
+    view = game.view(0)
+    knowledge = constraints(view)
+    sizes = [0] + [view.hand_sizes[s] for s in range(1, 4)]
+    possible = {
+        tuple(hidden)
+        for hidden in _assignments(view.unseen.cards(), sizes)
+        if _history_fits(game, 0, hidden)
+    }
+    assert len(possible) > 5
+    rng = random.Random(0)
+    drawn = {tuple(sample(knowledge, rng)) for _ in range(40 * len(possible))}
+    assert drawn == possible
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)

@@ -38,6 +38,7 @@ from .cards import (
     cards_of,
 )
 from .deal import DONE, MOON_CHOICE, PASSING, PLAYING, DealState
+from .phases import MoonScore, Phase, Shot
 from .rules import FirstTrick, MoonScoring, Rules, Seating, seat_names
 
 __all__ = [
@@ -58,7 +59,7 @@ __all__ = [
     "pack_tricks",
 ]
 
-GAME_OVER: Final = "game_over"
+GAME_OVER: Final[Phase] = Phase.GAME_OVER
 
 
 class IllegalActionError(ValueError):
@@ -129,10 +130,10 @@ class DealResult:
     #: Points added to each total for this deal.
     points: tuple[int, ...]
     shooter: int | None
-    #: ``"moon"``, ``"sun"`` or ``None``.
-    shot: str | None
+    #: ``"moon"``, ``"sun"`` (a :class:`~openhearts.phases.Shot`) or ``None``.
+    shot: Shot | None
     #: ``"add"``/``"subtract"`` where the shooter chose, else ``None``.
-    moon_choice: str | None
+    moon_choice: MoonScore | None
     #: The tricks, each as its leader, its winner and its cards in play order, one byte
     #: each (see :func:`pack_tricks`).
     packed_tricks: bytes = field(default=b"", repr=False)
@@ -182,7 +183,7 @@ class PlayerView:
     rules: Rules
     seat: int
     names: tuple[str, ...]
-    phase: str
+    phase: Phase
     deal_number: int
     dealer: int
     pass_direction: str
@@ -404,7 +405,7 @@ class Game:
         return self.rules.pass_direction(self.deal.deal_number) if self.deal.pass_offset else "hold"
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``passing``, ``playing``, ``moon_choice`` or ``game_over``."""
         return GAME_OVER if self.deal.phase == DONE else self.deal.phase
 
@@ -749,7 +750,7 @@ def _replayed(rules: Rules, result: DealResult) -> DealState:
         for card in cards:
             state.play_card(card)
     if result.moon_choice is not None:
-        state.choose_moon(result.moon_choice == "add")
+        state.choose_moon(result.moon_choice is MoonScore.OTHERS_ADD)
     return state
 
 

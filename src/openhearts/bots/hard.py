@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
+from typing import NamedTuple
 
 from .. import kernel
 from ..cards import Card, CardSet
@@ -44,7 +45,7 @@ from .base import BaseBot
 from .policy import JD, QS, moon_threat, pass_policy, play_policy
 from .sampler import Knowledge, WorldSampler, constraints, sample
 
-__all__ = ["HardBot", "DEFAULT_BUDGET", "playout"]
+__all__ = ["HardBot", "CardValue", "DEFAULT_BUDGET", "playout"]
 
 #: Worlds (deals of the unseen cards) examined per decision by default; on one core of
 #: a 2-core machine this keeps decisions under a second.
@@ -90,6 +91,17 @@ def playout(
         state.choose_moon(add_for[state.shooter])
     assert state.points is not None
     return state.points
+
+
+class CardValue(NamedTuple):
+    """What the search found for one legal card."""
+
+    card: Card
+    #: The points this seat can expect to take in the rest of the deal.
+    points: float
+    #: Those points minus the other seats' average: what the cards are ranked by
+    #: (lower is better), so a moon shot counts for what it is worth.
+    margin: float
 
 
 @dataclass(frozen=True)
@@ -256,6 +268,13 @@ class HardBot(BaseBot):
         if not legal:
             return []
         return [(card, points) for card, points, _ in self._search(view)]
+
+    def evaluate(self, view: PlayerView) -> list[CardValue]:
+        """Every legal card with its expected points and the margin it is ranked by,
+        best first: the first is the card :meth:`choose_play` plays."""
+        if not view.legal:
+            return []
+        return [CardValue(card, points, margin) for card, points, margin in self._search(view)]
 
     def _search(self, view: PlayerView) -> list[tuple[Card, float, float]]:
         """(card, expected own points, objective) for every legal card, best first."""
