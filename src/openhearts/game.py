@@ -260,14 +260,17 @@ def conventional_moon_choice(scores: Sequence[int], shooter: int, points: int) -
 def _shuffled_hands(rules: Rules, seed: object, deal_number: int, dealer: int) -> list[int]:
     rng = random.Random(_deal_seed(seed, deal_number))
     # Sorting by random keys is an unbiased shuffle and several times faster than
-    # random.shuffle, which calls back into Python once per card.
-    deck = sorted(cards_of(rules.deck_mask), key=lambda _card: rng.random())
+    # random.shuffle, which calls back into Python once per card.  The keys are drawn
+    # in card order, as sorted(deck, key=...) would draw them, so deals stay the same.
+    deck = cards_of(rules.deck_mask)
+    draw = rng.random
+    keys = [draw() for _card in deck]
     players = rules.players
     hands = [0] * players
     # Dealt one at a time from the dealer's left, as at a real table.
     seat = (dealer + 1) % players
-    for card in deck:
-        hands[seat] |= 1 << card
+    for index in sorted(range(len(deck)), key=keys.__getitem__):
+        hands[seat] |= 1 << deck[index]
         seat = seat + 1 if seat + 1 < players else 0
     return hands
 
@@ -520,6 +523,22 @@ class Game:
     def play(self, card: int | str, seat: int | None = None) -> None:
         """Play a card for the seat to move (``seat``, if given, must be that seat)."""
         deal = self.deal
+        log = self._log
+        if (
+            self._legal_at == len(log)
+            and seat is None
+            and (card.__class__ is Card or card.__class__ is int)
+            and card >= 0  # type: ignore[operator]
+            and self._legal_mask >> card & 1  # type: ignore[operator]
+        ):
+            # The common case, checked against the mask legal_mask() just returned (so
+            # in the play phase: any action since would have changed the log's length).
+            log.append(card)  # type: ignore[arg-type]
+            self._seats.append(deal.to_move)
+            deal.play_card(card)  # type: ignore[arg-type]
+            if deal.phase == DONE:
+                self._finish_deal()
+            return
         if deal.phase != PLAYING:
             raise IllegalActionError(self._not_playing_reason())
         if seat is not None and seat != deal.to_move:
@@ -532,7 +551,6 @@ class Game:
             number = card
         else:
             number = self._as_card(card)
-        log = self._log
         legal = self._legal_mask if self._legal_at == len(log) else deal.legal_mask()
         if not legal >> number & 1:
             raise IllegalActionError(self.why_illegal(number))
@@ -584,8 +602,8 @@ class Game:
             pass_direction=self.rules.pass_direction(deal.deal_number)
             if deal.pass_offset
             else "hold",
-            dealt=tuple(CardSet(h) for h in deal.dealt),
-            passes=tuple(CardSet(p or 0) for p in deal.passes),
+            dealt=tuple(map(_card_set, deal.dealt)),
+            passes=tuple(_card_set(p or 0) for p in deal.passes),
             packed_tricks=pack_tricks(deal.tricks),
             taken_points=tuple(deal.raw_points()),
             points=tuple(deal.points),
@@ -730,6 +748,13 @@ class Game:
             f"<Game deal={self.deal_number} phase={self.phase} scores={self.scores} "
             f"moon={MoonScoring(self.rules.moon).value}>"
         )
+
+
+def _card_set(mask: int) -> CardSet:
+    """A CardSet of a mask the engine made (so known to be valid), without the checks."""
+    cards = object.__new__(CardSet)
+    object.__setattr__(cards, "mask", mask)
+    return cards
 
 
 def _action_of(entry: int, seat: int) -> Action:
