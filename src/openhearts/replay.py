@@ -9,11 +9,11 @@ printed as far as it goes and said to be unfinished.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 
 from .cards import Card, CardSet
+from .convert import load_any
 from .deal import DealState
 from .game import DealResult, Game, TrickRecord
 from .plain import (
@@ -24,13 +24,17 @@ from .plain import (
     table,
     trick_line,
 )
-from .record import RecordError, load
+from .record import RecordError
 
 __all__ = ["add_arguments", "run", "replay_lines"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a game record (from hearts play or save)")
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        help="a game record (from hearts play or save), JSON or PBN-style text",
+    )
     parser.add_argument(
         "--no-hands", dest="hands", action="store_false", help="leave out the hands and passes"
     )
@@ -41,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        game = load(os.path.expanduser(args.file))
+        game = load_any(args.file)
     except RecordError as error:
         print(f"hearts replay: {args.file}: {error}", file=sys.stderr)
         return 2
