@@ -13,6 +13,7 @@ import json
 import os
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 import jsonschema
 import pytest
@@ -29,10 +30,10 @@ _RECORD_VALIDATOR = jsonschema.Draft202012Validator(
 _write_record = openhearts.record.dumps
 
 
-def _checked_record(game: Game) -> str:
+def _checked_record(game: Game, extra: Mapping[str, Any] | None = None) -> str:
     """``record.dumps``, checking every record the suite writes against the published
     schema.  Installed here, before any face imports ``dumps`` by name."""
-    text = _write_record(game)
+    text = _write_record(game, extra)
     error = jsonschema.exceptions.best_match(_RECORD_VALIDATOR.iter_errors(json.loads(text)))
     if error is not None:
         raise AssertionError(f"a record does not fit docs/record.schema.json: {error}")

@@ -11,7 +11,7 @@ import pytest
 from conftest import CONFIGS, config_id
 from openhearts import CardSet, Game, PlayerView, Rules
 from openhearts.bots import act, make_bot
-from openhearts.bots.sampler import Knowledge, SamplerError, constraints, sample
+from openhearts.bots.sampler import Knowledge, SamplerError, WorldSampler, constraints, sample
 from openhearts.cards import SUIT_MASKS
 
 
@@ -233,3 +233,53 @@ def test_the_sampler_deals_every_deal_the_inferences_allow() -> None:
     rng = random.Random(0)
     drawn = {tuple(sample(knowledge, rng)) for _ in range(40 * len(possible))}
     assert drawn == possible
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_world_sampler_deals_what_sample_deals(config: tuple[str, int]) -> None:
+    """The prepared sampler hard uses draws the same numbers, so it deals the same worlds."""
+    rules = Rules.preset(config[0], players=config[1])
+    compared = 0
+    for seed in range(4):
+        game = Game(rules, seed=seed, first_deal=seed)
+        bots = [make_bot("random" if s % 2 else "easy", seed=s) for s in range(rules.players)]
+        while not game.is_over and game.deal_number == seed:
+            if game.phase == "playing":
+                knowledge = constraints(game.view(game.to_act()[0]))
+                prepared = WorldSampler(knowledge)
+                for world in range(3):
+                    expected = sample(knowledge, random.Random(world))
+                    assert prepared.sample(random.Random(world)) == expected
+                    compared += 1
+            act(game, game.to_act()[0], bots[game.to_act()[0]])
+    assert compared > 0
+
+
+def test_world_sampler_matches_the_exact_fallback() -> None:
+    spades = CardSet.parse("2S 3S 4S").mask
+    hearts = CardSet.parse("2H 3H 4H").mask
+    clubs = CardSet.parse("2C 3C 4C").mask
+    knowledge = Knowledge(
+        seat=0,
+        unseen=spades | hearts | clubs,
+        sizes=(0, 3, 3, 3),
+        fixed=(0, 0, 0, 0),
+        allowed=(0, spades | clubs, spades | hearts, hearts | clubs),
+    )
+    prepared = WorldSampler(knowledge)
+    for seed in range(40):
+        for tries in (0, 1, 20):
+            expected = sample(knowledge, random.Random(seed), tries)
+            assert prepared.sample(random.Random(seed), tries) == expected
+
+
+def test_world_sampler_reports_contradictions() -> None:
+    knowledge = Knowledge(
+        seat=0,
+        unseen=CardSet.parse("2C 3C").mask,
+        sizes=(0, 1, 1),
+        fixed=(0, 0, 0),
+        allowed=(0, CardSet.parse("2C 3C").mask, CardSet.parse("2H").mask),
+    )
+    with pytest.raises(SamplerError):
+        WorldSampler(knowledge).sample(random.Random(0))

@@ -23,7 +23,7 @@ openhearts.record.RecordError: line 15: cannot read 'X2C' as a card: ...
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
 from .cards import Card, CardParseError, CardSet
@@ -64,9 +64,12 @@ def _action_count(state: DealState) -> int:
     return passes + plays + (1 if state.moon_choice is not None else 0)
 
 
-def dumps(game: Game) -> str:
-    """The record as JSON text, one event per line."""
-    header = {
+def dumps(game: Game, extra: Mapping[str, Any] | None = None) -> str:
+    """The record as JSON text, one event per line.
+
+    ``extra``: more top-level keys, for what a program keeps beside the game (loading
+    ignores keys it does not know)."""
+    header: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "rules": game.rules.to_dict(),
@@ -75,6 +78,10 @@ def dumps(game: Game) -> str:
         "first_deal": game.first_deal,
         "initial_scores": list(game.initial_scores),
     }
+    for key, value in (extra or {}).items():
+        if key in header or key in ("events", "result"):
+            raise ValueError(f"extra: {key!r} is a key of the record itself")
+        header[key] = value
     lines = ["{"]
     for key, value in header.items():
         lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)},")

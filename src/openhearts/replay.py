@@ -16,15 +16,8 @@ from .cards import Card, CardSet
 from .convert import load_any
 from .deal import DealState
 from .game import DealResult, Game, TrickRecord
-from .plain import (
-    Style,
-    direction_words,
-    shot_line,
-    supports_symbols,
-    table,
-    trick_line,
-)
 from .record import RecordError
+from .sentences import Style, direction_words, shot_line, supports_symbols, table, trick_line
 
 __all__ = ["add_arguments", "run", "replay_lines"]
 
