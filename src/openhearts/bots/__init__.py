@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable
+from typing import Final
 
 from ..cards import Card, CardSet
 from ..game import (
@@ -43,6 +44,8 @@ __all__ = [
     "BotError",
     "decide",
     "decide_safely",
+    "engine_bot",
+    "ENGINE_PREFIX",
 ]
 
 
@@ -118,9 +121,25 @@ def make_bot(level: str, seed: object = 0, **options: object) -> Bot:
             if isinstance(error, BotError):
                 raise
             raise BotError(f"bot {level!r}: {error}") from None
+    if level.startswith(ENGINE_PREFIX):
+        return engine_bot(level.removeprefix(ENGINE_PREFIX), seed, **options)
     if ":" in level:
         return load_bot(level, seed)
-    raise BotError(f"no bot level {level!r}: choose {', '.join(BOTS)} or module:Class")
+    raise BotError(f"no bot level {level!r}: choose {', '.join(BOTS)}, module:Class or cmd:PROGRAM")
+
+
+#: ``cmd:PROGRAM ARGS`` seats a program speaking the engine protocol (docs/engine-protocol.md).
+ENGINE_PREFIX: Final = "cmd:"
+
+
+def engine_bot(command: str, seed: object = 0, **options: object) -> Bot:
+    """A bot played by an outside program (:class:`~openhearts.bots.engine.EngineBot`)."""
+    from .engine import EngineBot
+
+    if not command.strip():
+        raise BotError("cmd: give the program to run, e.g. cmd:./mybot --flag")
+    bot: Bot = EngineBot(command, seed, **options)  # type: ignore[arg-type]
+    return bot
 
 
 def load_bot(spec: str, seed: object = 0) -> Bot:

@@ -1,0 +1,161 @@
+"""Bots in other languages through the engine protocol: the JavaScript example plays a
+whole arena match; slow, crashing, lying and garbled programs are reported and replaced
+by a fallback bot while the game goes on."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from openhearts import Game, Rules
+from openhearts.arena import add_arguments, run
+from openhearts.bots import BotError, act, make_bot
+from openhearts.bots.engine import EngineBot, view_message
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "engines" / "ducker.js"
+
+#: A test program: plays its first legal card, and misbehaves on the third trick
+#: in the way its first argument names.
+PROGRAM = """
+import json, sys, time
+
+mode = sys.argv[1]
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        reply = {"type": "nope"} if mode == "handshake" else {"type": "ready", "name": mode}
+        print(json.dumps(reply), flush=True)
+    elif message["type"] == "quit":
+        break
+    elif message["type"] == "act":
+        print(json.dumps({"type": "info", "text": "thinking"}), flush=True)
+        decision = message["decision"]
+        if decision == "pass":
+            reply = {"cards": message["hand"][: message["rules"]["cards_passed"]]}
+        elif decision == "moon":
+            reply = {"others_add": True}
+        else:
+            reply = {"card": message["legal"][0]}
+            if len(message["tricks"]) == 2:
+                if mode == "slow":
+                    time.sleep(30)
+                if mode == "crash":
+                    print("out of memory, or so", file=sys.stderr, flush=True)
+                    sys.exit(3)
+                if mode == "liar":
+                    reply = {"card": message["tricks"][0]["cards"][0]}
+                if mode == "garbled":
+                    print("I play the queen!", flush=True)
+                    continue
+        print(json.dumps(reply), flush=True)
+"""
+
+
+def program(tmp_path: Path, mode: str) -> str:
+    path = tmp_path / "engine.py"
+    path.write_text(PROGRAM, encoding="utf-8")
+    return shlex.join([sys.executable, str(path), mode])
+
+
+def play_game(bot: EngineBot, seed: int = 3) -> Game:
+    game = Game(Rules.preset("standard", end_score=40), seed=seed)
+    bots = [bot, *(make_bot("random", seat) for seat in range(1, 4))]
+    try:
+        while not game.is_over:
+            seat = game.to_act()[0]
+            act(game, seat, bots[seat])
+    finally:
+        bot.close()
+    return game
+
+
+def test_a_well_behaved_program_plays_a_whole_game(tmp_path: Path) -> None:
+    bot = EngineBot(program(tmp_path, "fine"), seed=1)
+    game = play_game(bot)
+    assert game.is_over and bot.faults == [] and bot.engine_name == "fine"
+
+
+@pytest.mark.parametrize(
+    ("mode", "reported"),
+    [
+        ("slow", "gave no answer within 0.5 s"),
+        ("crash", "stopped (exit code 3): out of memory, or so"),
+        ("liar", "which it may not play now"),
+        ("garbled", "'I play the queen!', which is not JSON"),
+        ("handshake", 'not "ready"'),
+    ],
+)
+def test_a_faulty_program_is_reported_and_replaced(
+    tmp_path: Path, mode: str, reported: str
+) -> None:
+    bot = EngineBot(program(tmp_path, mode), seed=1, time_limit=0.5, fallback="random")
+    game = play_game(bot)
+    assert game.is_over, "the game went on"
+    assert len(bot.faults) == 1 and reported in bot.faults[0], bot.faults
+    assert "random plays on for it" in bot.faults[0]
+    assert bot._program is None, "the program was stopped"
+
+
+def test_a_program_that_cannot_start_is_replaced() -> None:
+    bot = EngineBot("/no/such/program --flag", seed=1)
+    assert play_game(bot).is_over
+    assert "could not start" in bot.faults[0]
+
+
+def test_cmd_bots_by_name() -> None:
+    bot = make_bot("cmd:./mybot --flag", seed=2)
+    assert isinstance(bot, EngineBot) and bot.command == "./mybot --flag"
+    with pytest.raises(BotError, match="give the program"):
+        make_bot("cmd: ", seed=2)
+
+
+def arena(tmp_path: Path, *bots: str) -> tuple[int, dict[str, object]]:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    out = tmp_path / "match"
+    args = ["--deals", "2", "--workers", "1", "--no-progress", "--out", str(out)]
+    for spec in bots:
+        args += ["--bot", spec]
+    status = run(parser.parse_args(args))
+    return status, json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+
+
+def test_the_arena_reports_a_lying_program_and_finishes_the_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    liar = f"cmd:{program(tmp_path, 'liar')}"
+    status, results = arena(tmp_path, liar, "random")
+    assert status == 0
+    assert results["boards"] == 2
+    faults = results["faults"]
+    assert isinstance(faults, list) and len(faults) == 2 * 4  # every board, every rotation
+    assert all(f["bot"] == liar and "may not play" in f["fault"] for f in faults)
+    assert "a bot program failed and a fallback bot took its seat" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node (JavaScript) is not installed")
+def test_the_javascript_example_plays_a_whole_arena_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = f"cmd:node {EXAMPLE}"
+    status, results = arena(tmp_path, spec, "random")
+    assert status == 0, capsys.readouterr().err
+    assert results["faults"] == []
+    table = {row["bot"]: row for row in results["table"]}  # type: ignore[attr-defined]
+    assert table[spec]["deals"] == 2 * 4
+    assert table[spec]["mean_points"] < table["random"]["mean_points"]
+
+
+def test_the_documented_act_message_has_every_field_the_host_sends() -> None:
+    docs = (ROOT / "docs" / "engine-protocol.md").read_text(encoding="utf-8")
+    start = docs.index('\n{"type":"act"') + 1  # the example on a line of its own
+    documented = json.loads(docs[start : docs.index("\n", start)])
+    sent = view_message(Game(seed=1).view(0))
+    assert set(documented) == set(sent)
