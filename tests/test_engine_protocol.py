@@ -35,6 +35,9 @@ for line in sys.stdin:
     elif message["type"] == "quit":
         break
     elif message["type"] == "act":
+        if len(sys.argv) > 2:  # a log of the decisions asked for
+            with open(sys.argv[2], "a") as log:
+                print(message["decision"], file=log)
         print(json.dumps({"type": "info", "text": "thinking"}), flush=True)
         decision = message["decision"]
         if decision == "pass":
@@ -58,10 +61,10 @@ for line in sys.stdin:
 """
 
 
-def program(tmp_path: Path, mode: str) -> str:
+def program(tmp_path: Path, mode: str, *log: Path) -> str:
     path = tmp_path / "engine.py"
     path.write_text(PROGRAM, encoding="utf-8")
-    return shlex.join([sys.executable, str(path), mode])
+    return shlex.join([sys.executable, str(path), mode, *map(str, log)])
 
 
 def play_game(bot: EngineBot, seed: int = 3) -> Game:
@@ -159,3 +162,33 @@ def test_the_documented_act_message_has_every_field_the_host_sends() -> None:
     documented = json.loads(docs[start : docs.index("\n", start)])
     sent = view_message(Game(seed=1).view(0))
     assert set(documented) == set(sent)
+
+
+def test_the_web_server_seats_a_program_as_a_bot_level(tmp_path: Path) -> None:
+    from openhearts.bots import BOTS, LEVELS
+    from openhearts.web.server import add_bot_levels
+    from openhearts.web.storage import Storage
+    from web_support import Player, fast_settings, running
+
+    with pytest.raises(ValueError, match="NAME=SPEC"):
+        add_bot_levels(["no-spec"])
+    asked = tmp_path / "asked.txt"
+    add_bot_levels([f"program=cmd:{program(tmp_path, 'fine', asked)}"])
+    try:
+        assert "program" in LEVELS
+        storage = Storage(f"sqlite:///{tmp_path / 'web.db'}")
+        with running(storage, fast_settings(default_level="program")) as server:
+            assert "program" in server.get("/api/config").json()["levels"]
+            created = server.post("/api/play-now", {"name": "Ann", "options": {"end_score": 30}})
+            assert created.status_code == 201, created.text
+            data = created.json()
+            player = Player(server.ws_url(data["table_id"]), token=data["token"], seed=5).open()
+            player.play()
+            player.close()
+            assert player.errors == []
+            seats = server.get(f"/api/tables/{data['table_id']}").json()["seats"]
+            assert [seat.get("level") for seat in seats[1:]] == ["program"] * 3
+        decisions = asked.read_text(encoding="utf-8").split()
+        assert decisions.count("play") >= 3 * 13 and "pass" in decisions
+    finally:
+        del LEVELS["program"], BOTS["program"]

@@ -45,6 +45,7 @@ __all__ = [
     "decide",
     "decide_safely",
     "engine_bot",
+    "add_level",
     "ENGINE_PREFIX",
 ]
 
@@ -126,6 +127,27 @@ def make_bot(level: str, seed: object = 0, **options: object) -> Bot:
     if ":" in level:
         return load_bot(level, seed)
     raise BotError(f"no bot level {level!r}: choose {', '.join(BOTS)}, module:Class or cmd:PROGRAM")
+
+
+def add_level(name: str, spec: str) -> None:
+    """Offer another bot as a level by ``name`` (``hearts serve --bot-level NAME=SPEC``):
+    ``spec`` is anything :func:`make_bot` builds, such as ``cmd:./mybot --flag``.
+
+    >>> add_level("cautious", "easy")
+    >>> type(make_bot("cautious", seed=1)).__name__
+    'EasyBot'
+    >>> del LEVELS["cautious"], BOTS["cautious"]
+    """
+    if not name.replace("-", "").replace("_", "").isalnum():
+        raise BotError(f"bot level name {name!r}: letters, digits, - and _ only")
+    if name in BOTS or spec == name:
+        raise BotError(f"there is already a bot called {name!r}")
+
+    def build(seed: object) -> Bot:
+        return make_bot(spec, seed)
+
+    LEVELS[name] = build
+    BOTS[name] = _no_options(name, build)
 
 
 #: ``cmd:PROGRAM ARGS`` seats a program speaking the engine protocol (docs/engine-protocol.md).

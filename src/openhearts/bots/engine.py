@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import queue
 import shlex
 import subprocess
@@ -54,6 +55,11 @@ PROTOCOL_VERSION: Final = 1
 DEFAULT_TIME_LIMIT: Final = 10.0
 DEFAULT_START_LIMIT: Final = 10.0
 _DECISIONS: Final = {PASSING: "pass", PLAYING: "play", MOON_CHOICE: "moon"}
+
+# Faults are logged where the host configures logging (the web server does); the
+# arena reports them itself, so by default nothing is printed.
+log = logging.getLogger(__name__)
+log.addHandler(logging.NullHandler())
 
 
 class EngineFault(RuntimeError):
@@ -336,6 +342,7 @@ class EngineBot:
 
         where = f"deal {view.deal_number}, trick {len(view.tricks) + 1}, seat {view.seat}"
         self.faults.append(f"{where}: {reason}; {self.fallback_level} plays on for it")
+        log.warning("bot program %r: %s", self.command, self.faults[-1])
         self.close()
         self._replacement = make_bot(self.fallback_level, self.seed)
 

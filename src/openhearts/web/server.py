@@ -27,6 +27,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from ..bots import add_level
 from ..options import add_rules_arguments, parse_option
 from ..rules import (
     PRESET_SOURCES,
@@ -447,6 +448,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="default level of the bots: random, easy or hard (default: easy)",
     )
     parser.add_argument(
+        "--bot-level",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        help="offer another bot as a level, e.g. mine='cmd:./mybot --flag' for a program "
+        "speaking the engine protocol (docs/engine-protocol.md); repeatable",
+    )
+    parser.add_argument(
         "--bot-delay",
         type=float,
         default=0.6,
@@ -513,8 +522,18 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     )
 
 
+def add_bot_levels(texts: list[str]) -> None:
+    """Register each ``NAME=SPEC`` of ``--bot-level`` (raises ValueError if malformed)."""
+    for text in texts:
+        name, equals, spec = text.partition("=")
+        if not equals or not name.strip() or not spec.strip():
+            raise ValueError(f"--bot-level {text!r}: write NAME=SPEC, e.g. mine=cmd:./mybot")
+        add_level(name.strip(), spec.strip())
+
+
 def run(args: argparse.Namespace) -> int:
     try:
+        add_bot_levels(args.bot_level)
         settings = settings_from_args(args)
     except (RulesError, TypeError, ValueError) as error:
         print(f"hearts serve: {error}", file=sys.stderr)
