@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from openhearts import Game, Rules
+from openhearts import Game, Play, Rules
 from openhearts.arena import add_arguments, run
 from openhearts.bots import BotError, act, make_bot
 from openhearts.bots.engine import EngineBot, view_message
@@ -192,3 +192,33 @@ def test_the_web_server_seats_a_program_as_a_bot_level(tmp_path: Path) -> None:
         assert decisions.count("play") >= 3 * 13 and "pass" in decisions
     finally:
         del LEVELS["program"], BOTS["program"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "reported"),
+    [
+        ([1, 2], "instead of a JSON object"),
+        ({"cards": "4C 5C QC"}, "a pass answer is"),
+        ({"cards": ["4C", "5C"]}, "passed 2 different cards, not 3"),
+        ({"cards": ["4C", "4C", "5C"]}, "passed 2 different cards"),
+        ({"cards": ["4C", "5C", "XX"]}, "not one"),
+        ({"card": "4C"}, "a pass answer is"),
+    ],
+)
+def test_wrong_pass_answers_say_what_is_wrong(answer: object, reported: str) -> None:
+    from openhearts.bots.engine import EngineFault, read_answer
+
+    with pytest.raises(EngineFault, match=reported):
+        read_answer(Game(seed=1).view(0), answer)
+
+
+def test_wrong_play_answers_say_what_is_wrong() -> None:
+    from openhearts.bots.engine import EngineFault, read_answer
+
+    game = Game(Rules.preset("standard", pass_cycle=("hold",)), seed=1)
+    view = game.view(game.current_player or 0)
+    for answer in ({"card": 12}, {"cards": ["2C"]}):
+        with pytest.raises(EngineFault, match="a play answer is"):
+            read_answer(view, answer)
+    action = read_answer(view, {"card": "2c", "comment": "ignored"})
+    assert isinstance(action, Play) and action.card == game.legal_plays().cards()[0]

@@ -61,7 +61,8 @@ class ArenaError(ValueError):
 
 @dataclass(frozen=True)
 class BotSpec:
-    """A bot as named on the command line: ``easy``, ``hard:budget=20``, ``pkg.mod:Cls``."""
+    """A bot as named on the command line: ``easy``, ``hard:budget=20``, ``pkg.mod:Cls``,
+    ``cmd:./mybot --flag``."""
 
     text: str
 
@@ -437,8 +438,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="SPEC",
         help="a bot of the line-up, in seat order: random, easy, hard, hard:budget=N, "
-        "openspiel-ismcts:sims=700, openspiel-random, or "
-        "package.module:Class (repeatable; the last one fills the remaining seats; "
+        "openspiel-ismcts:sims=700, openspiel-random, package.module:Class, or "
+        "'cmd:PROGRAM ARGS' for a program speaking the engine protocol "
+        "(repeatable; the last one fills the remaining seats; "
         "default: easy against random)",
     )
     count = parser.add_mutually_exclusive_group()

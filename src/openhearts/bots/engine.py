@@ -34,7 +34,7 @@ import subprocess
 import threading
 import time
 from collections import deque
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from ..cards import Card, CardParseError, CardSet
 from ..game import MOON_CHOICE, PASSING, PLAYING, Action, MoonChoice, Pass, Play, PlayerView
@@ -54,6 +54,7 @@ PROTOCOL_VERSION: Final = 1
 #: Seconds a program has for each decision, and to answer ``hello`` when it starts.
 DEFAULT_TIME_LIMIT: Final = 10.0
 DEFAULT_START_LIMIT: Final = 10.0
+T = TypeVar("T")
 _DECISIONS: Final = {PASSING: "pass", PLAYING: "play", MOON_CHOICE: "moon"}
 
 # Faults are logged where the host configures logging (the web server does); the
@@ -111,8 +112,8 @@ def read_answer(view: PlayerView, answer: object) -> Action:
         raise EngineFault(f"answered {json.dumps(answer)[:80]} instead of a JSON object")
     try:
         if view.phase == PASSING:
-            cards = answer.get("cards")
-            if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            cards = _field(answer, "cards", list, 'a pass answer is {"cards": ["QS", ...]}')
+            if not all(isinstance(c, str) for c in cards):
                 raise EngineFault('a pass answer is {"cards": ["QS", ...]}')
             chosen = CardSet(Card.parse(c) for c in cards)
             if len(cards) != view.rules.cards_passed or len(chosen) != len(cards):
@@ -124,21 +125,24 @@ def read_answer(view: PlayerView, answer: object) -> Action:
                 raise EngineFault(f"passed cards it does not hold: {foreign.pretty}")
             return Pass(view.seat, chosen)
         if view.phase == PLAYING:
-            card = answer.get("card")
-            if not isinstance(card, str):
-                raise EngineFault('a play answer is {"card": "QS"}')
-            played = Card.parse(card)
+            played = Card.parse(_field(answer, "card", str, 'a play answer is {"card": "QS"}'))
             if played not in view.legal:
                 raise EngineFault(f"played {played.pretty}, which it may not play now")
             return Play(view.seat, played)
         if view.phase == MOON_CHOICE:
-            others_add = answer.get("others_add")
-            if not isinstance(others_add, bool):
-                raise EngineFault('a moon answer is {"others_add": true} or false')
-            return MoonChoice(view.seat, others_add)
+            usage = 'a moon answer is {"others_add": true} or false'
+            return MoonChoice(view.seat, _field(answer, "others_add", bool, usage))
     except CardParseError as error:
         raise EngineFault(f"answered a card that is not one: {error}") from None
     raise EngineFault(f"asked for a decision in phase {view.phase!r}")
+
+
+def _field(answer: dict[str, Any], name: str, kind: type[T], usage: str) -> T:
+    """``answer[name]`` if it is a ``kind``; else the fault says what was expected."""
+    value = answer.get(name)
+    if not isinstance(value, kind):
+        raise EngineFault(usage)
+    return value
 
 
 class _Program:
