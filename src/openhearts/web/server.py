@@ -28,6 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..bots import add_level
+from ..extras import missing_extra_message
 from ..options import add_rules_arguments, parse_option
 from ..rules import (
     PRESET_SOURCES,
@@ -543,7 +544,10 @@ def run(args: argparse.Namespace) -> int:
         storage = Storage(url)
         version = storage.migrate()
     except StorageError as error:
-        print(f"hearts serve: {error}", file=sys.stderr)
+        # A missing database driver is a missing extra: say which one to install.
+        cause = error.__context__
+        extra = missing_extra_message(cause) if isinstance(cause, ImportError) else None
+        print(f"hearts serve: {extra or error}", file=sys.stderr)
         return 1
     import uvicorn
 
