@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable
+from typing import Final
 
 from ..cards import Card, CardSet
 from ..game import (
@@ -43,6 +44,9 @@ __all__ = [
     "BotError",
     "decide",
     "decide_safely",
+    "engine_bot",
+    "add_level",
+    "ENGINE_PREFIX",
 ]
 
 
@@ -118,9 +122,46 @@ def make_bot(level: str, seed: object = 0, **options: object) -> Bot:
             if isinstance(error, BotError):
                 raise
             raise BotError(f"bot {level!r}: {error}") from None
+    if level.startswith(ENGINE_PREFIX):
+        return engine_bot(level.removeprefix(ENGINE_PREFIX), seed, **options)
     if ":" in level:
         return load_bot(level, seed)
-    raise BotError(f"no bot level {level!r}: choose {', '.join(BOTS)} or module:Class")
+    raise BotError(f"no bot level {level!r}: choose {', '.join(BOTS)}, module:Class or cmd:PROGRAM")
+
+
+def add_level(name: str, spec: str) -> None:
+    """Offer another bot as a level by ``name`` (``hearts serve --bot-level NAME=SPEC``):
+    ``spec`` is anything :func:`make_bot` builds, such as ``cmd:./mybot --flag``.
+
+    >>> add_level("cautious", "easy")
+    >>> type(make_bot("cautious", seed=1)).__name__
+    'EasyBot'
+    >>> del LEVELS["cautious"], BOTS["cautious"]
+    """
+    if not name.replace("-", "").replace("_", "").isalnum():
+        raise BotError(f"bot level name {name!r}: letters, digits, - and _ only")
+    if name in BOTS or spec == name:
+        raise BotError(f"there is already a bot called {name!r}")
+
+    def build(seed: object) -> Bot:
+        return make_bot(spec, seed)
+
+    LEVELS[name] = build
+    BOTS[name] = _no_options(name, build)
+
+
+#: ``cmd:PROGRAM ARGS`` seats a program speaking the engine protocol (docs/engine-protocol.md).
+ENGINE_PREFIX: Final = "cmd:"
+
+
+def engine_bot(command: str, seed: object = 0, **options: object) -> Bot:
+    """A bot played by an outside program (:class:`~openhearts.bots.engine.EngineBot`)."""
+    from .engine import EngineBot
+
+    if not command.strip():
+        raise BotError("cmd: give the program to run, e.g. cmd:./mybot --flag")
+    bot: Bot = EngineBot(command, seed, **options)  # type: ignore[arg-type]
+    return bot
 
 
 def load_bot(spec: str, seed: object = 0) -> Bot:

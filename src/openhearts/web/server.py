@@ -26,6 +26,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from ..bots import add_level
+from ..extras import missing_extra_message
 from ..options import add_rules_arguments, parse_option
 from ..rules import (
     PRESET_SOURCES,
@@ -439,6 +441,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="default level of the bots: random, easy or hard (default: easy)",
     )
     parser.add_argument(
+        "--bot-level",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        help="offer another bot as a level, e.g. mine='cmd:./mybot --flag' for a program "
+        "speaking the engine protocol (docs/engine-protocol.md); repeatable",
+    )
+    parser.add_argument(
         "--bot-delay",
         type=float,
         default=0.6,
@@ -518,8 +528,18 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     )
 
 
+def add_bot_levels(texts: list[str]) -> None:
+    """Register each ``NAME=SPEC`` of ``--bot-level`` (raises ValueError if malformed)."""
+    for text in texts:
+        name, equals, spec = text.partition("=")
+        if not equals or not name.strip() or not spec.strip():
+            raise ValueError(f"--bot-level {text!r}: write NAME=SPEC, e.g. mine=cmd:./mybot")
+        add_level(name.strip(), spec.strip())
+
+
 def run(args: argparse.Namespace) -> int:
     try:
+        add_bot_levels(args.bot_level)
         settings = settings_from_args(args)
     except (RulesError, TypeError, ValueError) as error:
         print(f"hearts serve: {error}", file=sys.stderr)
@@ -529,7 +549,10 @@ def run(args: argparse.Namespace) -> int:
         storage = Storage(url)
         version = storage.migrate()
     except StorageError as error:
-        print(f"hearts serve: {error}", file=sys.stderr)
+        # A missing database driver is a missing extra: say which one to install.
+        cause = error.__context__
+        extra = missing_extra_message(cause) if isinstance(cause, ImportError) else None
+        print(f"hearts serve: {extra or error}", file=sys.stderr)
         return 1
     import uvicorn
 
