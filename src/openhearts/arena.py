@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .bots import LEVELS, BotError, act, load_bot
+from .bots import BOTS, BotError, act, load_bot, make_bot
 from .bots.base import Bot
 from .game import PLAYING, Game
 from .options import add_rules_arguments, rules_from_args
@@ -66,9 +66,9 @@ class BotSpec:
     text: str
 
     def parts(self) -> tuple[str, dict[str, Any]]:
-        """Level (or import path) and keyword options."""
+        """Bot name (or import path) and keyword options."""
         head, sep, tail = self.text.partition(":")
-        if head in LEVELS:
+        if head in BOTS:
             options: dict[str, Any] = {}
             if sep:
                 for item in tail.split(","):
@@ -81,27 +81,18 @@ class BotSpec:
             return head, options
         if not sep:
             raise ArenaError(
-                f"no bot level {self.text!r}: choose {', '.join(LEVELS)} or module:Class"
+                f"no bot level {self.text!r}: choose {', '.join(BOTS)} or module:Class"
             )
         return self.text, {}
 
     def build(self, seed: object) -> Bot:
         level, options = self.parts()
-        if level not in LEVELS:
-            try:
+        try:
+            if level not in BOTS:
                 return load_bot(level, seed)
-            except BotError as error:
-                raise ArenaError(str(error)) from None
-        if not options:
-            return LEVELS[level](seed)
-        if level == "hard":
-            from .bots.hard import HardBot
-
-            try:
-                return HardBot(seed, **options)
-            except (TypeError, ValueError) as error:
-                raise ArenaError(f"bot {self.text!r}: {error}") from None
-        raise ArenaError(f"bot {self.text!r}: the {level} level takes no options")
+            return make_bot(level, seed, **options)
+        except BotError as error:
+            raise ArenaError(f"bot {self.text!r}: {error}") from None
 
 
 def _number(text: str) -> Any:
@@ -407,7 +398,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="SPEC",
-        help="a bot of the line-up, in seat order: random, easy, hard, hard:budget=N, or "
+        help="a bot of the line-up, in seat order: random, easy, hard, hard:budget=N, "
+        "openspiel-ismcts:sims=700, openspiel-random, or "
         "package.module:Class (repeatable; the last one fills the remaining seats; "
         "default: easy against random)",
     )
@@ -583,21 +575,25 @@ def _play(
 
 
 class _Progress:
-    """A rich progress bar on standard error, with the time left."""
+    """A rich progress bar on standard error, with the time left (none without rich,
+    which the arena, like the engine, does not require)."""
 
     def __init__(self, total: int, completed: int, enabled: bool) -> None:
         self._progress: Any = None
         if not enabled:
             return
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
+        try:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+        except ImportError:
+            return
 
         self._progress = Progress(
             TextColumn("boards"),

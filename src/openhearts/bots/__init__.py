@@ -36,6 +36,7 @@ __all__ = [
     "BaseBot",
     "RandomBot",
     "LEVELS",
+    "BOTS",
     "make_bot",
     "load_bot",
     "act",
@@ -63,21 +64,63 @@ def _hard(seed: object) -> Bot:
     return bot
 
 
-#: Level name -> factory taking a seed.
+def _openspiel(kind: str) -> Callable[..., Bot]:
+    def build(seed: object, **options: object) -> Bot:
+        from .openspiel_seat import OpenSpielBot
+
+        bot: Bot = OpenSpielBot(seed, kind=kind, **options)  # type: ignore[arg-type]
+        return bot
+
+    return build
+
+
+def _no_options(level: str, factory: Callable[[object], Bot]) -> Callable[..., Bot]:
+    def build(seed: object, **options: object) -> Bot:
+        if options:
+            raise BotError(f"the {level} level takes no options")
+        return factory(seed)
+
+    return build
+
+
+#: Level name -> factory taking a seed: the levels a person can play against.
 LEVELS: dict[str, Callable[[object], Bot]] = {
     "random": RandomBot,
     "easy": _easy,
     "hard": _hard,
 }
 
+#: Every bot that can be seated by name (the levels and outside programs): name ->
+#: factory taking a seed and keyword options (``hard``'s budget, OpenSpiel's sims...).
+BOTS: dict[str, Callable[..., Bot]] = {
+    "random": _no_options("random", RandomBot),
+    "easy": _no_options("easy", _easy),
+    "hard": lambda seed, **options: _hard_with(seed, **options),
+    "openspiel-ismcts": _openspiel("ismcts"),
+    "openspiel-random": _openspiel("random"),
+}
 
-def make_bot(level: str, seed: object = 0) -> Bot:
-    """A bot of a named level, or from an import path ``module:Class``."""
-    if level in LEVELS:
-        return LEVELS[level](seed)
+
+def _hard_with(seed: object, **options: object) -> Bot:
+    from .hard import HardBot
+
+    bot: Bot = HardBot(seed, **options)  # type: ignore[arg-type]
+    return bot
+
+
+def make_bot(level: str, seed: object = 0, **options: object) -> Bot:
+    """A bot by name (a level or another registered bot, see :data:`BOTS`) with keyword
+    options, or from an import path ``module:Class``."""
+    if level in BOTS:
+        try:
+            return BOTS[level](seed, **options)
+        except (TypeError, ValueError) as error:
+            if isinstance(error, BotError):
+                raise
+            raise BotError(f"bot {level!r}: {error}") from None
     if ":" in level:
         return load_bot(level, seed)
-    raise BotError(f"no bot level {level!r}: choose {', '.join(LEVELS)} or module:Class")
+    raise BotError(f"no bot level {level!r}: choose {', '.join(BOTS)} or module:Class")
 
 
 def load_bot(spec: str, seed: object = 0) -> Bot:

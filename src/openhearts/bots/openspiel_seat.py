@@ -1,0 +1,270 @@
+"""Outside opponents: OpenSpiel's fair Hearts bots playing a seat at our table.
+
+:class:`OpenSpielBot` plays one seat with a bot from OpenSpiel (the ``open-spiel``
+package, imported only when such a bot is built): its information-set Monte Carlo
+tree search (``ISMCTSBot``) or its uniform random bot.  Both are *fair*: they decide
+from the information state of their own seat.  ISMCTS deals itself the hidden cards
+anew for every simulation from that information state (OpenSpiel's
+``ResampleFromInfostate``), never from the hands held by the state it is given.
+
+For every decision the seat rebuilds a ``pyspiel`` state in lockstep with our game:
+the pass direction, a deal, the passes and every card played so far are replayed, in
+order, on both.  Only this seat's cards are known; the other hands are filled with one
+deal of the unseen cards that fits everything the seat knows
+(:mod:`openhearts.bots.sampler`), and the hidden passes are read back from it.  Before
+asking OpenSpiel anything, the rebuilt state is checked against our view: the same seat
+to move, the same hand, the same legal cards.
+
+Only rules OpenSpiel's Hearts can express are accepted (4 players, 3 cards passed, the
+2♣ leads, moon adds 26 to the others, no sun): see :func:`openspiel_options`.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import zlib
+from typing import Any
+
+from ..cards import Card, CardSet
+from ..game import PASSING, PlayerView
+from ..rules import FirstTrick, HeartsBreak, MoonScoring, Rules
+from .base import BaseBot
+from .sampler import constraints, sample
+
+__all__ = ["OpenSpielBot", "OpenSpielError", "openspiel_options", "OS_TO_OURS", "OURS_TO_OS"]
+
+#: OpenSpiel suit index (C, D, H, S) -> ours (C, D, S, H).
+_SUIT_TO_OURS = (0, 1, 3, 2)
+#: OpenSpiel card action (``rank * 4 + suit``) -> our card number (``suit * 13 + rank``).
+OS_TO_OURS: tuple[int, ...] = tuple(_SUIT_TO_OURS[a % 4] * 13 + a // 4 for a in range(52))
+#: Our card number -> OpenSpiel card action.
+OURS_TO_OS: tuple[int, ...] = tuple(OS_TO_OURS.index(c) for c in range(52))
+
+_INSTALL = "OpenSpiel is not installed: pip install open-spiel (or the project's [test] extra)"
+
+
+class OpenSpielError(ValueError):
+    """OpenSpiel is missing, the rules cannot be expressed in it, or its state and ours
+    disagree."""
+
+
+def openspiel_options(rules: Rules) -> dict[str, bool]:
+    """The parameters of OpenSpiel's ``hearts`` game that play by ``rules``.
+
+    >>> openspiel_options(Rules.preset("standard"))["qs_breaks_hearts"]
+    False
+    >>> openspiel_options(Rules(players=3))
+    Traceback (most recent call last):
+    ...
+    openhearts.bots.openspiel_seat.OpenSpielError: OpenSpiel's Hearts is for 4 players ...
+    """
+    problems = []
+    if rules.players != 4 or rules.removed:
+        problems.append("for 4 players with the full deck")
+    if rules.cards_passed != 3:
+        problems.append("passes 3 cards")
+    if rules.first_lead_card != 0:
+        problems.append("has the 2♣ lead")
+    if rules.moon is not MoonScoring.OTHERS_ADD or rules.sun:
+        problems.append("scores a moon as +26 to the others (no sun)")
+    if rules.first_trick not in (FirstTrick.NO_POINTS_UNLESS_FORCED, FirstTrick.ALLOWED):
+        problems.append("bars either every point card or none on the first trick")
+    if problems:
+        raise OpenSpielError(
+            "OpenSpiel's Hearts is " + ", ".join(problems) + "; these rules differ"
+        )
+    return {
+        "pass_cards": any(name != "hold" for name in rules.pass_cycle or ("hold",)),
+        "no_pts_on_first_trick": rules.first_trick is FirstTrick.NO_POINTS_UNLESS_FORCED,
+        "must_break_hearts": rules.hearts_break is not HeartsBreak.NEVER_RESTRICTED,
+        "qs_breaks_hearts": rules.hearts_break is HeartsBreak.POINT_CARD,
+        "jd_bonus": rules.jack_of_diamonds,
+    }
+
+
+def _pyspiel() -> Any:
+    try:
+        import pyspiel
+    except ImportError:
+        raise OpenSpielError(_INSTALL) from None
+    return pyspiel
+
+
+@functools.lru_cache(maxsize=16)
+def _game(options: tuple[tuple[str, bool], ...]) -> Any:
+    return _pyspiel().load_game("hearts", dict(options))
+
+
+def _game_for(rules: Rules) -> Any:
+    """The OpenSpiel game for ``rules`` (the one place that maps our rules to it)."""
+    return _game(tuple(sorted(openspiel_options(rules).items())))
+
+
+def _cards(mask: int) -> list[int]:
+    return [c for c in range(52) if mask >> c & 1]
+
+
+def _os_mask(actions: list[int]) -> int:
+    mask = 0
+    for action in actions:
+        mask |= 1 << OS_TO_OURS[action]
+    return mask
+
+
+def lockstep_state(view: PlayerView, rng: random.Random) -> Any:
+    """A ``pyspiel`` state at the same point of the deal as ``view``, checked against it.
+
+    Our cards, our pass, what we received and every card played are the real ones; the
+    other hands are one deal of the unseen cards consistent with the view.
+    """
+    rules = view.rules
+    game = _game_for(rules)
+    seat = view.seat
+    players = rules.players
+    hidden = sample(constraints(view), rng)
+    played_by = [0] * players
+    for trick in view.tricks:
+        for who, card in trick.plays(players):
+            played_by[who] |= 1 << card
+    for who, card in view.trick:
+        played_by[who] |= 1 << card
+    # Every card each seat has held since the exchange: now held or played since.
+    final = [hidden[s] | played_by[s] for s in range(players)]
+    final[seat] = view.hand.mask | played_by[seat]
+    offset = 0 if view.pass_target is None else (view.pass_target - seat) % players
+    passes: list[int] = [0] * players
+    exchanged = offset and view.phase != PASSING
+    if exchanged:
+        for giver in range(players):
+            receiver = (giver + offset) % players
+            if giver == seat:
+                assert view.passed is not None
+                passes[giver] = view.passed.mask
+            elif receiver == seat:
+                assert view.received is not None
+                passes[giver] = view.received.mask
+            else:
+                passes[giver] = sum(1 << c for c in rng.sample(_cards(final[receiver]), 3))
+        dealt = [final[s] & ~passes[(s - offset) % players] | passes[s] for s in range(players)]
+    elif view.phase != PASSING:
+        dealt = final
+    else:
+        # OpenSpiel's sampling of hidden hands fails while some seats have passed and
+        # others not.  A pass depends only on the hand and the direction, so the table is
+        # turned to put this seat first to pass (player 0).
+        dealt = final[seat:] + final[:seat]
+    actions = [offset]
+    cards = [_cards(hand) for hand in dealt]
+    actions += [OURS_TO_OS[cards[k % players][k // players]] for k in range(52)]
+    actions += [OURS_TO_OS[card] for given in passes for card in _cards(given)]
+    actions += [OURS_TO_OS[card] for trick in view.tricks for card in trick.cards]
+    actions += [OURS_TO_OS[card] for _, card in view.trick]
+    state = game.new_initial_state()
+    try:
+        for action in actions:
+            state.apply_action(action)
+    except Exception as error:  # pyspiel reports an illegal action as a bare RuntimeError
+        raise OpenSpielError(f"OpenSpiel refused the replay of this deal: {error}") from None
+    _check(state, view, 0 if view.phase == PASSING else seat)
+    return state
+
+
+def _check(state: Any, view: PlayerView, seat: int) -> None:
+    """Refuse a rebuilt state that is not at our view's decision (``seat``: this seat's
+    player number in OpenSpiel)."""
+    if state.current_player() != seat:
+        raise OpenSpielError(
+            f"OpenSpiel's state has player {state.current_player()} to move, not seat {seat}"
+        )
+    legal = _os_mask(state.legal_actions())
+    expected = view.hand.mask if view.phase == PASSING else view.legal.mask
+    if legal != expected:
+        raise OpenSpielError(
+            f"OpenSpiel allows {CardSet(legal)} where our game allows {CardSet(expected)}"
+        )
+
+
+class OpenSpielBot(BaseBot):
+    """A seat played by one of OpenSpiel's fair Hearts bots.
+
+    :param seed: makes decisions repeatable (without ``seconds``).
+    :param kind: ``"ismcts"`` (information-set MCTS) or ``"random"`` (uniform random).
+    :param sims: ISMCTS simulations per decision (default 700).
+    :param uct_c: ISMCTS exploration constant.
+    :param rollouts: random rollouts per leaf evaluation.
+    :param seconds: a wall-clock limit per decision instead of a fixed effort (0: none).
+
+    Raises :class:`OpenSpielError` with an install hint when OpenSpiel is missing.
+    """
+
+    name = "openspiel"
+
+    def __init__(
+        self,
+        seed: object = 0,
+        kind: str = "ismcts",
+        sims: int = 700,
+        uct_c: float = 2.0,
+        rollouts: int = 1,
+        seconds: float = 0.0,
+    ) -> None:
+        super().__init__(seed)
+        pyspiel = _pyspiel()
+        if kind not in ("ismcts", "random"):
+            raise OpenSpielError(f"kind: ismcts or random, not {kind!r}")
+        if sims < 1 or rollouts < 1 or seconds < 0:
+            raise OpenSpielError("sims and rollouts: at least 1; seconds: not negative")
+        self.kind = kind
+        number = zlib.crc32(f"openspiel:{seed}".encode()) & 0x7FFFFFFF
+        self._bot: Any
+        if kind == "random":
+            # Built on first use: the factory needs the game, which depends on the rules.
+            self._bot = None
+        else:
+            # The bot keeps only a pointer to its evaluator: hold it as long as the bot.
+            self._evaluator = pyspiel.RandomRolloutEvaluator(int(rollouts), number)
+            self._bot = pyspiel.ISMCTSBot(
+                number,
+                self._evaluator,
+                float(uct_c),
+                int(sims),
+                -1,  # a fresh world per simulation, drawn from the information state
+                pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+                False,
+                False,
+                float(seconds) if seconds else -1.0,
+            )
+        self._number = number
+        self._random: dict[int, Any] = {}
+
+    def __repr__(self) -> str:
+        return f"OpenSpielBot(seed={self.seed!r}, kind={self.kind!r})"
+
+    def _step(self, state: Any) -> int:
+        bot = self._bot
+        if bot is None:
+            # OpenSpiel's random bot is built for one player number (see lockstep_state).
+            player = state.current_player()
+            bot = self._random.get(player)
+            if bot is None:
+                bot = _pyspiel().make_uniform_random_bot(player, self._number)
+                self._random[player] = bot
+        action: int = bot.step(state)
+        return OS_TO_OURS[action]
+
+    def choose_pass(self, view: PlayerView) -> CardSet:
+        state = lockstep_state(view, self.rng)
+        chosen = 0
+        # OpenSpiel passes one card per action.
+        for _ in range(view.rules.cards_passed):
+            card = self._step(state)
+            chosen |= 1 << card
+            state.apply_action(OURS_TO_OS[card])
+        return CardSet(chosen)
+
+    def choose_play(self, view: PlayerView) -> Card:
+        legal = view.legal.mask
+        if legal & (legal - 1) == 0:
+            return Card(legal.bit_length() - 1)
+        return Card(self._step(lockstep_state(view, self.rng)))
