@@ -487,7 +487,7 @@ def _four_only(name: str, players: int | None) -> None:
         raise RulesError(f"players: {name} describes a game of 4 players only")
 
 
-#: Preset name -> builder taking (players, **changes).
+#: Preset name -> builder taking ``(players, **changes)``.
 PRESETS: Final = {
     "standard": _standard,
     "source-000": _source_000,
