@@ -49,6 +49,7 @@ def test_options_reach_the_rules() -> None:
         ({"preset": "source-001", "players": 3}, "players: source-001 describes"),
         ({"options": "bogus=1"}, "bogus: not an option"),
         ({"options": "moon=sometimes"}, "moon: expected one of"),
+        ({"options": "sun=maybe"}, "sun: true or false"),
     ],
 )
 def test_bad_parameters_are_a_clear_error(parameters: dict[str, Any], message: str) -> None:

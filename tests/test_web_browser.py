@@ -846,7 +846,7 @@ def test_a_settled_deal_finishes_by_itself_with_auto_play_one_on(
             for m in received
             if m["type"] == "state"
             for e in m["events"]
-            if e["event"] == "auto" and e["seat"] == me
+            if e["event"] == "played" and e["seat"] == me and e.get("auto")
         ]
         assert len(autos) == len(left)
         assert [m for m in received if m["type"] == "error"] == []

@@ -20,6 +20,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("openhearts.replay", "print a saved game trick by trick"),
     "arena": ("openhearts.arena", "play bots against each other and compare them"),
     "serve": ("openhearts.web.server", "start the web game server"),
+    "prune": ("openhearts.web.prune", "forget the web server's old finished and abandoned tables"),
     "rules": ("openhearts.rules_help", "list the rules presets and options"),
 }
 

@@ -129,7 +129,9 @@ export function sendRaw(message) {
 export function send(type, fields = {}) {
   const id = app.nextId++;
   app.pending.set(id, type);
-  if (!sendRaw({ type, id, ...fields })) {
+  // Actions name the action count they answer: the server refuses a stale one.
+  const seen = ["pass", "play", "moon", "undo"].includes(type) ? { seq: app.seq ?? 0 } : {};
+  if (!sendRaw({ type, id, ...seen, ...fields })) {
     app.pending.delete(id);
     flash("Not connected yet: try again in a moment.", "error");
     return null;
