@@ -1,7 +1,10 @@
 """Decision times of the bots: median and 95th percentile per level.
 
 Plays seeded deals with one bot of the measured level against ``easy`` opponents and
-times every play decision that has a real choice (two or more legal cards).
+times every play decision that has a real choice (two or more legal cards).  For
+``hard``, the same deals are played twice, with its playouts in the compiled kernel and
+in the pure-Python engine, and the report gives both times, the speed-up, and how many
+decisions chose the same card (all of them, when the kernel equals its reference).
 
     python benchmarks/bots.py --level hard --deals 20
     python benchmarks/bots.py --level hard --deals 20 --workers 2
@@ -13,22 +16,31 @@ import argparse
 import json
 import statistics
 import time
+from typing import Any
 
 from openhearts import Game, Rules
 from openhearts.bots import act, make_bot
 from openhearts.bots.hard import DEFAULT_BUDGET, HardBot
+from openhearts.game import Play
+from openhearts.kernel import COMPILED
 
 
-def measure(level: str, deals: int, budget: int, workers: int, seed: str) -> list[float]:
-    """Seconds per real decision of the measured bot, over ``deals`` deals."""
+def measure(
+    level: str, deals: int, budget: int, workers: int, seed: str, compiled: bool = True
+) -> tuple[list[float], list[int]]:
+    """Seconds per real decision of the measured bot over ``deals`` deals, and the cards
+    it chose in those decisions."""
     times: list[float] = []
+    choices: list[int] = []
     rules = Rules()
     for number in range(deals):
         players = rules.players
         seat = number % players
         bots = [make_bot("easy", seed=f"{seed}:{number}:{s}") for s in range(players)]
         if level == "hard":
-            bots[seat] = HardBot(f"{seed}:{number}", budget=budget, workers=workers)
+            bots[seat] = HardBot(
+                f"{seed}:{number}", budget=budget, workers=workers, compiled=compiled
+            )
         else:
             bots[seat] = make_bot(level, seed=f"{seed}:{number}")
         game = Game(rules, seed=f"{seed}:{number}", first_deal=number)
@@ -39,10 +51,23 @@ def measure(level: str, deals: int, budget: int, workers: int, seed: str) -> lis
             act(game, mover, bots[mover])
             if choice:
                 times.append(time.perf_counter() - start)
+                action = game.actions[-1]
+                assert isinstance(action, Play)
+                choices.append(int(action.card))
         close = getattr(bots[seat], "close", None)
         if callable(close):
             close()
-    return times
+    return times, choices
+
+
+def summary(times: list[float]) -> dict[str, Any]:
+    ordered = sorted(times)
+    return {
+        "decisions": len(ordered),
+        "median_ms": round(1000 * statistics.median(ordered), 2),
+        "p95_ms": round(1000 * ordered[int(0.95 * (len(ordered) - 1))], 2),
+        "max_ms": round(1000 * ordered[-1], 2),
+    }
 
 
 def main() -> None:
@@ -54,16 +79,25 @@ def main() -> None:
     parser.add_argument("--seed", default="bench")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
-    times = sorted(measure(args.level, args.deals, args.budget, args.workers, args.seed))
-    figures = {
+    times, choices = measure(args.level, args.deals, args.budget, args.workers, args.seed)
+    figures: dict[str, Any] = {
         "level": args.level,
         "budget": args.budget if args.level == "hard" else None,
         "workers": args.workers,
-        "decisions": len(times),
-        "median_ms": round(1000 * statistics.median(times), 1),
-        "p95_ms": round(1000 * times[int(0.95 * (len(times) - 1))], 1),
-        "max_ms": round(1000 * times[-1], 1),
+        "kernel": COMPILED if args.level == "hard" else None,
+        **summary(times),
     }
+    if args.level == "hard":
+        slow_times, slow_choices = measure(
+            "hard", args.deals, args.budget, args.workers, args.seed, compiled=False
+        )
+        python = summary(slow_times)
+        figures.update({f"python_{key}": value for key, value in python.items()})
+        figures["same_choices"] = sum(a == b for a, b in zip(choices, slow_choices, strict=False))
+        figures["speedup_median"] = round(
+            statistics.median(slow_times) / statistics.median(times), 2
+        )
+        figures["speedup_total"] = round(sum(slow_times) / sum(times), 2)
     if args.json:
         print(json.dumps(figures))
     else:

@@ -9,6 +9,21 @@ actions, in the same run, in alternating rounds; each figure is the best round (
 are also played on the unchecked :class:`DealState` hot path the bots' search uses,
 which shows what the checking ``Game`` layer costs.
 
+OpenSpiel's own C++ loop is timed too: ``pyspiel.evaluate_bots`` with uniformly random
+bots plays a whole deal (chance, pass, play) in one call from Python.
+
+Random playouts (the play phase: from the first lead to the score, from positions dealt
+and passed beforehand, one of 64 in turn) compare what search runs:
+
+* the compiled kernel, one call per playout and 1,000 playouts per call
+  (:func:`openhearts.kernel.playout`);
+* the pure-Python reference (:func:`openhearts.kernel.reference_playout`, ``DealState``);
+* OpenSpiel from Python (``clone()`` then random ``apply_action`` to the end) and in its
+  C++ loop (``evaluate_bots`` on a clone).
+
+Memory per finished deal in a ``Game``: what a game that has played 200 random deals
+holds (``tracemalloc``), less the same game after one deal, divided by the deals between.
+
 Also measured on a position in the middle of a deal (after the pass, 24 cards played):
 
 * clones per second: ours :meth:`DealState.clone` (``game.deal.clone()``, what the bots'
@@ -32,12 +47,14 @@ import argparse
 import json
 import random
 import time
+import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
-from openhearts import Game, Rules
+from openhearts import Game, Rules, kernel
 from openhearts.cards import cards_of
 from openhearts.deal import DealState
+from openhearts.kernel import Position
 
 try:
     import pyspiel
@@ -120,6 +137,64 @@ class _OurUncheckedDeals:
         return 1
 
 
+def _dealt_positions(rules: Rules, seed: int, count: int = 64) -> list[Position]:
+    """Positions at the first lead of random deals, after a random pass."""
+    rng = random.Random(seed)
+    positions = []
+    for number in range(count):
+        game = Game(rules, seed=rng.getrandbits(32), first_deal=number)
+        for seat in game.to_act() if game.phase == "passing" else ():
+            game.pass_cards(seat, rng.sample(cards_of(int(game.hand(seat))), rules.cards_passed))
+        positions.append(Position.of(game.deal))
+    return positions
+
+
+def _kernel_playouts(rules: Rules, positions: list[Position], batch: int) -> Callable[[], int]:
+    state = {"next": 0}
+
+    def step() -> int:
+        index = state["next"] = (state["next"] + 1) % len(positions)
+        kernel.playout(rules, positions[index], "random", seed=index, count=batch)
+        return batch
+
+    return step
+
+
+def _reference_playouts(rules: Rules, positions: list[Position]) -> Callable[[], int]:
+    state = {"next": 0}
+
+    def step() -> int:
+        index = state["next"] = (state["next"] + 1) % len(positions)
+        kernel.reference_playout(rules, positions[index], "random", seed=index, count=10)
+        return 10
+
+    return step
+
+
+def bytes_per_finished_deal(rules: Rules, seed: int, deals: int = 200) -> float:
+    """Memory a Game keeps per finished deal: its size after ``deals`` random deals, less
+    its size after one, over the deals between (undo logs, results, action log)."""
+    endless = rules.replace(end_score=10**9)
+    rng = random.Random(seed)
+    tracemalloc.start()
+    try:
+        game = Game(endless, seed=seed)
+        sizes = []
+        for target in (1, deals):
+            while len(game.results) < target:
+                for seat in game.to_act() if game.phase == "passing" else ():
+                    hand = cards_of(int(game.hand(seat)))
+                    game.pass_cards(seat, rng.sample(hand, rules.cards_passed))
+                while game.phase == "playing":
+                    game.play(rng.choice(cards_of(game.legal_mask())))
+                if game.phase == "moon_choice":
+                    game.choose_moon(game.current_player or 0, True)
+            sizes.append(tracemalloc.get_traced_memory()[0])
+    finally:
+        tracemalloc.stop()
+    return (sizes[1] - sizes[0]) / (deals - 1)
+
+
 def _mid_deal_game(rules: Rules, seed: int, plies: int = 24) -> Game:
     """A game after the pass with ``plies`` cards played at random."""
     rng = random.Random(seed)
@@ -174,6 +249,56 @@ def _openspiel_deal(game: Any, rng: random.Random) -> Callable[[], int]:
     return step
 
 
+def _openspiel_cpp_deal(game: Any, seed: int) -> Callable[[], int]:
+    bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in range(game.num_players())]
+    state = {"seed": seed}
+
+    def step() -> int:
+        state["seed"] += 1
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, state["seed"])
+        return 1
+
+    return step
+
+
+def _openspiel_dealt(game: Any, rng: random.Random, count: int = 64) -> list[Any]:
+    """States at the first lead of random deals, after the pass."""
+    states: list[Any] = []
+    while len(states) < count:
+        state = game.new_initial_state()
+        state.apply_action(rng.choice(state.legal_actions()))  # pass direction
+        target = 1 + 52 + (12 if state.history()[0] else 0)
+        while len(state.history()) < target:
+            state.apply_action(rng.choice(state.legal_actions()))
+        states.append(state)
+    return states
+
+
+def _openspiel_playouts(states: list[Any], rng: random.Random) -> Callable[[], int]:
+    state_index = {"next": 0}
+
+    def step() -> int:
+        index = state_index["next"] = (state_index["next"] + 1) % len(states)
+        state = states[index].clone()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        return 1
+
+    return step
+
+
+def _openspiel_cpp_playouts(game: Any, states: list[Any], seed: int) -> Callable[[], int]:
+    bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in range(game.num_players())]
+    state_index = {"next": 0}
+
+    def step() -> int:
+        index = state_index["next"] = (state_index["next"] + 1) % len(states)
+        pyspiel.evaluate_bots(states[index].clone(), bots, seed + index)
+        return 1
+
+    return step
+
+
 def _openspiel_mid_deal(game: Any, rng: random.Random, plies: int = 24) -> Any:
     """A state after the pass with ``plies`` cards played at random."""
     state = game.new_initial_state()
@@ -211,17 +336,53 @@ def _openspiel_child(state: Any) -> Callable[[], int]:
 #: The figures :func:`measure` returns, in order.
 FIGURES = (
     "seconds_per_figure",
+    "kernel_compiled",
     "ours_deals_per_s",
     "openspiel_deals_per_s",
+    "openspiel_cpp_deals_per_s",
     "ours_over_openspiel_deals",
     "ours_unchecked_deals_per_s",
     "ours_unchecked_over_openspiel_deals",
+    "kernel_playouts_per_s",
+    "kernel_batched_playouts_per_s",
+    "reference_playouts_per_s",
+    "openspiel_playouts_per_s",
+    "openspiel_cpp_playouts_per_s",
+    "kernel_over_openspiel_playouts",
+    "kernel_batched_over_openspiel_playouts",
+    "kernel_over_openspiel_cpp_playouts",
+    "kernel_batched_over_openspiel_cpp_playouts",
+    "kernel_batched_over_openspiel_deals",
+    "bytes_per_finished_deal",
     "ours_clones_per_s",
     "openspiel_clones_per_s",
     "ours_undo_replay_per_s",
     "ours_deal_state_undo_replay_per_s",
     "openspiel_child_per_s",
 )
+
+#: Ratios :func:`measure` works out: name -> (numerator, denominator).
+RATIOS = {
+    "ours_over_openspiel_deals": ("ours_deals_per_s", "openspiel_deals_per_s"),
+    "ours_unchecked_over_openspiel_deals": ("ours_unchecked_deals_per_s", "openspiel_deals_per_s"),
+    "kernel_over_openspiel_playouts": ("kernel_playouts_per_s", "openspiel_playouts_per_s"),
+    "kernel_batched_over_openspiel_playouts": (
+        "kernel_batched_playouts_per_s",
+        "openspiel_playouts_per_s",
+    ),
+    "kernel_over_openspiel_cpp_playouts": (
+        "kernel_playouts_per_s",
+        "openspiel_cpp_playouts_per_s",
+    ),
+    "kernel_batched_over_openspiel_cpp_playouts": (
+        "kernel_batched_playouts_per_s",
+        "openspiel_cpp_playouts_per_s",
+    ),
+    "kernel_batched_over_openspiel_deals": (
+        "kernel_batched_playouts_per_s",
+        "openspiel_deals_per_s",
+    ),
+}
 
 
 def _best_rates(steps: dict[str, Callable[[], int]], seconds: float) -> dict[str, float]:
@@ -241,12 +402,20 @@ def _best_rates(steps: dict[str, Callable[[], int]], seconds: float) -> dict[str
 def measure(seconds: float, seed: int = 1) -> dict[str, Any]:
     """Every figure, as a dict (rates per second; None where OpenSpiel is missing)."""
     rules = Rules.preset("standard")
-    figures: dict[str, Any] = {"seconds_per_figure": seconds}
+    figures: dict[str, Any] = dict.fromkeys(FIGURES)
+    figures["seconds_per_figure"] = seconds
+    figures["kernel_compiled"] = kernel.COMPILED
     game = _mid_deal_game(rules, seed)
     deal = game.deal.clone()
+    positions = _dealt_positions(rules, seed)
     deal_steps: dict[str, Callable[[], int]] = {
         "ours_deals_per_s": _OurDeals(rules, seed).one_deal,
         "ours_unchecked_deals_per_s": _OurUncheckedDeals(rules, seed).one_deal,
+    }
+    playout_steps: dict[str, Callable[[], int]] = {
+        "kernel_playouts_per_s": _kernel_playouts(rules, positions, 1),
+        "kernel_batched_playouts_per_s": _kernel_playouts(rules, positions, 1000),
+        "reference_playouts_per_s": _reference_playouts(rules, positions),
     }
     state_steps: dict[str, Callable[[], int]] = {
         "ours_clones_per_s": _our_clone(game.deal),
@@ -257,26 +426,23 @@ def measure(seconds: float, seed: int = 1) -> dict[str, Any]:
         game_os = pyspiel.load_game("hearts")
         rng = random.Random(seed)
         deal_steps["openspiel_deals_per_s"] = _openspiel_deal(game_os, rng)
+        deal_steps["openspiel_cpp_deals_per_s"] = _openspiel_cpp_deal(game_os, seed)
+        dealt = _openspiel_dealt(game_os, rng)
+        playout_steps["openspiel_playouts_per_s"] = _openspiel_playouts(dealt, rng)
+        playout_steps["openspiel_cpp_playouts_per_s"] = _openspiel_cpp_playouts(
+            game_os, dealt, seed
+        )
         state = _openspiel_mid_deal(game_os, rng)
         state_steps["openspiel_clones_per_s"] = _openspiel_clone(state)
         state_steps["openspiel_child_per_s"] = _openspiel_child(state)
-    figures.update(
-        openspiel_deals_per_s=None,
-        openspiel_clones_per_s=None,
-        openspiel_child_per_s=None,
-        ours_over_openspiel_deals=None,
-        ours_unchecked_over_openspiel_deals=None,
-    )
     figures.update(_best_rates(deal_steps, seconds))
+    figures.update(_best_rates(playout_steps, seconds))
     figures.update(_best_rates(state_steps, seconds))
-    if pyspiel is not None:
-        figures["ours_over_openspiel_deals"] = (
-            figures["ours_deals_per_s"] / figures["openspiel_deals_per_s"]
-        )
-        figures["ours_unchecked_over_openspiel_deals"] = (
-            figures["ours_unchecked_deals_per_s"] / figures["openspiel_deals_per_s"]
-        )
-    return {key: figures[key] for key in FIGURES}
+    figures["bytes_per_finished_deal"] = bytes_per_finished_deal(rules, seed)
+    for name, (top, bottom) in RATIOS.items():
+        if figures[top] is not None and figures[bottom]:
+            figures[name] = figures[top] / figures[bottom]
+    return figures
 
 
 def report(figures: dict[str, Any]) -> str:
@@ -285,21 +451,42 @@ def report(figures: dict[str, Any]) -> str:
     def row(label: str, key: str, unit: str) -> str:
         value = figures[key]
         shown = "n/a (OpenSpiel not installed)" if value is None else f"{value:>12,.0f} {unit}"
-        return f"  {label:<42}{shown}"
+        return f"  {label:<46}{shown}"
 
     def ratio(label: str, key: str) -> str:
         value = figures[key]
-        return f"  {label:<42}" + ("n/a" if value is None else f"{value:>12.2f}x")
+        return f"  {label:<46}" + ("n/a" if value is None else f"{value:>12.2f}x")
 
+    kernel_note = "" if figures["kernel_compiled"] else " (NOT BUILT: pure-Python fallback)"
     return "\n".join(
         [
             "Random full deals (deal, pass, 13 tricks, score), "
             f"{figures['seconds_per_figure']:g} s per figure:",
             row("ours (Game API, every action checked)", "ours_deals_per_s", "deals/s"),
-            row("OpenSpiel (pyspiel)", "openspiel_deals_per_s", "deals/s"),
-            ratio("ours / OpenSpiel", "ours_over_openspiel_deals"),
+            row("OpenSpiel from Python (pyspiel)", "openspiel_deals_per_s", "deals/s"),
+            row("OpenSpiel's C++ loop (evaluate_bots)", "openspiel_cpp_deals_per_s", "deals/s"),
+            ratio("ours / OpenSpiel from Python", "ours_over_openspiel_deals"),
             row("ours unchecked (DealState hot path)", "ours_unchecked_deals_per_s", "deals/s"),
-            ratio("ours unchecked / OpenSpiel", "ours_unchecked_over_openspiel_deals"),
+            ratio("ours unchecked / OpenSpiel from Python", "ours_unchecked_over_openspiel_deals"),
+            f"Random playouts (first lead to score, dealt and passed beforehand){kernel_note}:",
+            row("kernel, one call per playout", "kernel_playouts_per_s", "playouts/s"),
+            row("kernel, 1,000 playouts per call", "kernel_batched_playouts_per_s", "playouts/s"),
+            row("pure-Python reference (DealState)", "reference_playouts_per_s", "playouts/s"),
+            row("OpenSpiel from Python (clone + play)", "openspiel_playouts_per_s", "playouts/s"),
+            row(
+                "OpenSpiel's C++ loop (evaluate_bots)", "openspiel_cpp_playouts_per_s", "playouts/s"
+            ),
+            ratio("kernel single / OpenSpiel from Python", "kernel_over_openspiel_playouts"),
+            ratio(
+                "kernel batched / OpenSpiel from Python", "kernel_batched_over_openspiel_playouts"
+            ),
+            ratio("kernel single / OpenSpiel C++ loop", "kernel_over_openspiel_cpp_playouts"),
+            ratio(
+                "kernel batched / OpenSpiel C++ loop", "kernel_batched_over_openspiel_cpp_playouts"
+            ),
+            ratio("kernel batched / OpenSpiel full deals", "kernel_batched_over_openspiel_deals"),
+            "Memory:",
+            row("a Game's memory per finished deal", "bytes_per_finished_deal", "bytes"),
             "Mid-deal position (after the pass, 24 cards played):",
             row("ours DealState.clone()", "ours_clones_per_s", "/s"),
             row("OpenSpiel state.clone()", "openspiel_clones_per_s", "/s"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 
 import pytest
 
@@ -14,6 +15,7 @@ from openhearts.bots.easy import EasyBot
 from openhearts.bots.hard import HardBot
 from openhearts.bots.policy import pass_policy, play_policy
 from openhearts.game import TrickRecord
+from openhearts.phases import Phase
 from openhearts.record import dumps, loads
 
 # The view -------------------------------------------------------------------------
@@ -120,7 +122,7 @@ class _Checked:
         return bool(self.bot.choose_moon(view))
 
 
-def _play_deals(rules: Rules, levels: list[str], deals: int, seed: str, **hard: int) -> int:
+def _play_deals(rules: Rules, levels: list[str], deals: int, seed: str, **hard: Any) -> int:
     """Play single deals of every pass direction; returns the number of checked plays."""
     plays = 0
     cycle = len(rules.pass_cycle or ())
@@ -326,7 +328,7 @@ def _blocking_view() -> PlayerView:
     won = CardSet(rest)
     trick = ((1, Card.parse("KD")), (2, Card.parse("2H")), (3, Card.parse("3D")))
     return PlayerView(
-        rules=rules, seat=0, names=("S", "W", "N", "E"), phase="playing", deal_number=0,
+        rules=rules, seat=0, names=("S", "W", "N", "E"), phase=Phase.PLAYING, deal_number=0,
         dealer=0, pass_direction="hold", pass_target=None, pass_source=None,
         hand=CardSet.parse("AD 4D"), passed=None, received=None, to_move=0,
         legal=CardSet.parse("AD 4D"), leader=1, trick=trick, tricks=tricks,

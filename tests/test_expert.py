@@ -9,7 +9,7 @@ import pytest
 from openhearts import CardSet, Game, Rules
 from openhearts.bots import BOTS, LEVEL_NOTES, LEVELS, BotError, act, make_bot
 from openhearts.bots.expert import ExpertBot
-from openhearts.bots.hard import HardBot, moon_choices, playout
+from openhearts.bots.hard import HardBot, moon_choices
 from openhearts.bots.inference import weighted_deals, world_weight
 from openhearts.bots.passing import may_shoot, simulate_pass
 from openhearts.bots.policy import pass_policy, pass_ranking
@@ -35,14 +35,14 @@ def test_pass_ranking_starts_with_the_rule_of_thumb_pass() -> None:
 def test_simulated_pass_is_three_of_our_cards_and_repeatable() -> None:
     for seed in range(6):
         view = Game(seed=seed, first_deal=seed % 3).view(1)
-        chosen = simulate_pass(view, "key", playout, moon_choices(view), worlds=6)
+        chosen = simulate_pass(view, "key", moon_choices(view), worlds=6)
         assert CardSet(chosen) <= view.hand and chosen.bit_count() == 3
-        assert chosen == simulate_pass(view, "key", playout, moon_choices(view), worlds=6)
+        assert chosen == simulate_pass(view, "key", moon_choices(view), worlds=6)
 
 
 def test_no_worlds_means_the_rule_of_thumb_pass() -> None:
     view = Game(seed=4).view(0)
-    chosen = simulate_pass(view, "key", playout, moon_choices(view), worlds=0)
+    chosen = simulate_pass(view, "key", moon_choices(view), worlds=0)
     assert chosen == pass_policy(view.hand.mask, 3, False)
     plain = HardBot(1, pass_worlds=0).choose_pass(view)
     assert plain.mask == pass_policy(view.hand.mask, 3, False)
@@ -54,7 +54,7 @@ def test_simulation_changes_some_passes() -> None:
     for seed in range(12):
         view = Game(seed=seed).view(0)
         easy = pass_policy(view.hand.mask, 3, False)
-        changed += simulate_pass(view, "k", playout, moon_choices(view), worlds=10) != easy
+        changed += simulate_pass(view, "k", moon_choices(view), worlds=10) != easy
     assert changed >= 3
 
 
@@ -70,7 +70,7 @@ def test_a_moon_hand_keeps_its_high_cards_more_often_than_the_rule_of_thumb() ->
     assert may_shoot(view.hand.mask)
     easy = pass_policy(view.hand.mask, 3, False)
     assert CardSet(easy) == CardSet.parse("QS KS AS")
-    picks = [simulate_pass(view, key, playout, moon_choices(view), worlds=30) for key in "abcd"]
+    picks = [simulate_pass(view, key, moon_choices(view), worlds=30) for key in "abcd"]
     assert sum(pick == easy for pick in picks) == 0
 
 
@@ -78,7 +78,7 @@ def test_hard_passes_by_simulation_by_default() -> None:
     view = Game(seed=7).view(2)
     bot = HardBot(3)
     assert bot.pass_worlds > 0
-    expected = simulate_pass(view, "3:0:2", playout, moon_choices(view), bot.pass_worlds)
+    expected = simulate_pass(view, "3:0:2", moon_choices(view), bot.pass_worlds)
     assert bot.choose_pass(view).mask == expected
     with pytest.raises(ValueError, match="pass_worlds"):
         HardBot(1, pass_worlds=-1)

@@ -10,45 +10,15 @@ change, 60 for each of the 32 combinations of the mapped options, 1,000 steered 
 moons (random play rarely shoots one) and hands built to force the rare situations
 (every card barred on trick 1, leading from only hearts or only Q♠ and hearts).
 
-Mapping (see OpenSpiel's ``open_spiel/games/hearts/hearts.cc``):
-
-* Cards: OpenSpiel's action is ``rank * 4 + suit`` with suits C, D, H, S; ours is
-  ``suit * 13 + rank`` with suits C, D, S, H.  Ranks are 2..A as 0..12 in both.
-* Seats: OpenSpiel's players 0..3 (N, E, S, W) play in order ``p + 1``, and "left" passes
-  to ``p + 1``; our seats are numbered in the order of play with clockwise play, where
-  "left" is also ``+1``.  So player ``p`` is our seat ``p``.
-* Pass direction: OpenSpiel draws it by chance per deal (0 no pass, 1 left, 2 across,
-  3 right); ours follows ``pass_cycle`` by deal number, so we use the cycle
-  ``hold, left, across, right`` and start the game at deal number = OpenSpiel's draw.
-* Dealing: OpenSpiel's k-th dealt card goes to player ``k % 4``; the resulting hands are
-  handed to our game with ``hands=``.  OpenSpiel passes one card per action, player 0's
-  three first; we pass each seat's three cards together once OpenSpiel has them.
-* Options:
-
-  ========================================  ===========================================
-  OpenSpiel                                 our :class:`~openhearts.Rules`
-  ========================================  ===========================================
-  ``pass_cards=False``                      ``pass_cycle=("hold",)``
-  ``no_pts_on_first_trick`` True / False    ``first_trick`` NO_POINTS_UNLESS_FORCED /
-                                            ALLOWED
-  ``must_break_hearts=False``               ``hearts_break=NEVER_RESTRICTED``
-  ``qs_breaks_hearts`` True / False         ``hearts_break`` POINT_CARD / HEART
-  ``jd_bonus``                              ``jack_of_diamonds``
-  (moon: always, others add 26)             ``moon=OTHERS_ADD``, ``sun=False``
-  ========================================  ===========================================
-
-  Note OpenSpiel's *default* ``qs_breaks_hearts=True``, so its default game is our
-  ``hearts_break=POINT_CARD`` (not our ``standard`` preset, which uses HEART).
-
-* Skipped (no counterpart in our Rules), always left at OpenSpiel's default False:
-  ``can_lead_any_club`` (the opening leader may lead any club),
-  ``avoid_all_tricks_bonus`` (-5 for taking no trick) and
-  ``can_lead_hearts_instead_of_qs`` (a leader holding only the Q♠ and hearts may lead a
-  heart before hearts are broken).
+The mapping of rules, cards, seats and pass directions is :mod:`openhearts.openspiel`
+(public API; see its docstring and OpenSpiel's ``open_spiel/games/hearts/hearts.cc``).
+OpenSpiel's hands are dealt card by card (the k-th dealt card goes to player ``k % 4``)
+and handed to our game with ``hands=``; OpenSpiel passes one card per action, player 0's
+three first; we pass each seat's three cards together once OpenSpiel has them.
 
 Every deal is seeded by ``(option label, deal index)`` and a failure names both; it
-replays with ``_crosscheck_deal(pyspiel.load_game("hearts", options), rules_for(options),
-_RandomPolicy(_rng(label, index)), "where")``.
+replays with ``_crosscheck_deal(pyspiel.load_game("hearts", options),
+rules_from_openspiel(options), _RandomPolicy(_rng(label, index)), "where")``.
 """
 
 from __future__ import annotations
@@ -65,30 +35,21 @@ from typing import Any
 
 import pytest
 
-from openhearts import Card, CardSet, DealResult, Game, Rules
+from openhearts import CardSet, DealResult, Game, Rules
 from openhearts.cards import CARDS, HEARTS_MASK, QUEEN_OF_SPADES, SUIT_MASKS, Suit, cards_of
-from openhearts.rules import FirstTrick, HeartsBreak, MoonScoring
+from openhearts.openspiel import (
+    OPENSPIEL_DEFAULTS,
+    action_to_card,
+    actions_to_mask,
+    card_to_action,
+    load_game,
+    pass_outcome,
+    rules_from_openspiel,
+)
+from openhearts.rules import FirstTrick, HeartsBreak
 
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel (open-spiel) is not installed")
 
-#: OpenSpiel suit index (C, D, H, S) -> our suit index (C, D, S, H).
-_SUIT_TO_OURS = (0, 1, 3, 2)
-#: OpenSpiel action (card) -> our card number, and back.
-OS_TO_OURS: tuple[int, ...] = tuple(_SUIT_TO_OURS[a % 4] * 13 + a // 4 for a in range(52))
-OURS_TO_OS: tuple[int, ...] = tuple(OS_TO_OURS.index(c) for c in range(52))
-#: OpenSpiel's pass-direction chance outcome -> our pass direction name.
-PASS_NAMES = ("hold", "left", "across", "right")
-
-OPENSPIEL_DEFAULTS: Mapping[str, bool] = {
-    "pass_cards": True,
-    "no_pts_on_first_trick": True,
-    "can_lead_any_club": False,
-    "jd_bonus": False,
-    "avoid_all_tricks_bonus": False,
-    "must_break_hearts": True,
-    "qs_breaks_hearts": True,
-    "can_lead_hearts_instead_of_qs": False,
-}
 # How many deals each test plays (about 0.3-0.8 ms each, both engines together).
 #: The default OpenSpiel game, split in chunks so that pytest-xdist can spread it.
 DEFAULT_DEALS = 8000
@@ -97,44 +58,6 @@ VARIANT_DEALS = 600
 COMBO_DEALS = 60
 MOON_DEALS = 500
 EDGE_DEALS = 40
-
-#: OpenSpiel options that have no counterpart in our Rules (kept at False).
-UNMAPPED = ("can_lead_any_club", "avoid_all_tricks_bonus", "can_lead_hearts_instead_of_qs")
-
-
-def rules_for(options: Mapping[str, bool]) -> Rules:
-    """Our Rules equivalent to OpenSpiel options (unmapped ones must be False)."""
-    full = {**OPENSPIEL_DEFAULTS, **options}
-    for name in UNMAPPED:
-        assert not full[name], f"{name} has no counterpart in Rules"
-    if not full["must_break_hearts"]:
-        hearts_break = HeartsBreak.NEVER_RESTRICTED
-    elif full["qs_breaks_hearts"]:
-        hearts_break = HeartsBreak.POINT_CARD
-    else:
-        hearts_break = HeartsBreak.HEART
-    return Rules(
-        players=4,
-        pass_cycle=PASS_NAMES if full["pass_cards"] else ("hold",),
-        cards_passed=3,
-        first_trick=(
-            FirstTrick.NO_POINTS_UNLESS_FORCED
-            if full["no_pts_on_first_trick"]
-            else FirstTrick.ALLOWED
-        ),
-        hearts_break=hearts_break,
-        moon=MoonScoring.OTHERS_ADD,
-        sun=False,
-        jack_of_diamonds=full["jd_bonus"],
-        direction="clockwise",
-    )
-
-
-def _os_mask(actions: list[int]) -> int:
-    mask = 0
-    for action in actions:
-        mask |= 1 << OS_TO_OURS[action]
-    return mask
 
 
 def _rng(label: str, index: int) -> random.Random:
@@ -172,17 +95,18 @@ def _crosscheck_deal(
     ``edges``, if given, counts the rare rule situations met (see :func:`_edge_kind`).
     """
     state = game_os.new_initial_state()
+    # Our deal number for each pass direction OpenSpiel may draw under these rules.
+    numbers = {pass_outcome(rules, k): k for k in reversed(range(len(rules.pass_cycle or ())))}
     # Pass direction: drawn from legal_actions(): chance_outcomes() ignores pass_cards.
-    direction = policy.direction(state.legal_actions())
+    direction = policy.direction([a for a in state.legal_actions() if a in numbers])
     state.apply_action(direction)
     hands = [0, 0, 0, 0]
     for k in range(52):
         card = policy.deal(state.legal_actions(), k)
-        hands[k % 4] |= 1 << OS_TO_OURS[card]
+        hands[k % 4] |= 1 << action_to_card(card)
         state.apply_action(card)
-    deal_number = direction if len(rules.pass_cycle or ()) == 4 else 0
-    game = Game(rules, seed=0, hands=[hands], first_deal=deal_number)
-    assert game.pass_direction == PASS_NAMES[direction], where
+    game = Game(rules, seed=0, hands=[hands], first_deal=numbers[direction])
+    assert rules.pass_offset(game.deal_number) == direction, where
 
     if direction:
         for seat in range(4):
@@ -191,9 +115,9 @@ def _crosscheck_deal(
             for _ in range(3):
                 assert state.current_player() == seat, where
                 legal = state.legal_actions()
-                assert _os_mask(legal) == int(game.hand(seat)) & ~passed, where
+                assert actions_to_mask(legal) == int(game.hand(seat)) & ~passed, where
                 card = policy.pass_card(legal, seat)
-                passed |= 1 << OS_TO_OURS[card]
+                passed |= 1 << action_to_card(card)
                 state.apply_action(card)
             game.pass_cards(seat, CardSet(passed))
 
@@ -205,7 +129,7 @@ def _crosscheck_deal(
         seat = state.current_player()
         assert game.current_player == seat, f"{where}: card {number}: seat to move"
         legal = state.legal_actions()
-        if _os_mask(legal) != game.legal_mask():
+        if actions_to_mask(legal) != game.legal_mask():
             pytest.fail(
                 f"{where}: card {number}, seat {seat}: OpenSpiel allows "
                 f"{sorted(state.action_to_string(seat, a) for a in legal)}, we allow "
@@ -220,7 +144,7 @@ def _crosscheck_deal(
                 edges[kind] += 1
         card = policy.play(legal, seat)
         state.apply_action(card)
-        game.play(OS_TO_OURS[card], seat=seat)
+        game.play(action_to_card(card), seat=seat)
         if number % 4 == 3 and number < 51:
             live = [int(state.points(p)) for p in range(4)]
             assert live == game.deal.raw_points(), f"{where}: after trick {number // 4 + 1}"
@@ -254,7 +178,7 @@ def _edge_kind(game: Game, number: int) -> str | None:
 def _run(options: Mapping[str, bool], label: str, deals: int) -> None:
     """Cross-check ``deals`` seeded random deals under OpenSpiel ``options``."""
     game_os = pyspiel.load_game("hearts", dict(options))
-    rules = rules_for(options)
+    rules = rules_from_openspiel(options)
     for index in range(deals):
         policy = _RandomPolicy(_rng(label, index))
         _crosscheck_deal(game_os, rules, policy, f"{label} deal {index}")
@@ -334,7 +258,7 @@ def test_moon_deals_agree(jd_bonus: bool) -> None:
     """Deals steered towards moons (random play rarely shoots one) score the same."""
     options = {"jd_bonus": jd_bonus}
     game_os = pyspiel.load_game("hearts", options)
-    rules = rules_for(options)
+    rules = rules_from_openspiel(options)
     shots = 0
     for index in range(MOON_DEALS):
         policy = _MoonPolicy(_rng(f"moon-{jd_bonus}", index))
@@ -348,7 +272,7 @@ class _FixedHandPolicy(_RandomPolicy):
 
     def __init__(self, rng: random.Random, seat: int, cards: str) -> None:
         super().__init__(rng)
-        fixed = [OURS_TO_OS[c] for c in CardSet.parse(cards)]
+        fixed = [card_to_action(c) for c in CardSet.parse(cards)]
         rest = [a for a in range(52) if a not in fixed]
         rng.shuffle(rest)
         fixed += [rest.pop() for _ in range(13 - len(fixed))]
@@ -382,7 +306,7 @@ def test_rule_edges(label: str) -> None:
     """Hands that force the rare situations, under each option set; all must occur."""
     options = VARIANTS_WITH_DEFAULT[label]
     game_os = pyspiel.load_game("hearts", dict(options))
-    rules = rules_for(options)
+    rules = rules_from_openspiel(options)
     edges: Counter[str] = Counter()
     for name, (seat, cards) in SCENARIOS.items():
         for index in range(EDGE_DEALS):
@@ -395,13 +319,39 @@ def test_rule_edges(label: str) -> None:
 
 
 def test_card_mapping() -> None:
-    """The card tables agree with OpenSpiel's own card names."""
+    """The card conversions agree with OpenSpiel's own card names."""
     state = pyspiel.load_game("hearts").new_initial_state()
     state.apply_action(1)
     for action in range(52):
-        assert str(Card(OS_TO_OURS[action])) == state.action_to_string(-1, action)
-        assert OURS_TO_OS[OS_TO_OURS[action]] == action
-    assert sorted(cards_of((1 << 52) - 1)) == sorted(OS_TO_OURS)
+        assert str(action_to_card(action)) == state.action_to_string(-1, action)
+        assert card_to_action(action_to_card(action)) == action
+    assert sorted(cards_of((1 << 52) - 1)) == sorted(action_to_card(a) for a in range(52))
+
+
+#: Rules of ours beyond OpenSpiel's own option sets that the mapping claims to express:
+#: our pass cycles by deal number (a counter-clockwise left is OpenSpiel's right),
+#: a hold-only cycle, no cards passed.
+MAPPED_RULES: Mapping[str, Rules] = {
+    "standard": Rules.preset("standard"),
+    "source-004 unless forced": Rules.preset(
+        "source-004", first_trick=FirstTrick.NO_POINTS_UNLESS_FORCED
+    ),
+    "source-000 others add": Rules.preset("source-000", moon="others_add"),
+    "source-003 no sun": Rules.preset("source-003", sun=False, jack_of_diamonds=True),
+    "left only": Rules(pass_cycle=("left",)),
+    "hold only": Rules(pass_cycle=("hold",)),
+    "no cards passed": Rules(cards_passed=0),
+}
+
+
+@pytest.mark.parametrize("label", list(MAPPED_RULES))
+def test_mapped_rules_agree(label: str) -> None:
+    """Our rules, loaded in OpenSpiel through the public mapping, play identical deals."""
+    rules = MAPPED_RULES[label]
+    game_os = load_game(rules)
+    for index in range(VARIANT_DEALS // 4):
+        policy = _RandomPolicy(_rng(f"mapped-{label}", index))
+        _crosscheck_deal(game_os, rules, policy, f"{label} deal {index}")
 
 
 def test_engine_benchmark_runs() -> None:

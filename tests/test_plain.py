@@ -21,9 +21,10 @@ from openhearts import play
 from openhearts.bots import make_bot
 from openhearts.cards import Card, CardSet
 from openhearts.game import Game
-from openhearts.plain import PlainSession, Style, run_plain
+from openhearts.plain import PlainSession, run_plain
 from openhearts.record import load, save
 from openhearts.rules import Rules
+from openhearts.sentences import Style
 
 ROOT = Path(__file__).resolve().parents[1]
 WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}

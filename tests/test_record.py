@@ -317,3 +317,80 @@ def test_unreadable_files(tmp_path: Path) -> None:
     binary.write_bytes(b"\xff\xfe\x00garbage")
     with pytest.raises(RecordError):
         load(str(binary))
+
+
+# Tampering the tests above missed: each of these loaded before the record was typed strictly.
+
+
+def first_line_with(record: str, needle: str) -> tuple[int, str]:
+    number = line_of(record, needle)
+    return number, record.splitlines(keepends=True)[number - 1]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ('{"deal": 0,', '{"deal": 7,'),  # the first deal is not the record's first deal
+        ('{"deal": 1,', '{"deal": true,'),
+        ('{"deal": 1,', '{"deal": 1.0,'),
+        ('{"deal": 1,', '{"deal": 1, "play": 3,'),  # one event, two meanings
+        ('{"deal": 1,', '{"deal": 1, "cut": 12,'),
+    ],
+)
+def test_a_tampered_deal_event(record: str, old: str, new: str) -> None:
+    number, line = first_line_with(record, old)
+    message = rejected(replace_line(record, number, line.replace(old, new, 1)))
+    assert message.startswith(f"line {number}: ")
+
+
+@pytest.mark.parametrize(("old", "new"), [('{"play": 1,', '{"play": 1, "card2": "2C",')])
+def test_an_event_with_an_unknown_field(record: str, old: str, new: str) -> None:
+    number, line = first_line_with(record, old)
+    message = rejected(replace_line(record, number, line.replace(old, new, 1)))
+    assert message.startswith(f"line {number}: ") and "card2" in message
+
+
+def test_tampered_deal_points(record: str) -> None:
+    data = json.loads(record)
+    points = data["result"]["deal_points"]
+    as_floats = json.dumps([[float(p) for p in deal] for deal in points])
+    number = line_of(record, '"result"')
+    tampered = record.replace(json.dumps(points), as_floats, 1)
+    assert tampered != record
+    message = rejected(tampered)
+    assert message.startswith(f"line {number}: ") and "points of the deals" in message
+    dropped = rejected(record.replace('"deal_points"', '"deal_pointz"', 1))
+    assert "deal_points" in dropped
+
+
+@pytest.mark.parametrize("field", ["winners", "scores", "over"])
+def test_result_fields_must_have_their_exact_type(record: str, field: str) -> None:
+    data = json.loads(record)
+    value = data["result"][field]
+    # The same numbers, as floats: equal in Python, not what a record holds.
+    data["result"][field] = [float(v) for v in value] if isinstance(value, list) else int(value)
+    with pytest.raises(RecordError, match="result"):
+        loads(json.dumps(data))
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("first_deal", "0.7"), ("first_deal", '"0"'), ("initial_scores", "[0.5, 0, 0, 0]")],
+)
+def test_a_non_integer_in_the_header(record: str, field: str, value: str) -> None:
+    data = json.loads(record)
+    data[field] = json.loads(value)
+    with pytest.raises(RecordError, match=field):
+        loads(json.dumps(data))
+
+
+@pytest.mark.parametrize("seat", ["1.0", "true", '"1"', "-1"])
+def test_a_non_integer_seat_in_any_event(seat: str) -> None:
+    text = dumps(moon_game())
+    for kind in ("pass", "play", "moon"):
+        found = re.search(rf'\{{"{kind}": (\d)', text)
+        if found is None:
+            continue
+        number = line_of(text, found.group(0))
+        tampered = text.replace(found.group(0), f'{{"{kind}": {seat}', 1)
+        assert rejected(tampered).startswith(f"line {number}: ")

@@ -16,9 +16,10 @@ from openhearts import replay
 from openhearts.bots import act, make_bot
 from openhearts.cards import CardSet
 from openhearts.game import Game
-from openhearts.plain import Style, shot_line, trick_line
+from openhearts.phases import MoonScore, Shot
 from openhearts.record import dumps, save
 from openhearts.rules import Rules
+from openhearts.sentences import Style, shot_line, trick_line
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -190,18 +191,18 @@ def test_shot_lines() -> None:
     plain_result = game.results[0]
     names = ["Ann", "Bob", "Cy", "Di"]
     assert shot_line(names, game.rules, plain_result) is None
-    sun = dataclasses.replace(plain_result, shooter=1, shot="sun")
+    sun = dataclasses.replace(plain_result, shooter=1, shot=Shot.SUN)
     assert shot_line(names, Rules.preset("source-003"), sun) == (
         "Bob shot the sun (took every trick): Bob -26, everyone else +26."
     )
-    moon = dataclasses.replace(plain_result, shooter=2, shot="moon")
+    moon = dataclasses.replace(plain_result, shooter=2, shot=Shot.MOON)
     assert shot_line(names, game.rules, moon) == (
         "Cy shot the moon (took every point card): everyone else adds 26."
     )
     assert shot_line(names, Rules.preset("source-002"), moon) == (
         "Cy shot the moon (took every point card): Cy subtracts 26."
     )
-    chosen = dataclasses.replace(moon, moon_choice="add")
+    chosen = dataclasses.replace(moon, moon_choice=MoonScore.OTHERS_ADD)
     assert shot_line(names, Rules.preset("source-000"), chosen) == (
         "Cy shot the moon (took every point card) and chose: everyone else adds 26."
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from typing import Any
 
@@ -18,6 +19,7 @@ from openhearts import (
     RulesError,
     Seating,
 )
+from openhearts.options import add_rules_arguments, rules_from_args
 from openhearts.rules import seat_names
 
 
@@ -476,3 +478,20 @@ def test_from_dict_refuses_bad_data() -> None:
 def test_from_dict_partial_uses_defaults() -> None:
     assert Rules.from_dict({}) == Rules()
     assert Rules.from_dict({"players": 5}).removed == CardSet.parse("2D 2S")
+
+
+def test_source_002_with_no_player_count_is_its_four_player_game() -> None:
+    rules = Rules.preset("source-002")
+    assert rules == Rules.preset("source-002", 4) == Rules.preset("source-002", players=4)
+    assert rules.players == 4 and rules.removed == CardSet() and rules.hand_size == 13
+    assert str(rules.first_lead_card) == "2C"
+    assert rules.first_trick is FirstTrick.NO_HEARTS
+    assert rules.hearts_break is HeartsBreak.NEVER_RESTRICTED
+    assert rules.moon is MoonScoring.SHOOTER_SUBTRACTS
+    assert rules.seating is Seating.SHUFFLED
+    assert rules.pass_cycle == ("left", "right", "across", "hold")
+    assert rules.points_in_play == 26
+    # The same from the command line, where --players is left out.
+    parser = argparse.ArgumentParser()
+    add_rules_arguments(parser)
+    assert rules_from_args(parser.parse_args(["--preset", "source-002"])) == rules

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Sequence
 
 import pytest
 
 from conftest import CONFIGS, config_id
 from openhearts import CardSet, Game, PlayerView, Rules
 from openhearts.bots import act, make_bot
-from openhearts.bots.sampler import Knowledge, SamplerError, constraints, sample
+from openhearts.bots.sampler import Knowledge, SamplerError, WorldSampler, constraints, sample
 from openhearts.cards import SUIT_MASKS
 
 
@@ -135,3 +137,149 @@ def test_voids_and_passes_are_read_from_the_view() -> None:
         if seat != 0:
             for suit in voids:
                 assert not constraints(view).allowed[seat] & SUIT_MASKS[suit]
+
+
+# Completeness: the inferences rule out every deal the history forbids, and nothing more.
+
+
+def _assignments(cards: Sequence[int], sizes: list[int], seat: int = 0) -> list[list[int]]:
+    """Every way to deal ``cards`` (a list of card numbers) into hands of ``sizes``."""
+    if seat == len(sizes):
+        return [[]] if not cards else []
+    result: list[list[int]] = []
+    for chosen in itertools.combinations(cards, sizes[seat]):
+        mask = sum(1 << card for card in chosen)
+        rest = [card for card in cards if not mask >> card & 1]
+        result.extend([mask, *tail] for tail in _assignments(rest, sizes, seat + 1))
+    return result
+
+
+def _history_fits(game: Game, observer: int, hidden: list[int]) -> bool:
+    """Whether the play so far is legal had the other seats held ``hidden`` now."""
+    played = [0] * game.rules.players
+    for action in game.actions:
+        played[action.seat] |= 1 << action.card  # type: ignore[union-attr]
+    dealt = [
+        (game.hand(seat).mask if seat == observer else hidden[seat]) | played[seat]
+        for seat in range(game.rules.players)
+    ]
+    trial = Game(game.rules, hands=[[CardSet(hand) for hand in dealt]])
+    try:
+        for action in game.actions:
+            trial.apply(action)
+    except ValueError:  # IllegalActionError: this deal contradicts a play
+        return False
+    return True
+
+
+def _late_position(rules: Rules, seed: int, unseen_at_most: int) -> Game:
+    """A hold deal played at random until few cards are hidden from seat 0."""
+    game = Game(rules, seed=seed)
+    rng = random.Random(seed)
+    while game.view(0).unseen.mask.bit_count() > unseen_at_most:
+        game.play(rng.choice(game.legal_plays().cards()))
+    return game
+
+
+def _check_complete(config: tuple[str, int], seeds: range, unseen_at_most: int) -> None:
+    preset, players = config
+    rules = Rules.preset(preset, players=players, pass_cycle=("hold",))
+    ruled_out = 0
+    for seed in seeds:
+        game = _late_position(rules, seed, unseen_at_most)
+        for observer in range(players):
+            view = game.view(observer)
+            knowledge = constraints(view)
+            sizes = [0 if s == observer else view.hand_sizes[s] for s in range(players)]
+            for hidden in _assignments(view.unseen.cards(), sizes):
+                fits_knowledge = all(
+                    hidden[s] & ~knowledge.allowed[s] == 0 and knowledge.fixed[s] & ~hidden[s] == 0
+                    for s in range(players)
+                )
+                assert fits_knowledge == _history_fits(game, observer, hidden), (
+                    f"seed {seed}, seat {observer}: the inferences "
+                    f"{'miss a fact of' if fits_knowledge else 'go beyond'} the history"
+                )
+                ruled_out += not fits_knowledge
+    assert ruled_out, "no position where the history rules anything out"
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_inferences_are_complete_every_deal_the_history_allows_is_allowed(
+    config: tuple[str, int],
+) -> None:
+    _check_complete(config, range(4), unseen_at_most=5)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_inferences_are_complete_on_many_positions(config: tuple[str, int]) -> None:
+    _check_complete(config, range(4, 24), unseen_at_most=7)
+
+
+def test_the_sampler_deals_every_deal_the_inferences_allow() -> None:
+    """Not only sound samples: over many draws every consistent deal turns up."""
+    rules = Rules.preset("standard", pass_cycle=("hold",))
+    game = _late_position(rules, seed=4, unseen_at_most=6)
+    view = game.view(0)
+    knowledge = constraints(view)
+    sizes = [0] + [view.hand_sizes[s] for s in range(1, 4)]
+    possible = {
+        tuple(hidden)
+        for hidden in _assignments(view.unseen.cards(), sizes)
+        if _history_fits(game, 0, hidden)
+    }
+    assert len(possible) > 5
+    rng = random.Random(0)
+    drawn = {tuple(sample(knowledge, rng)) for _ in range(40 * len(possible))}
+    assert drawn == possible
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_world_sampler_deals_what_sample_deals(config: tuple[str, int]) -> None:
+    """The prepared sampler hard uses draws the same numbers, so it deals the same worlds."""
+    rules = Rules.preset(config[0], players=config[1])
+    compared = 0
+    for seed in range(4):
+        game = Game(rules, seed=seed, first_deal=seed)
+        bots = [make_bot("random" if s % 2 else "easy", seed=s) for s in range(rules.players)]
+        while not game.is_over and game.deal_number == seed:
+            if game.phase == "playing":
+                knowledge = constraints(game.view(game.to_act()[0]))
+                prepared = WorldSampler(knowledge)
+                for world in range(3):
+                    expected = sample(knowledge, random.Random(world))
+                    assert prepared.sample(random.Random(world)) == expected
+                    compared += 1
+            act(game, game.to_act()[0], bots[game.to_act()[0]])
+    assert compared > 0
+
+
+def test_world_sampler_matches_the_exact_fallback() -> None:
+    spades = CardSet.parse("2S 3S 4S").mask
+    hearts = CardSet.parse("2H 3H 4H").mask
+    clubs = CardSet.parse("2C 3C 4C").mask
+    knowledge = Knowledge(
+        seat=0,
+        unseen=spades | hearts | clubs,
+        sizes=(0, 3, 3, 3),
+        fixed=(0, 0, 0, 0),
+        allowed=(0, spades | clubs, spades | hearts, hearts | clubs),
+    )
+    prepared = WorldSampler(knowledge)
+    for seed in range(40):
+        for tries in (0, 1, 20):
+            expected = sample(knowledge, random.Random(seed), tries)
+            assert prepared.sample(random.Random(seed), tries) == expected
+
+
+def test_world_sampler_reports_contradictions() -> None:
+    knowledge = Knowledge(
+        seat=0,
+        unseen=CardSet.parse("2C 3C").mask,
+        sizes=(0, 1, 1),
+        fixed=(0, 0, 0),
+        allowed=(0, CardSet.parse("2C 3C").mask, CardSet.parse("2H").mask),
+    )
+    with pytest.raises(SamplerError):
+        WorldSampler(knowledge).sample(random.Random(0))

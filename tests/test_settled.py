@@ -8,7 +8,7 @@ import random
 import pytest
 
 from conftest import CONFIGS, config_id, hold_rules, scripted_game
-from openhearts import Game, Rules
+from openhearts import Card, CardSet, Game, Rules
 from openhearts.cards import cards_of
 
 
@@ -70,33 +70,79 @@ def test_settled_exactly_when_no_point_card_is_left_to_play() -> None:
     assert seen[True] and seen[False]
 
 
-def test_the_jack_of_diamonds_counts_where_the_bonus_is_in_force() -> None:
-    for bonus in (False, True):
-        rules = hold_rules(jack_of_diamonds=bonus)
-        game = Game(rules, seed=3)
-        rng = random.Random(3)
-        while game.phase == "playing" and not game.results:
-            deal = game.deal
-            unplayed = rules.deck_mask & ~deal.played
-            if game.points_settled():
-                assert not unplayed & rules.point_mask
-                if bonus:
-                    assert not unplayed >> 23 & 1, "J♦ still to be played"
-            game.play(rng.choice(cards_of(game.legal_mask())))
+ALL_CLUBS = "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"
+JACK = Card.parse("JD")
+#: Seat 0 holds every club; the point cards are spread over the other seats, so that
+#: each trick takes up to three of them and they are gone long before the deal ends.
+CLUBS_AND_SPREAD_POINTS = {
+    0: ALL_CLUBS,
+    1: "2H 3H 4H 5H 6H JD",
+    2: "7H 8H 9H TH QS",
+    3: "JH QH KH AH",
+}
+
+
+def _points_first_jack_last(game: Game) -> Card:
+    """Seat 0 holds every club and leads them, winning every trick; the others throw
+    their hearts and the Q♠ first and the J♦ last, so the hearts and the Q♠ are all
+    gone while the J♦ is still out."""
+    legal = game.legal_plays()
+    scoring = [card for card in legal if int(game.rules.point_mask) >> card & 1]
+    rest = [card for card in legal if card != JACK]
+    return (scoring or rest or [JACK])[0]
+
+
+def _moments_only_the_jack_is_out(rules: Rules) -> list[Game]:
+    """Every position of the scripted deal where hearts and the Q♠ are all played but
+    the J♦ is not (each position as its own game, rebuilt from the actions)."""
+    game = scripted_game(rules, CLUBS_AND_SPREAD_POINTS)
+    moments = []
+    while game.phase == "playing" and not game.results:
+        unplayed = rules.deck_mask & ~game.deal.played
+        in_trick = sum(1 << card for card in game.deal.trick)
+        if not (unplayed | in_trick) & rules.point_mask and unplayed >> JACK & 1:
+            moments.append(_replayed(rules, game))
+        game.play(_points_first_jack_last(game))
+    return moments
+
+
+def _replayed(rules: Rules, game: Game) -> Game:
+    copy = Game(rules, hands=[[CardSet(hand) for hand in game.deal.dealt]])
+    for action in game.actions:
+        copy.apply(action)
+    return copy
+
+
+def test_the_jack_of_diamonds_keeps_the_deal_open_where_the_bonus_is_in_force() -> None:
+    with_bonus = _moments_only_the_jack_is_out(hold_rules(jack_of_diamonds=True))
+    assert with_bonus, "the script never reached a deal where only the J♦ is out"
+    for game in with_bonus:
+        assert not game.points_settled()
+        assert game.auto_play_card() is None or len(game.legal_plays()) == 1
+    # The very same positions without the bonus: nothing that scores is left.
+    without = _moments_only_the_jack_is_out(hold_rules(jack_of_diamonds=False))
+    assert [g.actions for g in without] == [g.actions for g in with_bonus]
+    assert all(game.points_settled() for game in without)
 
 
 def test_a_possible_sun_keeps_the_deal_open() -> None:
     rules = Rules.preset("source-003", pass_cycle=("hold",))
-    game = scripted_game(
-        rules,
-        {0: "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"},
-    )
-    # Seat 0 leads clubs and wins every trick; the others hold the rest.  The point
-    # cards fall on seat 0's tricks, so once they are all gone only the sun can still
-    # change the points, and it can: seat 0 may yet take every trick.
+    assert rules.sun and not rules.jack_of_diamonds
+    no_sun = Rules.preset("source-003", pass_cycle=("hold",), sun=False)
+    game = scripted_game(rules, CLUBS_AND_SPREAD_POINTS)
+    # Seat 0 leads clubs and wins every trick; the others throw their point cards
+    # first.  Once they are all gone only the sun can still change the points, and it
+    # can: seat 0 may yet take every trick.
+    open_by_the_sun = 0
     while game.phase == "playing" and not game.results:
         assert not game.points_settled()
-        game.play(game.legal_plays().cards()[-1])
+        unplayed = rules.deck_mask & ~game.deal.played
+        in_trick = sum(1 << card for card in game.deal.trick)
+        if not (unplayed | in_trick) & rules.point_mask:
+            open_by_the_sun += 1
+            assert _replayed(no_sun, game).points_settled(), "without the sun it is settled"
+        game.play(_points_first_jack_last(game))
+    assert open_by_the_sun >= 4 * 4, "the point cards were not gone before the last tricks"
     assert game.results[0].shot == "sun"
 
 

@@ -21,7 +21,8 @@ from openhearts import Action, Card, CardSet, Game, Rules
 from openhearts.bots import act, make_bot
 from openhearts.cards import Suit
 from openhearts.record import save
-from openhearts.tui import words
+from openhearts.sentences import spoken as words
+from openhearts.session.memory import known_voids
 from openhearts.tui.app import HeartsApp, TableScreen
 from openhearts.tui.options_screen import OptionsScreen
 from openhearts.tui.screens import ChoiceScreen, InfoScreen
@@ -433,7 +434,7 @@ def test_memory_aids_key(tmp_path: Path) -> None:
                 ranks = row.split("played", 1)[1].split()
                 shown = [str(c)[0].replace("T", "10") for c in view.played.of_suit(suit)]
                 assert ranks == (shown or ["none"])
-            for seat, suit, _ in words.known_voids(view):
+            for seat, suit, _ in known_voids(view):
                 assert f"{view.names[seat]}: no {suit.symbol} {suit.word}" in body.plain
             await pilot.press("escape")
             assert app.screen is screen  # type: ignore[comparison-overlap]

@@ -16,7 +16,9 @@ from openhearts.bots import act, make_bot
 from openhearts.cards import Suit
 from openhearts.game import IllegalActionError, Play
 from openhearts.options import add_rules_arguments
-from openhearts.tui import settings_from_args, words
+from openhearts.sentences import spoken as words
+from openhearts.session.memory import known_voids
+from openhearts.tui import settings_from_args
 from openhearts.tui.drawing import Canvas, CardLook, draw_card
 from openhearts.tui.hints import hint
 from openhearts.tui.screens import memory_text
@@ -231,7 +233,7 @@ def test_memory_aids_sentences_and_dialog() -> None:
         assert [w for w in re.findall(r"[a-z]+", out) if w in RANKS] == unseen
         # Nothing in your own hand is ever listed as unseen.
         assert not view.unseen.of_suit(suit) & view.hand
-    voids = words.known_voids(view)
+    voids = known_voids(view)
     assert {(seat, suit) for seat, suit, _ in voids} == {
         (seat, suit) for seat in range(1, 4) for suit in view.voids[seat]
     }

@@ -16,8 +16,8 @@ from websockets.exceptions import ConnectionClosed
 
 from openhearts import Game, Rules, record
 from openhearts.bots import act, make_bot
+from openhearts.web.settings import Settings
 from openhearts.web.storage import Storage
-from openhearts.web.tables import Settings
 from web_support import (
     Player,
     ServerThread,

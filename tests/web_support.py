@@ -22,9 +22,10 @@ from websockets.sync.client import ClientConnection, connect
 
 from openhearts import Game, Rules, record
 from openhearts.bots import act, make_bot
+from openhearts.web.hub import Hub
 from openhearts.web.server import WS_MAX_BYTES, create_app
+from openhearts.web.settings import Settings
 from openhearts.web.storage import ActionRow, GameRow, SeatRow, Storage, TableRow, token_hash
-from openhearts.web.tables import Hub, Settings
 
 #: Cards as the protocol writes them, and as plain words write them ("K♣").
 CARD_RE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][CDSH])(?![A-Za-z0-9])")

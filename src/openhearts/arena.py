@@ -575,21 +575,25 @@ def _play(
 
 
 class _Progress:
-    """A rich progress bar on standard error, with the time left."""
+    """A rich progress bar on standard error, with the time left (none without rich,
+    which the arena, like the engine, does not require)."""
 
     def __init__(self, total: int, completed: int, enabled: bool) -> None:
         self._progress: Any = None
         if not enabled:
             return
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
+        try:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+        except ImportError:
+            return
 
         self._progress = Progress(
             TextColumn("boards"),

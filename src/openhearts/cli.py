@@ -11,6 +11,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from .extras import missing_extra_message
+
 #: subcommand -> (module, one-line help).  Each module has ``add_arguments(parser)``
 #: and ``run(args) -> int``.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -39,17 +41,25 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     chosen = next((a for a in arguments if not a.startswith("-")), None)
-    parser = build_parser(chosen if chosen in SUBCOMMANDS else None)
-    args = parser.parse_args(arguments)
-    if args.command is None:
-        parser.print_help()
-        return 0
-    module = importlib.import_module(args._module)
     try:
+        parser = build_parser(chosen if chosen in SUBCOMMANDS else None)
+        args = parser.parse_args(arguments)
+        if args.command is None:
+            parser.print_help()
+            return 0
+        module = importlib.import_module(args._module)
         return int(module.run(args) or 0)
     except KeyboardInterrupt:
         print("\nInterrupted.", file=sys.stderr)
         return 130
+    except ImportError as error:
+        # A face or service whose extra is not installed: one line, not a traceback.
+        message = missing_extra_message(error)
+        if message is None:
+            raise
+        command = f"hearts {chosen}" if chosen in SUBCOMMANDS else "hearts"
+        print(f"{command}: {message}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -26,14 +26,15 @@ from .cards import (
     SUIT_MASKS,
     CardSet,
 )
+from .phases import MoonScore, Phase, Shot
 from .rules import FirstTrick, HeartsBreak, MoonScoring, Rules
 
 __all__ = ["DealState", "PASSING", "PLAYING", "MOON_CHOICE", "DONE"]
 
-PASSING: Final = "passing"
-PLAYING: Final = "playing"
-MOON_CHOICE: Final = "moon_choice"
-DONE: Final = "done"
+PASSING: Final[Phase] = Phase.PASSING
+PLAYING: Final[Phase] = Phase.PLAYING
+MOON_CHOICE: Final[Phase] = Phase.MOON_CHOICE
+DONE: Final[Phase] = Phase.DONE
 
 _QS_BIT: Final = 1 << QUEEN_OF_SPADES
 _JD_BIT: Final = 1 << JACK_OF_DIAMONDS
@@ -62,7 +63,7 @@ class DealState:
     dealt: tuple[int, ...]
     hands: list[int]
     passes: list[int | None]
-    phase: str
+    phase: Phase
     leader: int
     to_move: int
     trick: list[int]
@@ -74,8 +75,8 @@ class DealState:
     hearts_broken: bool
     points: list[int] | None
     shooter: int | None
-    shot: str | None
-    moon_choice: str | None
+    shot: Shot | None
+    moon_choice: MoonScore | None
     _first_trick_bar: int
     _first_trick_fallback: int
     _break_mask: int
@@ -354,7 +355,7 @@ class DealState:
         if rules.sun:
             for seat, won in enumerate(self.tricks_won):
                 if won == tricks_per_deal:
-                    self.shooter, self.shot = seat, "sun"
+                    self.shooter, self.shot = seat, Shot.SUN
                     self.points = self._with_jack(
                         [-total if s == seat else total for s in range(self.players)]
                     )
@@ -362,7 +363,7 @@ class DealState:
         if rules.moon is not MoonScoring.NONE and point_mask:
             for seat, taken in enumerate(self.taken):
                 if taken & point_mask == point_mask:
-                    self.shooter, self.shot = seat, "moon"
+                    self.shooter, self.shot = seat, Shot.MOON
                     if rules.moon is MoonScoring.SHOOTER_CHOOSES:
                         self.phase = MOON_CHOICE
                         self.to_move = seat
@@ -391,7 +392,7 @@ class DealState:
 
     def choose_moon(self, others_add: bool) -> None:
         """The shooter's choice where the rules let the shooter choose."""
-        self.moon_choice = "add" if others_add else "subtract"
+        self.moon_choice = MoonScore.OTHERS_ADD if others_add else MoonScore.SHOOTER_SUBTRACTS
         self._score_moon(others_add)
 
     def undo_moon_choice(self) -> None:

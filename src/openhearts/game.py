@@ -39,6 +39,7 @@ from .cards import (
     cards_of,
 )
 from .deal import DONE, MOON_CHOICE, PASSING, PLAYING, DealState
+from .phases import MoonScore, Phase, Shot
 from .rules import FirstTrick, MoonScoring, Rules, Seating, seat_names
 
 __all__ = [
@@ -58,7 +59,7 @@ __all__ = [
     "conventional_moon_choice",
 ]
 
-GAME_OVER: Final = "game_over"
+GAME_OVER: Final[Phase] = Phase.GAME_OVER
 
 
 class IllegalActionError(ValueError):
@@ -125,10 +126,10 @@ class DealResult:
     #: Points added to each total for this deal.
     points: tuple[int, ...]
     shooter: int | None
-    #: ``"moon"``, ``"sun"`` or ``None``.
-    shot: str | None
+    #: ``"moon"``, ``"sun"`` (a :class:`~openhearts.phases.Shot`) or ``None``.
+    shot: Shot | None
     #: ``"add"``/``"subtract"`` where the shooter chose, else ``None``.
-    moon_choice: str | None
+    moon_choice: MoonScore | None
     #: The tricks as plain ``(leader, card numbers, winner)`` tuples; :attr:`tricks`
     #: gives them as :class:`TrickRecord` objects, built when first asked for.
     trick_plays: tuple[tuple[int, tuple[int, ...], int], ...] = field(default=(), repr=False)
@@ -153,7 +154,7 @@ class PlayerView:
     rules: Rules
     seat: int
     names: tuple[str, ...]
-    phase: str
+    phase: Phase
     deal_number: int
     dealer: int
     pass_direction: str
@@ -372,7 +373,7 @@ class Game:
         return self.rules.pass_direction(self.deal.deal_number) if self.deal.pass_offset else "hold"
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``passing``, ``playing``, ``moon_choice`` or ``game_over``."""
         return GAME_OVER if self.deal.phase == DONE else self.deal.phase
 

@@ -8,8 +8,8 @@ You sit at seat 0 against computer players.  Commands at any prompt: ``help``, `
 ``scores``, ``last``, ``undo``, ``hint``, ``rules``, ``save [FILE]`` and ``quit``.  End of
 input (Ctrl-D) and Ctrl-C save the game and quit cleanly; ``--resume FILE`` goes on.
 
-The formatting helpers here (:class:`Style`, :func:`table`, :func:`trick_line`,
-:func:`shot_line`) are shared with ``hearts replay``.
+The sentences come from :mod:`openhearts.sentences`, shared with the terminal game
+and ``hearts replay``.
 """
 
 from __future__ import annotations
@@ -18,19 +18,15 @@ import argparse
 import importlib
 import os
 import random
-import re
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from types import FrameType
 from typing import Any, TextIO
 
 from .bots import Bot, BotError, RandomBot, act, make_bot
 from .cards import (
-    HEARTS_MASK,
-    JACK_OF_DIAMONDS,
-    QUEEN_OF_SPADES,
     Card,
     CardParseError,
     CardSet,
@@ -46,22 +42,17 @@ from .game import (
     IllegalActionError,
     Play,
     PlayerView,
-    TrickRecord,
 )
 from .options import rules_from_args
 from .record import RecordError, load, save
-from .rules import MoonScoring, Rules, RulesError, seat_names
+from .rules import RulesError, seat_names
+from .sentences import Style, direction_words, shot_line, supports_symbols, table, trick_line
+from .session.points import card_points
 
 __all__ = [
     "run_plain",
     "PlainSession",
-    "Style",
     "default_save_path",
-    "table",
-    "trick_line",
-    "trick_points",
-    "shot_line",
-    "direction_words",
 ]
 
 HELP = """\
@@ -89,123 +80,6 @@ def _number(count: int) -> str:
 
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-# Formatting shared with ``hearts replay`` ----------------------------------------------
-
-_SYMBOL_TO_LETTER = {"♣": "C", "♦": "D", "♠": "S", "♥": "H"}
-_SYMBOL_TO_WORD = {"♣": "clubs", "♦": "diamonds", "♠": "spades", "♥": "hearts"}
-_RANKED_SYMBOL = re.compile(r"(?<=[0-9TJQKA])([♣♦♠♥])")
-_LONE_SYMBOL = re.compile(r"[♣♦♠♥]")
-
-
-def supports_symbols(stream: TextIO) -> bool:
-    """Whether the stream can print the suit symbols (else letters are used)."""
-    encoding = getattr(stream, "encoding", None)
-    if not encoding:
-        return True
-    try:
-        "♣♦♠♥".encode(encoding)
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True
-
-
-class Style:
-    """How cards look: with suit symbols (``10♥``) or, where the output cannot show
-    them, with letters (``10H``).  Tens are written ``10``, the easiest to read aloud.
-
-    >>> Style(True).cards(CardSet.parse("TH QS 2C"))
-    '2♣ Q♠ 10♥'
-    >>> Style(False).card(Card.parse("QS")), Style(False).clean("you hold ♣; not the Q♠")
-    ('QS', 'you hold clubs; not the QS')
-    """
-
-    def __init__(self, symbols: bool = True) -> None:
-        self.symbols = symbols
-
-    def card(self, card: Card) -> str:
-        rank = "10" if card.rank.letter == "T" else card.rank.letter
-        return rank + (card.suit.symbol if self.symbols else card.suit.letter)
-
-    def cards(self, cards: Iterable[Card]) -> str:
-        return " ".join(self.card(c) for c in cards)
-
-    def suit(self, suit: Suit) -> str:
-        return f"{suit.symbol} {suit.word}" if self.symbols else suit.word
-
-    def clean(self, text: str) -> str:
-        """Engine messages use suit symbols; spell them out when they cannot be shown."""
-        if self.symbols:
-            return text
-        text = _RANKED_SYMBOL.sub(lambda m: _SYMBOL_TO_LETTER[m.group(1)], text)
-        return _LONE_SYMBOL.sub(lambda m: _SYMBOL_TO_WORD[m.group(0)], text)
-
-
-def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
-    """Rows of aligned columns: the first left-aligned, the others right-aligned.
-
-    >>> print("\\n".join(table(["", "Total"], [["You", 5], ["West", 26]])))
-           Total
-    You        5
-    West      26
-    """
-    cells = [[str(c) for c in headers]] + [[str(c) for c in row] for row in rows]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
-    lines = []
-    for row in cells:
-        parts = [row[0].ljust(widths[0])]
-        parts += [cell.rjust(max(widths[i], 5)) for i, cell in enumerate(row[1:], start=1)]
-        lines.append("  ".join(parts).rstrip())
-    return lines
-
-
-def trick_points(rules: Rules, cards: Iterable[int]) -> int:
-    """Points in a set of cards under these rules (hearts 1, Q♠ 13, J♦ -10 if in force)."""
-    mask = CardSet(cards).mask
-    points = (mask & HEARTS_MASK).bit_count() + (13 if mask >> QUEEN_OF_SPADES & 1 else 0)
-    if rules.jack_of_diamonds and mask >> JACK_OF_DIAMONDS & 1:
-        points -= 10
-    return points
-
-
-def trick_line(
-    style: Style, names: Sequence[str], rules: Rules, number: int, trick: TrickRecord
-) -> str:
-    """One finished trick in a sentence: who led, every card, who took it, its points."""
-    plays = trick.plays(rules.players)
-    cards = ", ".join(f"{names[seat]} {style.card(card)}" for seat, card in plays)
-    points = trick_points(rules, trick.cards)
-    return f"Trick {number}: {cards}. {names[trick.winner]} takes it ({_plural(points, 'point')})."
-
-
-def shot_line(names: Sequence[str], rules: Rules, result: DealResult) -> str | None:
-    """The announcement of a moon or sun shot in a finished deal, if there was one."""
-    if result.shooter is None or result.shot is None:
-        return None
-    who = names[result.shooter]
-    total = rules.points_in_play
-    if result.shot == "sun":
-        return f"{who} shot the sun (took every trick): {who} -{total}, everyone else +{total}."
-    if result.moon_choice is not None:
-        subtract = result.moon_choice == "subtract"
-    else:
-        subtract = rules.moon is MoonScoring.SHOOTER_SUBTRACTS
-    how = f"{who} subtracts {total}" if subtract else f"everyone else adds {total}"
-    chose = " and chose:" if result.moon_choice is not None else ":"
-    return f"{who} shot the moon (took every point card){chose} {how}."
-
-
-def direction_words(direction: str) -> str:
-    """``left`` -> ``to the left``; ``left2`` -> ``two seats to the left``; ``across``."""
-    if direction == "across":
-        return "across"
-    match = re.fullmatch(r"(left|right)(\d*)", direction)
-    if not match:
-        return direction
-    distance = int(match.group(2) or 1)
-    side = f"to the {match.group(1)}"
-    return side if distance == 1 else f"{_number(distance)} seats {side}"
 
 
 def default_save_path() -> str:
@@ -457,7 +331,7 @@ class PlainSession:
             trick = game.results[-1].tricks[-1]
         else:
             trick = game.view(self.me).tricks[-1]
-        points = trick_points(game.rules, trick.cards)
+        points = card_points(game.rules, trick.cards)
         points_text = f" ({_plural(points, 'point')})" if points else ""
         winning = next(
             card for seat, card in trick.plays(game.rules.players) if seat == trick.winner

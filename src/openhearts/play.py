@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .extras import missing_extra_message
 from .options import add_rules_arguments
 
 
@@ -48,10 +49,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
-        from .plain import run_plain
+    if not (args.plain or not (sys.stdin.isatty() and sys.stdout.isatty())):
+        try:
+            from .tui import run_tui
+            from .tui.app import HeartsApp  # noqa: F401  (fails here when textual is missing)
+        except ImportError as error:
+            message = missing_extra_message(error)
+            if message is None:
+                raise
+            print(f"hearts play: {message}.")
+            print("Playing in plain lines instead.")
+        else:
+            return int(run_tui(args))
+    from .plain import run_plain
 
-        return int(run_plain(args))
-    from .tui import run_tui
-
-    return int(run_tui(args))
+    return int(run_plain(args))

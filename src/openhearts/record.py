@@ -23,7 +23,7 @@ openhearts.record.RecordError: line 15: cannot read 'X2C' as a card: ...
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
 from .cards import Card, CardParseError, CardSet
@@ -62,9 +62,12 @@ def _action_count(state: DealState) -> int:
     return passes + plays + (1 if state.moon_choice is not None else 0)
 
 
-def dumps(game: Game) -> str:
-    """The record as JSON text, one event per line."""
-    header = {
+def dumps(game: Game, extra: Mapping[str, Any] | None = None) -> str:
+    """The record as JSON text, one event per line.
+
+    ``extra``: more top-level keys, for what a program keeps beside the game (loading
+    ignores keys it does not know)."""
+    header: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "rules": game.rules.to_dict(),
@@ -73,6 +76,10 @@ def dumps(game: Game) -> str:
         "first_deal": game.first_deal,
         "initial_scores": list(game.initial_scores),
     }
+    for key, value in (extra or {}).items():
+        if key in header or key in ("events", "result"):
+            raise ValueError(f"extra: {key!r} is a key of the record itself")
+        header[key] = value
     lines = ["{"]
     for key, value in header.items():
         lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)},")
@@ -149,27 +156,35 @@ def loads(text: str) -> Game:
         line = lines[index] if index < len(lines) else index + 1
         return RecordError(f"line {line}: {reason}")
 
-    hands_by_deal: list[list[str]] = []
     first = events[0]
     if not isinstance(first, dict) or "deal" not in first:
         raise fail(0, "the first event must be a deal")
+    first_deal = data.get("first_deal", 0)
+    if isinstance(first_deal, bool) or not isinstance(first_deal, int) or first_deal < 0:
+        raise at("first_deal", f"first_deal: a deal number is an integer, not {first_deal!r}")
+    scores = data.get("initial_scores")
+    if scores is not None and not _integers(scores):
+        raise at("initial_scores", f"initial_scores: totals are integers, not {scores!r}")
     try:
+        _check_event(first)
+        if first["deal"] != first_deal:
+            raise ValueError(f"the first deal is deal {first_deal}, not {first['deal']!r}")
         game = Game(
             rules,
             seed=data.get("seed", 0),
             names=data.get("names"),
             hands=[first["hands"]],
-            first_deal=int(data.get("first_deal", 0)),
-            scores=data.get("initial_scores"),
+            first_deal=first_deal,
+            scores=scores,
             seated=True,
         )
     except (IllegalActionError, ValueError, TypeError, KeyError) as error:
         raise fail(0, str(error)) from None
-    hands_by_deal.append(first["hands"])
     for index, event in enumerate(events[1:], start=1):
         if not isinstance(event, dict):
             raise fail(index, "an event is a JSON object")
         try:
+            _check_event(event)
             if "deal" in event:
                 _start_deal(game, event)
                 continue
@@ -181,12 +196,56 @@ def loads(text: str) -> Game:
     return game
 
 
+#: Each kind of event, named by its first field, and the fields it has.
+EVENT_FIELDS: Final[dict[str, tuple[str, str]]] = {
+    "deal": ("deal", "hands"),
+    "pass": ("pass", "cards"),
+    "play": ("play", "card"),
+    "moon": ("moon", "others_add"),
+}
+
+
+def _check_event(event: dict[str, Any]) -> None:
+    """An event is exactly one kind, with exactly its fields; numbers are integers."""
+    kinds = [kind for kind in EVENT_FIELDS if kind in event]
+    if len(kinds) != 1:
+        raise ValueError(f"an event is one of {', '.join(EVENT_FIELDS)}, not {sorted(event)}")
+    expected = EVENT_FIELDS[kinds[0]]
+    unknown = sorted(set(event) - set(expected))
+    if unknown:
+        raise ValueError(f"a {kinds[0]} event has no field {', '.join(map(repr, unknown))}")
+    missing = [name for name in expected if name not in event]
+    if missing:
+        raise ValueError(f"a {kinds[0]} event needs {', '.join(map(repr, missing))}")
+    if kinds[0] == "deal":
+        number = event["deal"]
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise ValueError(f"a deal number is an integer, not {number!r}")
+
+
+def _integers(value: object) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(item, int) and not isinstance(item, bool) for item in value
+    )
+
+
+#: The fields of a record's result, each checked against the replay.
+RESULT_FIELDS: Final = ("over", "scores", "deal_points", "winners")
+
+
 def _check_result(result: object, game: Game, fail: Callable[[str], RecordError]) -> None:
     """The stored result must be what the replay gives (a tampered total is refused)."""
     if result is None:
         return
     if not isinstance(result, dict):
         raise fail("result: expected an object")
+    missing = [key for key in RESULT_FIELDS if key not in result]
+    unknown = sorted(set(result) - set(RESULT_FIELDS))
+    if missing or unknown:
+        raise fail(
+            f"result: has exactly the fields {', '.join(RESULT_FIELDS)} "
+            f"(missing {missing}, unknown {unknown})"
+        )
     replayed = {
         "scores": list(game.scores),
         "deal_points": [list(r.points) for r in game.results],
@@ -200,7 +259,8 @@ def _check_result(result: object, game: Game, fail: Callable[[str], RecordError]
         "over": "'game over' is",
     }
     for key, value in replayed.items():
-        if key in result and result[key] != value:
+        # Compared as JSON text: 1.0 or true are not the integer 1 a record holds.
+        if json.dumps(result[key]) != json.dumps(value):
             raise fail(
                 f"result: the record says {labels[key]} {json.dumps(result[key])}, "
                 f"but replaying it gives {json.dumps(value)}"

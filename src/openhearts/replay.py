@@ -16,15 +16,8 @@ from collections.abc import Sequence
 from .cards import Card, CardSet
 from .deal import DealState
 from .game import DealResult, Game, TrickRecord
-from .plain import (
-    Style,
-    direction_words,
-    shot_line,
-    supports_symbols,
-    table,
-    trick_line,
-)
 from .record import RecordError, load
+from .sentences import Style, direction_words, shot_line, supports_symbols, table, trick_line
 
 __all__ = ["add_arguments", "run", "replay_lines"]
 

@@ -17,6 +17,11 @@ plan is better on average, the bot goes for the moon.
 
 Decisions are repeatable for a seed: the worlds come from a generator seeded by the
 bot's seed and the position, whatever the number of worker processes.
+
+The worlds are dealt here in Python and played out in the compiled kernel
+(:func:`openhearts.kernel.evaluate`, every candidate of a world in one call) when it is
+built; :func:`playout` below is the pure-Python reference it equals, so the choices are
+the same with or without it.
 """
 
 from __future__ import annotations
@@ -28,7 +33,10 @@ import zlib
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
+from typing import NamedTuple
 
+from .. import kernel
 from ..cards import Card, CardSet
 from ..deal import MOON_CHOICE, PLAYING, DealState
 from ..game import PlayerView, conventional_moon_choice
@@ -36,9 +44,16 @@ from ..rules import Rules
 from .base import BaseBot
 from .passing import simulate_pass
 from .policy import JD, QS, moon_threat, pass_policy, play_policy
-from .sampler import Knowledge, constraints, sample
+from .sampler import Knowledge, WorldSampler, constraints, sample
 
-__all__ = ["HardBot", "DEFAULT_BUDGET", "DEFAULT_PASS_WORLDS", "playout", "moon_choices"]
+__all__ = [
+    "HardBot",
+    "CardValue",
+    "DEFAULT_BUDGET",
+    "DEFAULT_PASS_WORLDS",
+    "playout",
+    "moon_choices",
+]
 
 #: Worlds (deals of the unseen cards) examined per decision by default; on one core of
 #: a 2-core machine this keeps decisions under a second.
@@ -97,6 +112,17 @@ def moon_choices(view: PlayerView) -> tuple[bool, ...]:
     )
 
 
+class CardValue(NamedTuple):
+    """What the search found for one legal card."""
+
+    card: Card
+    #: The points this seat can expect to take in the rest of the deal.
+    points: float
+    #: Those points minus the other seats' average: what the cards are ranked by
+    #: (lower is better), so a moon shot counts for what it is worth.
+    margin: float
+
+
 @dataclass(frozen=True)
 class _Task:
     """One batch of worlds to evaluate (picklable, for worker processes)."""
@@ -119,6 +145,9 @@ class _Task:
     deadline: float | None
     #: Deals of the hidden cards chosen beforehand (indexed by world); empty: sample.
     deals: tuple[tuple[int, ...], ...] = ()
+    #: Deal worlds with :class:`WorldSampler` and play them out through the compiled
+    #: kernel (when built), rather than with :func:`sample` and the Python engine.
+    compiled: bool = True
 
 
 #: Per (candidate, mode): [sum of objective, sum of own points, worlds].
@@ -129,8 +158,12 @@ def _evaluate(task: _Task) -> _Totals:
     rules = task.rules
     seat = task.knowledge.seat
     players = rules.players
-    jack = rules.jack_of_diamonds
     totals = [[0.0, 0.0, 0.0] for _ in range(len(task.candidates) * len(task.modes))]
+    if task.compiled:
+        evaluate, deal = kernel.evaluate, WorldSampler(task.knowledge).sample
+    else:
+        # The pure-Python path, as it ran before the kernel: the reference of both parts.
+        evaluate, deal = kernel.reference_evaluate, partial(sample, task.knowledge)
     for world in task.worlds:
         if (
             task.deadline is not None
@@ -141,30 +174,21 @@ def _evaluate(task: _Task) -> _Totals:
         if task.deals:
             hands = list(task.deals[world])
         else:
-            hands = sample(task.knowledge, random.Random(task.seed * 1_000_003 + world))
+            hands = deal(random.Random(task.seed * 1_000_003 + world))
         hands[seat] = task.hand
-        base = DealState.from_position(
-            rules, hands, leader=task.leader, trick=list(task.trick), taken=list(task.taken),
-            tricks_won=list(task.tricks_won), played=task.played,
-            hearts_broken=task.hearts_broken, deal_number=task.deal_number,
+        position = kernel.Position(
+            tuple(hands), task.leader, task.trick, task.taken, task.tricks_won, task.played,
+            task.hearts_broken,
         )  # fmt: skip
-        index = 0
-        for card in task.candidates:
-            for shoot in task.modes:
-                state = base.clone()
-                state.play_card(card)
-                if state.phase == PLAYING or state.phase == MOON_CHOICE:
-                    points = playout(state, seat, shoot, task.add_for, jack)
-                else:
-                    assert state.points is not None
-                    points = state.points
-                mine = points[seat]
-                others = (sum(points) - mine) / (players - 1)
-                row = totals[index]
-                row[0] += mine - others
-                row[1] += mine
-                row[2] += 1
-                index += 1
+        # Every candidate, in every mode, played out in one call (candidate-major order).
+        outcomes = evaluate(rules, position, task.candidates, seat, task.modes, task.add_for)
+        for index, points in enumerate(outcomes):
+            mine = points[seat]
+            others = (sum(points) - mine) / (players - 1)
+            row = totals[index]
+            row[0] += mine - others
+            row[1] += mine
+            row[2] += 1
     return totals
 
 
@@ -200,6 +224,10 @@ class HardBot(BaseBot):
         worlds examined so far decide (and decisions are no longer repeatable).
     :param pass_worlds: worlds per candidate pass for passing by simulation
         (:mod:`openhearts.bots.passing`); 0 passes by the rules of thumb.
+    :param compiled: play the worlds out through the compiled kernel
+        (:mod:`openhearts.kernel`) when it is built, dealing them with the prepared
+        :class:`~openhearts.bots.sampler.WorldSampler`; False uses the pure-Python
+        references of both.  The choices are the same either way, only the time differs.
     """
 
     name = "hard"
@@ -211,6 +239,7 @@ class HardBot(BaseBot):
         workers: int = 1,
         time_limit: float | None = None,
         pass_worlds: int = DEFAULT_PASS_WORLDS,
+        compiled: bool = True,
     ) -> None:
         super().__init__(seed)
         if pass_worlds < 0:
@@ -223,6 +252,7 @@ class HardBot(BaseBot):
         self.budget = budget
         self.workers = workers
         self.time_limit = time_limit
+        self.compiled = compiled
         self._pool: Executor | None = None
 
     def __repr__(self) -> str:
@@ -250,7 +280,7 @@ class HardBot(BaseBot):
         if self.pass_worlds:
             key = f"{self.seed}:{view.deal_number}:{view.seat}"
             worlds = self.pass_worlds
-            return CardSet(simulate_pass(view, key, playout, moon_choices(view), worlds))
+            return CardSet(simulate_pass(view, key, moon_choices(view), worlds))
         return CardSet(
             pass_policy(view.hand.mask, view.rules.cards_passed, view.rules.jack_of_diamonds)
         )
@@ -271,6 +301,13 @@ class HardBot(BaseBot):
         if not legal:
             return []
         return [(card, points) for card, points, _ in self._search(view)]
+
+    def evaluate(self, view: PlayerView) -> list[CardValue]:
+        """Every legal card with its expected points and the margin it is ranked by,
+        best first: the first is the card :meth:`choose_play` plays."""
+        if not view.legal:
+            return []
+        return [CardValue(card, points, margin) for card, points, margin in self._search(view)]
 
     def _search(self, view: PlayerView) -> list[tuple[Card, float, float]]:
         """(card, expected own points, objective) for every legal card, best first."""
@@ -315,6 +352,7 @@ class HardBot(BaseBot):
             worlds=range(len(deals) if deals else self.budget),
             deadline=deadline,
             deals=deals,
+            compiled=self.compiled,
         )
         if self.workers > 1 and len(candidates) * self.budget > 40:
             totals = self._parallel(base)

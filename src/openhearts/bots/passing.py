@@ -6,7 +6,8 @@ hand by how much they are worth passing.  Every set of ``cards_passed`` cards am
 the moon, the lowest cards too.  Each candidate is then played out on the same
 ``worlds`` deals of the unseen cards: the other seats pass by their model (``easy``'s
 rules unless told otherwise), so the simulation also guesses what this seat receives,
-and the whole deal is played to the end by the given playout.  The candidate with the
+and the whole deal is played to the end by ``hard``'s playout (every seat by the rules
+of thumb, in the compiled kernel when it is built).  The candidate with the
 lowest average of own points minus the others' average wins; ties keep the rule of
 thumb's pass, which is always a candidate.
 
@@ -21,15 +22,13 @@ import random
 import zlib
 from collections.abc import Callable, Sequence
 
-from ..deal import DealState
+from .. import kernel
 from ..game import PlayerView
-from .policy import pass_ranking
+from .policy import pass_policy, pass_ranking
 from .sampler import constraints, sample
 
-__all__ = ["simulate_pass", "Playout", "PassModel"]
+__all__ = ["simulate_pass", "may_shoot", "PassModel"]
 
-#: ``playout(state, root, shoot, add_for, jack) -> points``, as :func:`hard.playout`.
-Playout = Callable[[DealState, int, bool, Sequence[bool], bool], list[int]]
 #: ``model(hand, count, jack) -> mask`` of the cards another seat passes.
 PassModel = Callable[[int, int, bool], int]
 
@@ -60,11 +59,10 @@ def may_shoot(hand: int) -> bool:
 def simulate_pass(
     view: PlayerView,
     key: str,
-    playout: Playout,
     add_for: Sequence[bool],
     worlds: int = 30,
     width: int = 6,
-    model: PassModel | None = None,
+    model: PassModel = pass_policy,
 ) -> int:
     """The pass (a card mask) with the best simulated result for ``view.seat``.
 
@@ -72,34 +70,36 @@ def simulate_pass(
     :param add_for: each seat's moon choice where the shooter chooses.
     :param model: how the other seats pass (default: ``easy``'s rules).
     """
-    from .policy import pass_policy
-
     rules = view.rules
     seat = view.seat
     players = rules.players
     hand = view.hand.mask
     count = rules.cards_passed
     jack = rules.jack_of_diamonds
-    others_pass = model or pass_policy
     shoot = may_shoot(hand)
     candidates = _candidates(hand, count, jack, width, shoot)
-    if len(candidates) == 1 or worlds < 1:
+    if len(candidates) == 1 or worlds < 1 or view.pass_target is None:
         return candidates[0]
+    offset = (view.pass_target - seat) % players
     modes = (False, True) if shoot else (False,)
+    first = (rules.first_lead_card,)
+    zeros = (0,) * players
     totals = [[0.0] * len(modes) for _ in candidates]
     knowledge = constraints(view)
     rng = random.Random(zlib.crc32(f"{key}:{hand}".encode()))
     for _ in range(worlds):
         hands = sample(knowledge, rng)
         hands[seat] = hand
-        passes = [0 if s == seat else others_pass(hands[s], count, jack) for s in range(players)]
+        passes = [0 if s == seat else model(hands[s], count, jack) for s in range(players)]
         for index, mine in enumerate(candidates):
             passes[seat] = mine
-            for m, mode in enumerate(modes):
-                state = DealState.new(rules, hands, deal_number=view.deal_number)
-                for giver in range(players):
-                    state.set_pass(giver, passes[giver])
-                points = playout(state, seat, mode, add_for, jack)
+            after = tuple(
+                hands[s] & ~passes[s] | passes[(s - offset) % players] for s in range(players)
+            )
+            leader = next(s for s in range(players) if after[s] >> first[0] & 1)
+            start = kernel.Position(after, leader, (), zeros, zeros, 0, False)
+            outcomes = kernel.evaluate(rules, start, first, seat, modes, add_for)
+            for m, points in enumerate(outcomes):
                 own = points[seat]
                 totals[index][m] += own - (sum(points) - own) / (players - 1)
     best = min(range(len(candidates)), key=lambda i: (min(totals[i]), i))

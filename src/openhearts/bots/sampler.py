@@ -25,7 +25,7 @@ from ..cards import HEARTS_MASK, SUIT_MASKS
 from ..game import PlayerView
 from ..rules import FirstTrick, HeartsBreak
 
-__all__ = ["Knowledge", "constraints", "sample", "SamplerError"]
+__all__ = ["Knowledge", "constraints", "sample", "SamplerError", "WorldSampler"]
 
 
 class SamplerError(RuntimeError):
@@ -196,3 +196,83 @@ def _exact(
         for card in held[s]:
             hands[s] |= 1 << card
     return hands
+
+
+class WorldSampler:
+    """:func:`sample` for many worlds of one :class:`Knowledge`, several times faster.
+
+    It deals exactly what :func:`sample` deals for the same generator state (it draws the
+    same numbers in the same order), with the work that depends only on the knowledge done
+    once, and the generator's ``shuffle``/``randrange`` inlined as the ``getrandbits``
+    draws CPython's :class:`random.Random` makes for them.  Raises :class:`SamplerError`
+    as :func:`sample` does, when built.
+    """
+
+    __slots__ = ("knowledge", "_base", "_need", "_cards", "_options", "_start")
+
+    def __init__(self, knowledge: Knowledge) -> None:
+        players = len(knowledge.sizes)
+        free = knowledge.unseen
+        need = list(knowledge.sizes)
+        base = list(knowledge.fixed)
+        for s in range(players):
+            free &= ~base[s]
+            need[s] -= base[s].bit_count()
+            if need[s] < 0:
+                raise SamplerError(f"seat {s} holds more known cards than it has cards")
+        if sum(need) != free.bit_count():
+            raise SamplerError("card counts do not add up")
+        cards = [c for c in range(52) if free >> c & 1]
+        options: list[tuple[int, ...]] = [()] * 52
+        for card in cards:
+            seats = tuple(s for s in range(players) if need[s] and knowledge.allowed[s] >> card & 1)
+            if not seats:
+                raise SamplerError(f"no seat can hold card {card}")
+            options[card] = seats
+        self.knowledge = knowledge
+        self._base = base
+        self._need = need
+        self._cards = cards
+        self._options = options
+        self._start = sorted(cards, key=lambda c: len(options[c]))
+
+    def sample(self, rng: random.Random, tries: int = 20) -> list[int]:
+        """One deal of the unseen cards, as :func:`sample` would deal it with ``rng``."""
+        getrandbits = rng.getrandbits
+        options = self._options
+        width = [len(seats) for seats in options]
+        order = self._start[:]
+        last = len(order) - 1
+        for _ in range(tries):
+            hands = self._base[:]
+            room = self._need[:]
+            # random.shuffle: for i from the end, swap with randbelow(i + 1).
+            for i in range(last, 0, -1):
+                bound = i + 1
+                size = bound.bit_length()
+                j = getrandbits(size)
+                while j >= bound:
+                    j = getrandbits(size)
+                order[i], order[j] = order[j], order[i]
+            order.sort(key=width.__getitem__)
+            for card in order:
+                seats = options[card]
+                total = 0
+                for s in seats:
+                    total += room[s]
+                if not total:
+                    break
+                # rng.randrange(total); seats without room add nothing and are passed over.
+                size = total.bit_length()
+                pick = getrandbits(size)
+                while pick >= total:
+                    pick = getrandbits(size)
+                for s in seats:
+                    pick -= room[s]
+                    if pick < 0:
+                        break
+                hands[s] |= 1 << card
+                room[s] -= 1
+            else:
+                return hands
+        return _exact(self.knowledge, self._base, self._need, self._cards, rng)

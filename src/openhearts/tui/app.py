@@ -20,7 +20,7 @@ from textual.widgets import Button, Footer, Input, Log
 from ..cards import Card, CardParseError, CardSet, parse_cards
 from ..game import MOON_CHOICE, PASSING, PLAYING, IllegalActionError, TrickRecord
 from ..record import RecordError
-from . import words
+from ..sentences import spoken as words
 from .options_screen import OptionsResult, OptionsScreen
 from .screens import (
     KEYS_HELP,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..cards import Card
 from ..game import PASSING, PLAYING, PlayerView
-from . import words
+from ..sentences import spoken as words
 
 __all__ = ["hint", "TOP"]
 

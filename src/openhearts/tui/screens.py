@@ -24,7 +24,7 @@ from textual.widgets import Button, Static
 
 from ..cards import Card, CardSet, Suit
 from ..game import Game, PlayerView, TrickRecord
-from . import words
+from ..session.memory import known_voids
 
 __all__ = [
     "InfoScreen",
@@ -188,7 +188,7 @@ def memory_text(view: PlayerView) -> Text:
             text.append(f"\n\nStill out from your pass to {view.names[view.pass_target]}: ")
             text.append(" ".join(_rank(c) + c.suit.symbol for c in still))
     text.append("\n\nKnown voids", style="bold")
-    voids = words.known_voids(view)
+    voids = known_voids(view)
     for seat, suit, number in voids:
         shown = f" (showed it on trick {number})" if number is not None else ""
         text.append(f"\n  {view.names[seat]}: no {suit.symbol} {suit.word}{shown}")

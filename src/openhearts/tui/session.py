@@ -35,7 +35,7 @@ from ..game import (
     PlayerView,
 )
 from ..rules import Rules, seat_names
-from . import words
+from ..sentences import spoken as words
 
 __all__ = ["Session", "decide", "default_names"]
 

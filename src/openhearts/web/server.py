@@ -38,18 +38,12 @@ from ..rules import (
     RulesError,
     Seating,
 )
+from .connection import Connection
+from .hub import Hub
+from .protocol import CHAT_CHARS, MESSAGE_BYTES, PROTOCOL, TOKEN_RE, WebError
+from .settings import Settings
 from .storage import Storage, StorageError, default_database_url, token_hash
-from .tables import (
-    CHAT_CHARS,
-    MESSAGE_BYTES,
-    PROTOCOL,
-    TOKEN_RE,
-    Connection,
-    Hub,
-    Settings,
-    Table,
-    WebError,
-)
+from .table import Table
 from .views import NAME_CHARS
 
 __all__ = ["add_arguments", "run", "create_app", "static_dir"]

@@ -1,4 +1,5 @@
-"""Plain sentences about the game, for the status line and the announcements.
+"""Sentences about the table as it is now: the status line, the reading keys (C, 1-6,
+S, T, R), the memory aids.
 
 Everything a sighted player sees on the table can be said with these; they take a
 :class:`~openhearts.game.PlayerView` (so they never tell one seat's hidden cards) and
@@ -16,10 +17,12 @@ the seat the sentence is for, which they call "you".
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final
 
-from ..cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, Card, CardSet, Suit
+from ..cards import Card, CardSet, Suit
 from ..game import GAME_OVER, MOON_CHOICE, PASSING, PLAYING, PlayerView, TrickRecord
+from ..session.memory import known_voids
+from ..session.points import card_points as points_of
+from ..session.words import number_word
 
 __all__ = [
     "number_word",
@@ -36,21 +39,8 @@ __all__ = [
     "hand",
     "pass_phrase",
     "cards_words",
-    "known_voids",
     "memory",
 ]
-
-_NUMBERS: Final = (
-    "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "eleven", "twelve", "thirteen",
-)  # fmt: skip
-
-
-def number_word(count: int) -> str:
-    """>>> number_word(3), number_word(17)
-    ('three', '17')
-    """
-    return _NUMBERS[count] if 0 <= count < len(_NUMBERS) else str(count)
 
 
 def who(view: PlayerView, seat: int) -> str:
@@ -65,15 +55,7 @@ def subject(view: PlayerView, seat: int) -> str:
 
 def card_points(cards: Iterable[int], view: PlayerView) -> int:
     """Points of some cards under the view's rules (J♦ bonus included when in force)."""
-    total = 0
-    for card in cards:
-        if card // 13 == Suit.HEARTS:
-            total += 1
-        elif card == QUEEN_OF_SPADES:
-            total += 13
-        elif card == JACK_OF_DIAMONDS and view.rules.jack_of_diamonds:
-            total -= 10
-    return total
+    return points_of(view.rules, cards)
 
 
 def cards_words(cards: Iterable[Card]) -> str:
@@ -260,32 +242,6 @@ def hand(view: PlayerView, selected: CardSet | None = None) -> str:
     return text
 
 
-def known_voids(view: PlayerView) -> list[tuple[int, Suit, int | None]]:
-    """The other seats' known voids as ``(seat, suit, trick)``, in the order they showed.
-
-    ``trick`` is the number (from 1) of the trick on which the seat failed to follow the
-    suit, or None when the view knows the void some other way.
-    """
-    found: list[tuple[int, Suit, int | None]] = []
-    seen: set[tuple[int, Suit]] = set()
-    tricks = [trick.plays(view.players) for trick in view.tricks] + [list(view.trick)]
-    for number, plays in enumerate(tricks, start=1):
-        if not plays:
-            continue
-        led = plays[0][1].suit
-        for seat, card in plays[1:]:
-            key = (seat, led)
-            if card.suit != led and led in view.voids[seat] and key not in seen:
-                seen.add(key)
-                if seat != view.seat:
-                    found.append((seat, led, number))
-    for seat, suits in enumerate(view.voids):
-        for suit in sorted(suits):
-            if seat != view.seat and (seat, suit) not in seen:
-                found.append((seat, suit, None))
-    return found
-
-
 def memory(view: PlayerView) -> list[str]:
     """The ``M`` key: what has been played this deal, suit by suit, what is still out, the
     known voids, whether hearts are broken and the points taken so far."""
@@ -317,9 +273,9 @@ def memory(view: PlayerView) -> list[str]:
                 f"Still out from your pass to {view.names[view.pass_target]}: {cards_words(still)}."
             )
     voids = known_voids(view)
-    for seat, suit, number in voids:
-        shown = f" (shown on trick {number})" if number is not None else ""
-        sentences.append(f"{view.names[seat]} has no {suit.word}{shown}.")
+    for void in voids:
+        shown = f" (shown on trick {void.trick})" if void.trick is not None else ""
+        sentences.append(f"{view.names[void.seat]} has no {void.suit.word}{shown}.")
     if not voids:
         sentences.append("No one is known to be out of a suit yet.")
     sentences.append("Hearts are broken." if view.hearts_broken else "Hearts are not broken yet.")

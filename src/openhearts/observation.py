@@ -1,0 +1,137 @@
+"""What one seat knows, as a fixed-size numeric array for learning agents (needs numpy).
+
+The same encoding serves the PettingZoo environment (:mod:`openhearts.env`) and the
+OpenSpiel game (:mod:`openhearts.openspiel_game`).  It is built from a
+:class:`~openhearts.PlayerView` only, so it never holds another seat's hidden cards.
+Seats are *relative*: index 0 is the observing seat, 1 the next in the order of play,
+and so on; pieces for seats are sized for 6 players and padded with zeros, so every
+rule set and player count shares one shape (:data:`SIZE` values of ``float32``).
+
+Cards are indexed by our card number (``suit * 13 + rank``, suits C, D, S, H).
+
+==================  ========  ===================================================
+piece               shape     meaning
+==================  ========  ===================================================
+``hand``            52        cards held (cards chosen to pass are not)
+``passing``         52        cards chosen to pass or passed this deal
+``received``        52        cards received in the pass
+``in_play``         52        the deck of these rules (removed cards are 0)
+``trick``           6 x 52    the trick in progress, by the seat that played each card
+``played``          6 x 52    every card each seat has played this deal
+``points_taken``    6         points taken this deal, over the points in play
+``scores``          6         game totals, over the end score
+``voids``           6 x 4     suits a seat has shown it lacks (C, D, S, H)
+``leader``          6         who led the trick in progress
+``pass_offset``     6         how many seats on the cards go (0: a hold hand)
+``phase``           4         passing, playing, moon choice, over
+``hearts_broken``   1         hearts may be led
+==================  ========  ===================================================
+
+>>> from openhearts import Game, Rules
+>>> observation = encode(Game(Rules(), seed=1).view(2))
+>>> observation.shape, observation.dtype.name, int(observation[:52].sum())
+((885,), 'float32', 13)
+>>> int(piece(observation, "phase")[0]), piece(observation, "trick").shape
+(1, (6, 52))
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from .cards import CardSet, bits
+from .game import GAME_OVER, MOON_CHOICE, PASSING, PLAYING, PlayerView
+
+__all__ = ["MAX_PLAYERS", "PIECES", "SIZE", "encode", "piece"]
+
+#: Seat pieces are sized for this many players.
+MAX_PLAYERS: Final = 6
+
+#: The pieces of the array in order, with their shapes.
+PIECES: Final[tuple[tuple[str, tuple[int, ...]], ...]] = (
+    ("hand", (52,)),
+    ("passing", (52,)),
+    ("received", (52,)),
+    ("in_play", (52,)),
+    ("trick", (MAX_PLAYERS, 52)),
+    ("played", (MAX_PLAYERS, 52)),
+    ("points_taken", (MAX_PLAYERS,)),
+    ("scores", (MAX_PLAYERS,)),
+    ("voids", (MAX_PLAYERS, 4)),
+    ("leader", (MAX_PLAYERS,)),
+    ("pass_offset", (MAX_PLAYERS,)),
+    ("phase", (4,)),
+    ("hearts_broken", (1,)),
+)
+
+_OFFSETS: Final = {}
+_start = 0
+for _name, _shape in PIECES:
+    _OFFSETS[_name] = (_start, _shape)
+    _start += math.prod(_shape)
+
+#: How many numbers the array holds.
+SIZE: Final = _start
+
+_PHASES: Final = {PASSING: 0, PLAYING: 1, MOON_CHOICE: 2, GAME_OVER: 3}
+
+Array = npt.NDArray[np.float32]
+
+
+def piece(observation: Array, name: str) -> Array:
+    """The named piece of an encoded observation, reshaped (a view, not a copy)."""
+    start, shape = _OFFSETS[name]
+    return observation[start : start + math.prod(shape)].reshape(shape)
+
+
+def _set_cards(target: Array, mask: int) -> None:
+    for card in bits(mask):
+        target[card] = 1.0
+
+
+def encode(view: PlayerView, selected: int = 0, out: Array | None = None) -> Array:
+    """Encode ``view`` (``selected``: cards chosen to pass so far, not yet passed).
+
+    Writes into ``out`` when given (it is cleared first) and returns it.
+    """
+    if out is None:
+        out = np.zeros(SIZE, dtype=np.float32)
+    else:
+        out.fill(0.0)
+    players = view.players
+    me = view.seat
+
+    def relative(seat: int) -> int:
+        return (seat - me) % players
+
+    _set_cards(piece(out, "hand"), int(view.hand) & ~selected)
+    _set_cards(piece(out, "passing"), selected | int(view.passed or CardSet()))
+    _set_cards(piece(out, "received"), int(view.received or CardSet()))
+    _set_cards(piece(out, "in_play"), view.rules.deck_mask)
+    trick, played = piece(out, "trick"), piece(out, "played")
+    for seat, card in view.trick:
+        trick[relative(seat), card] = 1.0
+        played[relative(seat), card] = 1.0
+    for finished in view.tricks:
+        for seat, card in finished.plays(players):
+            played[relative(seat), card] = 1.0
+    points, scores, voids = piece(out, "points_taken"), piece(out, "scores"), piece(out, "voids")
+    in_play = max(view.rules.points_in_play, 1)
+    for seat in range(players):
+        points[relative(seat)] = view.points_taken[seat] / in_play
+        scores[relative(seat)] = view.scores[seat] / view.rules.end_score
+        for suit in view.voids[seat]:
+            voids[relative(seat), suit] = 1.0
+    if view.leader is not None and view.phase == PLAYING:
+        piece(out, "leader")[relative(view.leader)] = 1.0
+    if view.pass_target is not None:
+        piece(out, "pass_offset")[relative(view.pass_target)] = 1.0
+    else:
+        piece(out, "pass_offset")[0] = 1.0
+    piece(out, "phase")[_PHASES.get(view.phase, 3)] = 1.0
+    piece(out, "hearts_broken")[0] = float(view.hearts_broken)
+    return out

@@ -1,0 +1,312 @@
+"""One deal of Hearts under any of our rules, as an OpenSpiel game (needs ``open-spiel``).
+
+Importing this module registers the game ``"openhearts"`` with ``pyspiel``, the way
+OpenSpiel's own Python games register themselves; then ``pyspiel.load_game`` builds it
+and OpenSpiel's algorithms, bots and evaluation tools play it like any other game::
+
+    import pyspiel
+    import openhearts.openspiel_game  # registers "openhearts"
+
+    game = pyspiel.load_game("openhearts", {"preset": "source-003", "players": 6})
+    state = game.new_initial_state()
+
+Unlike OpenSpiel's C++ ``"hearts"`` (4 players, the options in
+:mod:`openhearts.openspiel`), it plays every preset and player count, with every rule
+of ours.  Parameters:
+
+* ``preset`` (default ``"standard"``) and ``players`` (default 4): as ``hearts play``;
+* ``options``: further rules options as ``NAME=VALUE`` separated by ``;``, read as the
+  command line's ``-o`` (e.g. ``"jack_of_diamonds=true;moon=shooter_subtracts"``);
+* ``trick_rewards`` (default false): reward each trick's points as they are taken
+  (OpenSpiel's ``REWARDS`` model) instead of the deal's points at its end.
+
+A state is one deal.  Chance first draws the deal's place in the pass cycle (when the
+cycle has more than one direction: each equally likely), then deals the cards one at
+a time, the k-th to seat ``k % players``.  Then the seats act in turn with the
+actions of :mod:`openhearts.turns`: cards ``0``-``51`` (our card numbers) passed one at a
+time in seat order, then played, and ``52``/``53`` for a shooter's moon choice.  A
+seat's return is minus its points for the deal (higher is better).  Observation
+tensors are :mod:`openhearts.observation`'s encoding; information-state strings list
+the seat's own hand, pass and everything played, in order.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, Final
+
+import numpy as np
+import pyspiel
+
+from .cards import CardSet
+from .game import IllegalActionError
+from .observation import PIECES, SIZE, encode
+from .options import rules_from_args
+from .rules import Rules, RulesError
+from .turns import ACTION_COUNT, TurnGame, action_name
+
+__all__ = ["GAME_NAME", "OpenHeartsGame", "OpenHeartsState", "rules_from_parameters"]
+
+#: The name the game is registered under.
+GAME_NAME: Final = "openhearts"
+
+_DEFAULT_PARAMETERS: Final[dict[str, Any]] = {
+    "preset": "standard",
+    "players": 4,
+    "options": "",
+    "trick_rewards": False,
+}
+
+
+def _game_type(trick_rewards: bool) -> Any:
+    model = pyspiel.GameType.RewardModel
+    return pyspiel.GameType(
+        short_name=GAME_NAME,
+        long_name="OpenHearts: Hearts with every common rule variant",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=model.REWARDS if trick_rewards else model.TERMINAL,
+        max_num_players=6,
+        min_num_players=3,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_DEFAULT_PARAMETERS,
+    )
+
+
+def rules_from_parameters(parameters: dict[str, Any]) -> Rules:
+    """Our :class:`Rules` for the game's parameters; bad ones raise :class:`RulesError`.
+
+    >>> rules_from_parameters({"preset": "source-003", "players": 5, "options": "sun=false"}).sun
+    False
+    """
+    options = str(parameters.get("options", ""))
+    arguments = argparse.Namespace(
+        preset=str(parameters.get("preset", "standard")),
+        players=int(parameters.get("players", 4)),
+        end_score=None,
+        option=[part for part in options.split(";") if part.strip()],
+    )
+    return rules_from_args(arguments)
+
+
+class OpenHeartsGame(pyspiel.Game):  # type: ignore[misc]
+    """The game: one deal under the rules the parameters name."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        parameters = {**_DEFAULT_PARAMETERS, **(params or {})}
+        try:
+            rules = rules_from_parameters(parameters)
+        except RulesError as error:
+            # OpenSpiel reports a failed load as this error type.
+            raise ValueError(f"openhearts: {error}") from None
+        assert rules.pass_cycle is not None
+        self.rules = rules
+        self.trick_rewards = bool(parameters["trick_rewards"])
+        players = rules.players
+        cards = rules.deck_mask.bit_count()
+        bound = float(rules.points_in_play + 10)  # the J♦'s -10 on top of any moon or sun
+        super().__init__(
+            _game_type(self.trick_rewards),
+            pyspiel.GameInfo(
+                num_distinct_actions=ACTION_COUNT,
+                max_chance_outcomes=max(52, len(rules.pass_cycle)),
+                num_players=players,
+                min_utility=-bound,
+                max_utility=bound,
+                utility_sum=None,
+                max_game_length=players * rules.cards_passed + cards + 1,
+            ),
+            parameters,
+        )
+
+    def new_initial_state(self) -> OpenHeartsState:
+        return OpenHeartsState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> _Observer:
+        if params:
+            raise ValueError(f"openhearts: observation parameters are not supported: {params}")
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return _Observer(perfect_recall)
+
+
+class OpenHeartsState(pyspiel.State):  # type: ignore[misc]
+    """One deal: chance draws the pass direction and deals, then the seats act."""
+
+    def __init__(self, game: OpenHeartsGame) -> None:
+        super().__init__(game)
+        rules = game.rules
+        assert rules.pass_cycle is not None
+        self.rules = rules
+        self._trick_rewards = game.trick_rewards
+        #: The deal's number, once drawn (its place in the pass cycle).
+        self.deal_number: int | None = 0 if len(rules.pass_cycle) == 1 else None
+        self._dealt: list[int] = []
+        self.turns: TurnGame | None = None
+        self._returns = [0.0] * rules.players
+        self._rewards = [0.0] * rules.players
+        #: Every player action so far as (seat, action), for information states.
+        self.moves: list[tuple[int, int]] = []
+
+    # Chance ---------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.turns is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self.turns.is_over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        seat = self.turns.seat
+        assert seat is not None
+        return seat
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        assert self.turns is None
+        if self.deal_number is None:
+            assert self.rules.pass_cycle is not None
+            count = len(self.rules.pass_cycle)
+            return [(k, 1.0 / count) for k in range(count)]
+        left = CardSet(self.rules.deck_mask & ~sum(1 << c for c in self._dealt)).cards()
+        return [(int(card), 1.0 / len(left)) for card in left]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self.turns is not None and player == self.turns.seat
+        return self.turns.legal_actions()
+
+    def _apply_action(self, action: int) -> None:
+        if self.turns is None:
+            self._apply_chance(action)
+            return
+        seat = self.turns.seat
+        assert seat is not None
+        before = self._returns
+        try:
+            self.turns.apply(int(action))
+        except IllegalActionError as error:
+            raise ValueError(f"openhearts: {error}") from None
+        self.moves.append((seat, int(action)))
+        self._returns = self._current_returns()
+        self._rewards = [a - b for a, b in zip(self._returns, before, strict=True)]
+
+    def dealt_to(self, seat: int) -> CardSet:
+        """The cards dealt to ``seat`` so far (all of its hand once the deal is done)."""
+        return CardSet(sum(1 << c for c in self._dealt[seat :: self.rules.players]))
+
+    def _apply_chance(self, action: int) -> None:
+        if self.deal_number is None:
+            self.deal_number = int(action)
+            return
+        self._dealt.append(int(action))
+        players = self.rules.players
+        if len(self._dealt) == self.rules.deck_mask.bit_count():
+            hands = [sum(1 << c for c in self._dealt[seat::players]) for seat in range(players)]
+            self.turns = TurnGame(self.rules, hands=hands, first_deal=self.deal_number)
+
+    def _current_returns(self) -> list[float]:
+        assert self.turns is not None
+        if self.turns.is_over:
+            return [-float(p) for p in self.turns.scored_points()]
+        if self._trick_rewards:
+            return [-float(p) for p in self.turns.points_so_far()]
+        return [0.0] * self.rules.players
+
+    # Results ------------------------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        return self.turns is not None and self.turns.is_over
+
+    def returns(self) -> list[float]:
+        return list(self._returns)
+
+    def rewards(self) -> list[float]:
+        return list(self._rewards)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            if self.deal_number is None:
+                assert self.rules.pass_cycle is not None
+                return f"deal {action}: pass {self.rules.pass_direction(action)}"
+            return f"deal {action_name(action)}"
+        return action_name(action)
+
+    def __str__(self) -> str:
+        if self.turns is None:
+            return f"dealing: {len(self._dealt)} cards dealt"
+        game = self.turns.game
+        hands = " | ".join(str(game.hand(seat)) for seat in range(self.rules.players))
+        return f"{self.turns.phase}: {hands}; moves {_moves_text(self.moves)}"
+
+
+def _moves_text(moves: list[tuple[int, int]]) -> str:
+    return " ".join(f"{seat}:{action_name(action)}" for seat, action in moves)
+
+
+class _Observer:
+    """Observations of a state for one player (OpenSpiel's Python observer protocol)."""
+
+    def __init__(self, perfect_recall: bool) -> None:
+        self.perfect_recall = perfect_recall
+        # The information state is given as a string only (its history has no fixed size).
+        self.tensor = np.zeros(0 if perfect_recall else SIZE, np.float32)
+        self.dict: dict[str, Any] = {}
+        if not perfect_recall:
+            start = 0
+            for name, shape in PIECES:
+                size = int(np.prod(shape))
+                self.dict[name] = self.tensor[start : start + size].reshape(shape)
+                start += size
+
+    def set_from(self, state: OpenHeartsState, player: int) -> None:
+        if self.perfect_recall:
+            return
+        if state.turns is None:
+            self.tensor.fill(0.0)
+            return
+        view = state.turns.view(player)
+        encode(view, int(state.turns.selected(player)), out=self.tensor)
+
+    def string_from(self, state: OpenHeartsState, player: int) -> str:
+        if self.perfect_recall:
+            return _information_state(state, player)
+        turns = state.turns
+        if turns is None:
+            return f"seat {player}; dealt {state.dealt_to(player)}"
+        view = turns.view(player)
+        selected = int(turns.selected(player))
+        parts = [f"seat {player}", turns.phase, f"hand {CardSet(view.hand.mask & ~selected)}"]
+        passing = selected | int(view.passed or CardSet())
+        if passing:
+            parts.append(f"passing {CardSet(passing)}")
+        if view.received is not None:
+            parts.append(f"received {view.received}")
+        parts.append("trick " + " ".join(f"{seat}:{card}" for seat, card in view.trick))
+        parts.append("points " + " ".join(map(str, view.points_taken)))
+        parts.append("hearts broken" if view.hearts_broken else "hearts unbroken")
+        return "; ".join(parts)
+
+
+def _information_state(state: OpenHeartsState, player: int) -> str:
+    """Everything ``player`` has seen, in order: its deal, its pass, every play."""
+    parts = [f"seat {player}", f"deal {state.deal_number}", f"dealt {state.dealt_to(player)}"]
+    turns = state.turns
+    if turns is not None:
+        rules = state.rules
+        assert state.deal_number is not None
+        offset = rules.pass_offset(state.deal_number)
+        passes = rules.players * rules.cards_passed if offset else 0
+        own = [action_name(action) for seat, action in state.moves[:passes] if seat == player]
+        if own:
+            parts.append("passed " + " ".join(own))
+        received = turns.view(player).received
+        if len(state.moves) >= passes and received is not None:
+            parts.append(f"received {received}")
+        parts.append("plays " + _moves_text(state.moves[passes:]))
+    return "; ".join(parts)
+
+
+pyspiel.register_game(_game_type(False), OpenHeartsGame)

@@ -1,0 +1,88 @@
+"""How cards and tables are printed in plain lines: with suit symbols (``10♥``) or, where
+the output cannot show them, with letters (``10H``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import TextIO
+
+from ..cards import Card, Suit
+
+__all__ = ["Style", "supports_symbols", "table"]
+
+
+_SYMBOL_TO_LETTER = {"♣": "C", "♦": "D", "♠": "S", "♥": "H"}
+_SYMBOL_TO_WORD = {"♣": "clubs", "♦": "diamonds", "♠": "spades", "♥": "hearts"}
+_RANKED_SYMBOL = re.compile(r"(?<=[0-9TJQKA])([♣♦♠♥])")
+_LONE_SYMBOL = re.compile(r"[♣♦♠♥]")
+
+
+def supports_symbols(stream: TextIO) -> bool:
+    """Whether the stream can print the suit symbols (else letters are used)."""
+    encoding = getattr(stream, "encoding", None)
+    if not encoding:
+        return True
+    try:
+        "♣♦♠♥".encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+class Style:
+    """How cards look: with suit symbols (``10♥``) or, where the output cannot show
+    them, with letters (``10H``).  Tens are written ``10``, the easiest to read aloud.
+
+    >>> from openhearts.cards import CardSet
+    >>> Style(True).cards(CardSet.parse("TH QS 2C"))
+    '2♣ Q♠ 10♥'
+    >>> Style(False).card(Card.parse("QS")), Style(False).clean("you hold ♣; not the Q♠")
+    ('QS', 'you hold clubs; not the QS')
+    >>> Style(spoken=True).card(Card.parse("QS"))
+    'queen of spades'
+
+    """
+
+    def __init__(self, symbols: bool = True, spoken: bool = False) -> None:
+        self.symbols = symbols
+        #: Cards by their names (``queen of spades``), as said aloud.
+        self.spoken = spoken
+
+    def card(self, card: Card) -> str:
+        if self.spoken:
+            return card.name
+        rank = "10" if card.rank.letter == "T" else card.rank.letter
+        return rank + (card.suit.symbol if self.symbols else card.suit.letter)
+
+    def cards(self, cards: Iterable[Card]) -> str:
+        return " ".join(self.card(c) for c in cards)
+
+    def suit(self, suit: Suit) -> str:
+        return f"{suit.symbol} {suit.word}" if self.symbols else suit.word
+
+    def clean(self, text: str) -> str:
+        """Engine messages use suit symbols; spell them out when they cannot be shown."""
+        if self.symbols:
+            return text
+        text = _RANKED_SYMBOL.sub(lambda m: _SYMBOL_TO_LETTER[m.group(1)], text)
+        return _LONE_SYMBOL.sub(lambda m: _SYMBOL_TO_WORD[m.group(0)], text)
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
+    """Rows of aligned columns: the first left-aligned, the others right-aligned.
+
+    >>> print("\\n".join(table(["", "Total"], [["You", 5], ["West", 26]])))
+           Total
+    You        5
+    West      26
+    """
+    cells = [[str(c) for c in headers]] + [[str(c) for c in row] for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    lines = []
+    for row in cells:
+        parts = [row[0].ljust(widths[0])]
+        parts += [cell.rjust(max(widths[i], 5)) for i, cell in enumerate(row[1:], start=1)]
+        lines.append("  ".join(parts).rstrip())
+    return lines

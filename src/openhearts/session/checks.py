@@ -1,0 +1,78 @@
+"""What a person may do now, with the reason in a sentence when they may not.
+
+The engine's messages are for programmers' logs; these are for the person at the
+table, whatever the face.
+
+>>> from openhearts import Game, Card
+>>> game = Game(seed=1)
+>>> view = game.view(0)
+>>> held = view.hand.cards()
+>>> pass_problem(view, [held[0], held[0], held[1]]) == f"You named the {held[0].pretty} twice."
+True
+>>> pass_problem(view, held[:2])
+'Pass exactly three cards; you named two.'
+>>> stranger = (game.view(1).hand).cards()[0]
+>>> pass_problem(view, [*held[:2], stranger]) == f"You do not hold the {stranger.pretty}."
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..cards import Card
+from ..game import IllegalActionError, PlayerView
+from ..phases import Phase
+from .words import join_words, number_word
+
+__all__ = ["SessionError", "pass_problem", "play_problem", "not_now"]
+
+
+class SessionError(IllegalActionError):
+    """A person's action that cannot be done now; the message is a sentence for them."""
+
+
+def not_now(view: PlayerView) -> str:
+    """Why the view's seat cannot act now."""
+    if view.phase == Phase.GAME_OVER:
+        return "The game is over."
+    if view.phase == Phase.PASSING:
+        if view.passed is None and view.pass_target is not None:
+            return "Cards are being passed: choose the cards to pass first."
+        return "Wait for the others to pass."
+    mover = view.to_move
+    if mover is None or mover == view.seat:
+        return "You cannot play now."
+    return f"Wait: it is {view.names[mover]}'s turn."
+
+
+def pass_problem(view: PlayerView, cards: Sequence[Card]) -> str | None:
+    """What is wrong with passing these cards (in the order named), or None."""
+    if view.phase != Phase.PASSING or view.passed is not None or view.pass_target is None:
+        return (
+            "There is nothing to pass now." if view.passed is None else ("You have already passed.")
+        )
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            return f"You named the {card.pretty} twice."
+        seen.add(card)
+    missing = [card for card in cards if card not in view.hand]
+    if missing:
+        return f"You do not hold {join_words([f'the {c.pretty}' for c in missing])}."
+    count = view.rules.cards_passed
+    if len(cards) != count:
+        return f"Pass exactly {number_word(count)} cards; you named {number_word(len(cards))}."
+    return None
+
+
+def play_problem(view: PlayerView, card: Card, why_illegal: str) -> str | None:
+    """What is wrong with playing ``card`` now, or None (``why_illegal``: the engine's
+    reason, asked for only when the card is held but not legal)."""
+    if view.phase != Phase.PLAYING or view.to_move != view.seat:
+        return not_now(view)
+    if card not in view.hand:
+        return f"You do not hold the {card.pretty}."
+    if card not in view.legal:
+        return f"You cannot play the {card.pretty}: {why_illegal}."
+    return None

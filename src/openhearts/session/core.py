@@ -1,0 +1,237 @@
+"""A game session: a game, its seats, and every action a face can ask for.
+
+The faces only draw and read input; everything else happens here, the same way for
+each of them: the bot driver's step (with the faulty-bot policy), auto play one, the
+people's actions checked with reasons in sentences, undo to a person's last choice,
+hints, memory aids, and the typed events each action caused.
+
+>>> from openhearts import Rules
+>>> session = Session.new(Rules(), seed="1", names=["Ann"], level="random")
+>>> session.game.seed, session.game.names
+(1, ('Ann', 'West', 'North', 'East'))
+>>> while session.step():
+...     pass
+>>> session.game.to_act()
+[0]
+>>> events = session.pass_cards(0, session.view().hand.cards()[:3])
+>>> [type(e).__name__ for e in events]
+['CardsPassed', 'PassesExchanged']
+>>> [type(e).__name__ for e in session.undo(0)]
+['Undone']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ..cards import Card, CardSet
+from ..game import Action, Game, MoonChoice, Pass, Play, PlayerView
+from ..phases import Phase
+from ..rules import Rules
+from .checks import SessionError, not_now, pass_problem, play_problem
+from .driver import Decision, decide
+from .events import AutoPlay, BotReplaced, Event, apply_with_events
+from .hints import Hint, make_hint
+from .memory import MemoryAids, memory_aids
+from .names import table_names
+from .outcome import Outcome, game_outcome
+from .saving import SessionInfo
+from .seats import Seats
+from .seeds import game_seed
+from .undo import can_undo, undo_last_choice
+
+__all__ = ["Session"]
+
+
+class Session:
+    """One game with its seats.
+
+    :param game: a new or resumed game.
+    :param seats: who is a person; a bot for every other seat.
+    :param auto_play_one: play a person's sole legal card, and the rest of a deal once
+        its points are settled, without asking.
+    """
+
+    def __init__(self, game: Game, seats: Seats, *, auto_play_one: bool = True) -> None:
+        if not seats.humans:
+            raise ValueError("a session needs at least one person")
+        self.game = game
+        self.seats = seats
+        self.auto_play_one = auto_play_one
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules,
+        seed: object,
+        names: Sequence[object],
+        *,
+        level: str = "easy",
+        auto_play_one: bool = True,
+    ) -> Session:
+        """A new game with one person, ``names[0]``, in seat 0 (unless the rules shuffle
+        the seating); the other names (or the compass names) for the computer players.
+        The seed is read by :func:`~openhearts.session.seeds.game_seed`."""
+        wanted = table_names(rules.players, names[0] if names else "You", names[1:])
+        game = Game(rules, seed=game_seed(seed), names=wanted)
+        human = list(game.names).index(wanted[0])
+        return cls(
+            game, Seats.build(rules.players, [human], level, game.seed), auto_play_one=auto_play_one
+        )
+
+    @classmethod
+    def resume(
+        cls, game: Game, info: SessionInfo | None, *, name: str | None = None, level: str = "easy"
+    ) -> Session:
+        """A loaded game: the seats and settings from the saved session data, else the
+        person at the seat called ``name`` (or seat 0) against ``level`` players."""
+        if info is None:
+            seat = list(game.names).index(name) if name in game.names else 0
+            info = SessionInfo((seat,), level)
+        seats = Seats.build(game.rules.players, info.humans, info.level, game.seed)
+        return cls(game, seats, auto_play_one=info.auto_play_one)
+
+    def info(self) -> SessionInfo:
+        """What a save needs beside the record."""
+        return SessionInfo(tuple(sorted(self.seats.humans)), self.seats.level, self.auto_play_one)
+
+    # State ------------------------------------------------------------------------
+
+    @property
+    def human(self) -> int:
+        """The (first) person's seat."""
+        return min(self.seats.humans)
+
+    def view(self, seat: int | None = None) -> PlayerView:
+        return self.game.view(self.human if seat is None else seat)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.game.names
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return game_outcome(self.game)
+
+    def bot_to_act(self) -> int | None:
+        """A computer seat that must act now, if any."""
+        for seat in self.game.to_act():
+            if not self.seats.is_human(seat):
+                return seat
+        return None
+
+    def people_to_act(self) -> list[int]:
+        return [seat for seat in self.game.to_act() if self.seats.is_human(seat)]
+
+    def auto_card(self) -> Card | None:
+        """The card auto play one plays now for the person to move, if any."""
+        game = self.game
+        seat = game.current_player
+        if not self.auto_play_one or seat is None or not self.seats.is_human(seat):
+            return None
+        return game.auto_play_card()
+
+    # The driver -------------------------------------------------------------------
+
+    def decide(self, seat: int) -> Decision:
+        """The bot's decision for ``seat``; reads only that seat's view, so a face may
+        run it in a worker thread and apply it afterwards."""
+        return decide(self.seats.bots[seat], self.game.view(seat))
+
+    def apply_decision(self, decision: Decision) -> list[Event]:
+        """Apply a bot's decision; a faulty bot is replaced by a random one for good."""
+        events: list[Event] = []
+        seat = decision.action.seat
+        if decision.problem is not None:
+            self.seats.replace_with_random(seat, self.game.seed)
+            events.append(BotReplaced(seat, decision.problem))
+        events += apply_with_events(self.game, decision.action)
+        return events
+
+    def step(self) -> list[Event]:
+        """One thing that needs no person: a computer player's action, or a card auto
+        play one plays.  Empty when a person must act or the game is over."""
+        seat = self.bot_to_act()
+        if seat is not None:
+            return self.apply_decision(self.decide(seat))
+        return self.auto_play()
+
+    def auto_play(self) -> list[Event]:
+        """Play the card auto play one plays now, if there is one."""
+        card = self.auto_card()
+        if card is None:
+            return []
+        reason = AutoPlay.ONLY_CARD if len(self.game.legal_plays()) == 1 else AutoPlay.SETTLED
+        seat = self.game.current_player
+        assert seat is not None
+        return apply_with_events(self.game, Play(seat, card), auto=reason)
+
+    # A person's actions -------------------------------------------------------------
+
+    def _person(self, seat: int) -> PlayerView:
+        if not self.seats.is_human(seat):
+            raise SessionError("That seat is played by the computer.")
+        return self.game.view(seat)
+
+    def play(self, seat: int, card: Card | int | str) -> list[Event]:
+        """A person plays a card (raises :class:`SessionError` saying why not)."""
+        view = self._person(seat)
+        if isinstance(card, str):
+            card = Card.parse(card)
+        card = Card(card)
+        problem = play_problem(view, card, self.game.why_illegal(card))
+        if problem is not None:
+            raise SessionError(problem)
+        return apply_with_events(self.game, Play(seat, card))
+
+    def pass_cards(self, seat: int, cards: Iterable[int]) -> list[Event]:
+        """A person passes cards, given in the order named (a card named twice and a
+        card not held are refused with the reason)."""
+        view = self._person(seat)
+        named = [Card(card) for card in cards]
+        problem = pass_problem(view, named)
+        if problem is not None:
+            raise SessionError(problem)
+        return apply_with_events(self.game, Pass(seat, CardSet(named)))
+
+    def choose_moon(self, seat: int, others_add: bool) -> list[Event]:
+        view = self._person(seat)
+        if view.phase != Phase.MOON_CHOICE or view.to_move != seat:
+            raise SessionError("There is no moon to choose for now.")
+        return apply_with_events(self.game, MoonChoice(seat, others_add))
+
+    def apply(self, action: Action) -> list[Event]:
+        """Any action, a person's (checked as above) or a computer player's."""
+        if isinstance(action, Play) and self.seats.is_human(action.seat):
+            return self.play(action.seat, action.card)
+        if isinstance(action, Pass) and self.seats.is_human(action.seat):
+            return self.pass_cards(action.seat, action.cards)
+        if isinstance(action, MoonChoice) and self.seats.is_human(action.seat):
+            return self.choose_moon(action.seat, action.others_add)
+        return apply_with_events(self.game, action)
+
+    def not_now(self, seat: int | None = None) -> str:
+        return not_now(self.view(seat))
+
+    # Undo, hints, memory aids ------------------------------------------------------
+
+    def can_undo(self, seat: int | None = None) -> bool:
+        """Undo is for a game against the computer: one person at the table."""
+        seat = self.human if seat is None else seat
+        return len(self.seats.humans) == 1 and can_undo(self.game, seat)
+
+    def undo(self, seat: int | None = None) -> list[Event]:
+        """Take back the person's last choice (raises :class:`SessionError`)."""
+        seat = self.human if seat is None else seat
+        if len(self.seats.humans) != 1:
+            raise SessionError("Undo is only for a game against the computer.")
+        return [undo_last_choice(self.game, seat, self.auto_play_one)]
+
+    def hint(self, seat: int | None = None) -> Hint:
+        """What the hard computer player would do in the person's place (raises
+        :class:`~openhearts.session.hints.NoHint`); slow, so faces run it in a worker
+        with a view taken first (:func:`~openhearts.session.hints.make_hint`)."""
+        return make_hint(self.view(seat), seed=self.game.seed)
+
+    def memory(self, seat: int | None = None) -> MemoryAids:
+        return memory_aids(self.view(seat))

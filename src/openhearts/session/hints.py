@@ -1,0 +1,123 @@
+"""Hints: what the strongest computer player would do in a person's place.
+
+A hint lists the choices in the order they are ranked, each with the numbers it is
+ranked by, so the recommendation (the first) is always the best by its own numbers:
+
+* playing: every legal card with the points you can expect to take in the rest of
+  the deal and the margin over the others' average that the ``hard`` player ranks
+  cards by (lower is better: a moon shot counts for what it is worth);
+* passing: the cards the ``hard`` player would pass (it decides passes by rules of
+  thumb, so there is no expected count to show);
+* a moon choice: both ways, with the totals each would give, the conventional one
+  first (others add unless that would not leave you alone with the lowest total).
+
+>>> from openhearts import Game, Rules
+>>> game = Game(Rules(), seed=1)
+>>> hint = make_hint(game.view(0))
+>>> hint.kind == "pass", len(hint.best.cards)
+(True, 3)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from ..cards import Card, CardSet
+from ..game import PlayerView, conventional_moon_choice
+from ..phases import Phase
+
+__all__ = ["Hint", "HintKind", "HintOption", "make_hint", "NoHint"]
+
+
+class HintKind(StrEnum):
+    PASS = "pass"
+    PLAY = "play"
+    MOON = "moon"
+
+
+class NoHint(ValueError):
+    """No hint can be given now; the message says why."""
+
+
+@dataclass(frozen=True)
+class HintOption:
+    """One choice: cards to pass or play, or a moon choice (``others_add``)."""
+
+    cards: CardSet = field(default_factory=CardSet)
+    others_add: bool | None = None
+    #: Points you can expect to take in the rest of the deal (play hints).
+    points: float | None = None
+    #: What play options are ranked by, lower first: the expected points minus the
+    #: other seats' average.
+    rank_value: float | None = None
+    #: Totals after the choice (moon hints).
+    totals: tuple[int, ...] | None = None
+
+    @property
+    def card(self) -> Card:
+        return self.cards.cards()[0]
+
+
+@dataclass(frozen=True)
+class Hint:
+    kind: HintKind
+    #: Best first.
+    options: tuple[HintOption, ...]
+    #: The seat the hint is for.
+    seat: int
+
+    @property
+    def best(self) -> HintOption:
+        return self.options[0]
+
+
+def make_hint(view: PlayerView, seed: object = "hint") -> Hint:
+    """The hint for the view's seat now (raises :class:`NoHint`)."""
+    if view.phase == Phase.PASSING and view.passed is None and view.pass_target is not None:
+        return _pass_hint(view, seed)
+    if view.phase == Phase.PLAYING and view.is_my_turn and view.legal:
+        return _play_hint(view, seed)
+    if view.phase == Phase.MOON_CHOICE and view.is_my_turn:
+        return _moon_hint(view)
+    raise NoHint("A hint is for when it is your turn.")
+
+
+def _pass_hint(view: PlayerView, seed: object) -> Hint:
+    from ..bots.hard import HardBot
+
+    cards = CardSet(HardBot(f"{seed}").choose_pass(view))
+    return Hint(HintKind.PASS, (HintOption(cards=cards),), view.seat)
+
+
+def _play_hint(view: PlayerView, seed: object) -> Hint:
+    from ..bots.hard import HardBot
+
+    bot = HardBot(f"{seed}:{view.deal_number}:{len(view.tricks)}:{len(view.trick)}")
+    try:
+        values = bot.evaluate(view)
+    finally:
+        bot.close()
+    options = tuple(
+        HintOption(cards=CardSet([value.card]), points=value.points, rank_value=value.margin)
+        for value in sorted(values, key=lambda v: (v.margin, v.card))
+    )
+    return Hint(HintKind.PLAY, options, view.seat)
+
+
+def _moon_hint(view: PlayerView) -> Hint:
+    """Both ways, the conventional one first: others add unless that would not leave
+    you alone with the lowest total (both ways move you 26 against the others, so
+    what decides is who is lowest if the game ends)."""
+    points = view.rules.points_in_play
+    me = view.seat
+    options = []
+    for others_add in (True, False):
+        if others_add:
+            totals = tuple(s + (0 if seat == me else points) for seat, s in enumerate(view.scores))
+        else:
+            totals = tuple(s - (points if seat == me else 0) for seat, s in enumerate(view.scores))
+        options.append(HintOption(others_add=others_add, totals=totals))
+    suggested = conventional_moon_choice(view.scores, me, points)
+    options.sort(key=lambda option: option.others_add != suggested)
+    return Hint(HintKind.MOON, tuple(options), view.seat)

@@ -1,0 +1,88 @@
+"""Memory aids, computed once from a seat's view: the cards played and not yet seen,
+the known voids, whether hearts are broken, and the points taken this deal.
+
+>>> from openhearts import Game
+>>> aids = memory_aids(Game(seed=1).view(0))
+>>> len(aids.played), len(aids.unseen), aids.voids, aids.hearts_broken
+(0, 39, (), False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from ..cards import CardSet, Suit
+from ..game import PlayerView
+
+__all__ = ["KnownVoid", "MemoryAids", "memory_aids"]
+
+
+class KnownVoid(NamedTuple):
+    """Another seat has shown it holds no card of a suit."""
+
+    seat: int
+    suit: Suit
+    #: The trick (from 1) on which it failed to follow, None when known otherwise.
+    trick: int | None
+
+
+@dataclass(frozen=True)
+class MemoryAids:
+    deal: int
+    played: CardSet
+    #: Cards in play this seat has not seen (the other hands together).
+    unseen: CardSet
+    tricks_complete: int
+    #: Other seats' known voids, in the order they showed.
+    voids: tuple[KnownVoid, ...]
+    hearts_broken: bool
+    points_taken: tuple[int, ...]
+    #: Cards this seat passed that have not been played yet (and so who holds them).
+    still_out_from_pass: CardSet
+    pass_target: int | None
+
+    def played_of(self, suit: Suit) -> CardSet:
+        return self.played.of_suit(suit)
+
+    def unseen_of(self, suit: Suit) -> CardSet:
+        return self.unseen.of_suit(suit)
+
+
+def memory_aids(view: PlayerView) -> MemoryAids:
+    still = CardSet()
+    if view.passed and view.received is not None:
+        still = view.passed & view.unseen
+    return MemoryAids(
+        deal=view.deal_number,
+        played=view.played,
+        unseen=view.unseen,
+        tricks_complete=len(view.tricks),
+        voids=tuple(known_voids(view)),
+        hearts_broken=view.hearts_broken,
+        points_taken=view.points_taken,
+        still_out_from_pass=still,
+        pass_target=view.pass_target,
+    )
+
+
+def known_voids(view: PlayerView) -> list[KnownVoid]:
+    """The other seats' known voids, in the order they showed."""
+    found: list[KnownVoid] = []
+    seen: set[tuple[int, Suit]] = set()
+    tricks = [trick.plays(view.players) for trick in view.tricks] + [list(view.trick)]
+    for number, plays in enumerate(tricks, start=1):
+        if not plays:
+            continue
+        led = plays[0][1].suit
+        for seat, card in plays[1:]:
+            key = (seat, led)
+            if card.suit != led and led in view.voids[seat] and key not in seen:
+                seen.add(key)
+                if seat != view.seat:
+                    found.append(KnownVoid(seat, led, number))
+    for seat, suits in enumerate(view.voids):
+        for suit in sorted(suits):
+            if seat != view.seat and (seat, suit) not in seen:
+                found.append(KnownVoid(seat, suit, None))
+    return found

@@ -1,0 +1,66 @@
+"""Player names: one rule for every face.
+
+A name is cleaned (control characters dropped, white space collapsed, at most
+:data:`NAME_CHARS` characters), an empty one gets the seat's default, and a name
+already taken at the table (whatever its case) gets a number: ``West 2``.
+
+>>> clean_name("  Ann\\x00 \\n  Lee  ", "Player 1")
+'Ann Lee'
+>>> table_names(4, "You")
+['You', 'West', 'North', 'East']
+>>> table_names(3, "West", ["west", ""])
+['West', 'west 2', 'East']
+>>> unique_name("Ann", ["ann", "Ann 2"])
+'Ann 3'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from ..rules import seat_names
+
+__all__ = ["NAME_CHARS", "clean_name", "unique_name", "table_names"]
+
+#: Longest name kept (longer ones are cut).
+NAME_CHARS: Final = 24
+
+
+def clean_name(text: object, default: str) -> str:
+    """A display name from anything typed; ``default`` when nothing usable is left."""
+    if not isinstance(text, str):
+        return default
+    kept = "".join(
+        " " if ch.isspace() else ch
+        for ch in text[: NAME_CHARS * 8]
+        if ch.isspace() or unicodedata.category(ch)[0] != "C"
+    )
+    name = " ".join(kept.split())[:NAME_CHARS].strip()
+    return name or default
+
+
+def unique_name(name: str, taken: Iterable[str]) -> str:
+    """``name``, numbered when another player already has it (case does not count)."""
+    used = {other.casefold() for other in taken}
+    candidate, number = name, 2
+    while candidate.casefold() in used:
+        suffix = f" {number}"
+        candidate = name[: NAME_CHARS - len(suffix)] + suffix
+        number += 1
+    return candidate
+
+
+def table_names(players: int, human: object, opponents: Sequence[object] = ()) -> list[str]:
+    """Names for a table with the human first: the given opponents' names, then the
+    compass names of the remaining seats; all different."""
+    compass = list(seat_names(players))
+    wanted = [clean_name(human, "You")]
+    given = [clean_name(name, "") for name in opponents][: players - 1]
+    wanted += [name or compass[seat] for seat, name in enumerate(given, start=1)]
+    wanted += compass[len(wanted) :]
+    names: list[str] = []
+    for name in wanted:
+        names.append(unique_name(name, names))
+    return names

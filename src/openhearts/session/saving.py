@@ -1,0 +1,122 @@
+"""Save and resume: one file, the game's JSON record with the session's own data in it.
+
+The record (:mod:`openhearts.record`) holds the whole game; the ``session`` key adds
+what a record lacks (which seats are people, the computer players' level, auto play
+one).  ``hearts replay`` and every face read the same file; there is no second file.
+
+>>> from openhearts import Game
+>>> game = Game(seed=5)
+>>> text = dumps_session(game, SessionInfo(humans=(0,), level="hard"))
+>>> again, info = loads_session(text)
+>>> again.seed, info
+(5, SessionInfo(humans=(0,), level='hard', auto_play_one=True))
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from ..game import Game
+from ..record import RecordError, dumps, loads
+
+__all__ = [
+    "SESSION_KEY",
+    "SessionInfo",
+    "dumps_session",
+    "loads_session",
+    "save_session",
+    "load_session",
+    "write_atomic",
+]
+
+#: The record's key for the session's data.
+SESSION_KEY: Final = "session"
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """What a record lacks to resume a session."""
+
+    humans: tuple[int, ...] = (0,)
+    level: str = "easy"
+    auto_play_one: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "humans": list(self.humans),
+            "level": self.level,
+            "auto_play_one": self.auto_play_one,
+        }
+
+    @classmethod
+    def from_dict(cls, data: object, players: int) -> SessionInfo | None:
+        """The saved data, or None when it is missing or makes no sense for the game."""
+        if not isinstance(data, dict):
+            return None
+        humans = data.get("humans")
+        if (
+            not isinstance(humans, list)
+            or not humans
+            or not all(type(s) is int and 0 <= s < players for s in humans)
+        ):
+            return None
+        level = data.get("level")
+        auto = data.get("auto_play_one")
+        return cls(
+            tuple(dict.fromkeys(humans)),
+            level if isinstance(level, str) and level else cls.level,
+            auto if isinstance(auto, bool) else cls.auto_play_one,
+        )
+
+
+def dumps_session(game: Game, info: SessionInfo) -> str:
+    return dumps(game, extra={SESSION_KEY: info.to_dict()})
+
+
+def loads_session(text: str) -> tuple[Game, SessionInfo | None]:
+    """The game, and the session data when the file has them (a plain record has
+    none); raises :class:`~openhearts.record.RecordError` with the line and reason."""
+    game = loads(text)
+    data = json.loads(text)
+    return game, SessionInfo.from_dict(data.get(SESSION_KEY), game.rules.players)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write the whole file or nothing (a crash mid-write keeps the old one)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def save_session(path: str | os.PathLike[str], game: Game, info: SessionInfo) -> None:
+    """Save atomically; raises OSError (the caller says it in words)."""
+    write_atomic(Path(path).expanduser(), dumps_session(game, info))
+
+
+def load_session(path: str | os.PathLike[str]) -> tuple[Game, SessionInfo | None]:
+    """Read a saved game; every failure is a :class:`RecordError` saying why."""
+    source = Path(path).expanduser()
+    try:
+        text = source.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"no saved game at {source}") from None
+    except IsADirectoryError:
+        raise RecordError(f"{source} is a directory, not a saved game") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise RecordError(f"cannot read {source}: {error}") from None
+    return loads_session(text)

@@ -1,0 +1,114 @@
+"""Statistics across games, from one person's seat: kept by the terminal game's files
+and the web game's database alike.
+
+>>> from openhearts import Game, Rules
+>>> from openhearts.bots import act, make_bot
+>>> game = Game(Rules(end_score=30), seed=2)
+>>> bots = [make_bot("random", seed=s) for s in range(4)]
+>>> while not game.is_over:
+...     act(game, game.to_act()[0], bots[game.to_act()[0]])
+>>> stats = Stats()
+>>> stats.add_game(game, 0)
+>>> stats.games_played, stats.deals_played == len(game.results)
+(1, True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from ..game import Game
+from ..phases import Shot
+
+__all__ = ["Stats"]
+
+
+@dataclass
+class Stats:
+    """Results across games, from the human player's seat."""
+
+    games_played: int = 0
+    games_won: int = 0
+    deals_played: int = 0
+    points_taken: int = 0
+    moons_shot: int = 0
+    suns_shot: int = 0
+    #: Lowest final total of a finished game (None before the first).
+    best_total: int | None = None
+
+    @property
+    def average_per_deal(self) -> float:
+        return self.points_taken / self.deals_played if self.deals_played else 0.0
+
+    @property
+    def win_rate(self) -> float:
+        return self.games_won / self.games_played if self.games_played else 0.0
+
+    def add_game(self, game: Game, seat: int) -> None:
+        """Count a finished game played from ``seat``."""
+        self.games_played += 1
+        if seat in game.winners:
+            self.games_won += 1
+        for result in game.results:
+            self.deals_played += 1
+            self.points_taken += result.points[seat]
+            if result.shooter == seat:
+                if result.shot == Shot.SUN:
+                    self.suns_shot += 1
+                else:
+                    self.moons_shot += 1
+        total = game.scores[seat]
+        self.best_total = total if self.best_total is None else min(self.best_total, total)
+
+    def lines(self) -> list[str]:
+        """The statistics as plain sentences."""
+        if not self.games_played:
+            return ["No game finished yet."]
+        lines = [
+            f"Games played: {self.games_played}",
+            f"Games won: {self.games_won} ({self.win_rate:.0%})",
+            f"Deals played: {self.deals_played}",
+            f"Average points per deal: {self.average_per_deal:.1f}",
+            f"Moons shot: {self.moons_shot}",
+        ]
+        if self.suns_shot:
+            lines.append(f"Suns shot: {self.suns_shot}")
+        if self.best_total is not None:
+            lines.append(f"Best final total: {self.best_total}")
+        return lines
+
+    def summary(self) -> str:
+        """The statistics in one line."""
+        if not self.games_played:
+            return "No game finished yet."
+        text = (
+            f"{self.games_played} game{'s' if self.games_played != 1 else ''}, "
+            f"{self.games_won} won ({self.win_rate:.0%}), {self.deals_played} deals, "
+            f"{self.average_per_deal:.1f} points per deal, {self.moons_shot} moon"
+            f"{'s' if self.moons_shot != 1 else ''} shot"
+        )
+        return (
+            text
+            + (
+                f", {self.suns_shot} sun{'s' if self.suns_shot != 1 else ''}"
+                if self.suns_shot
+                else ""
+            )
+            + "."
+        )
+
+    @classmethod
+    def from_dict(cls, data: object) -> Stats:
+        stats = cls()
+        if not isinstance(data, dict):
+            return stats
+        for item in dataclasses.fields(cls):
+            value = data.get(item.name)
+            if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+                setattr(stats, item.name, value)
+        return stats
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)

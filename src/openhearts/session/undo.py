@@ -1,0 +1,53 @@
+"""Undo to a person's last real choice: a card, a pass or a moon choice.
+
+Everything the computer players did after it is taken back too.  With auto play one,
+a card played for the person was no choice (it would only be played again), so undo
+goes on to the choice before it, but never past the deal's first card: what comes
+before that is the pass, a choice of its own.
+
+>>> from openhearts import Game
+>>> from openhearts.game import Pass
+>>> game = Game(seed=3)
+>>> game.apply(Pass(0, game.hand(0).cards()[:3]))
+>>> undone = undo_last_choice(game, 0, auto_play_one=True)
+>>> [type(a).__name__ for a in undone.actions], game.to_act()
+(['Pass'], [0, 1, 2, 3])
+"""
+
+from __future__ import annotations
+
+from ..game import Action, Game, Play
+from .checks import SessionError
+from .events import Undone
+
+__all__ = ["UndoError", "can_undo", "undo_last_choice"]
+
+
+class UndoError(SessionError):
+    """Nothing of the person's can be taken back; the message says why."""
+
+
+def can_undo(game: Game, seat: int) -> bool:
+    """Whether ``seat`` has a choice to take back (a finished game has none)."""
+    return not game.is_over and any(action.seat == seat for action in game.actions)
+
+
+def undo_last_choice(game: Game, seat: int, auto_play_one: bool) -> Undone:
+    """Take back ``seat``'s last choice and everything after it."""
+    if game.is_over:
+        raise UndoError("The game is over: there is nothing to undo.")
+    if not can_undo(game, seat):
+        raise UndoError("There is nothing of yours to undo yet.")
+    taken: list[Action] = []
+    while True:
+        action = game.undo()
+        taken.append(action)
+        if action.seat != seat:
+            continue
+        if not isinstance(action, Play):
+            break
+        forced = game.auto_play_card() is not None
+        played_before = len(game.hand(seat)) < game.rules.hand_size
+        if not (auto_play_one and forced and played_before):
+            break
+    return Undone(seat, tuple(taken))

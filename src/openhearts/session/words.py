@@ -1,0 +1,34 @@
+"""Small word helpers shared by the session's sentences.
+
+>>> number_word(3), number_word(17), join_words(["a", "b", "c"])
+('three', '17', 'a, b and c')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+__all__ = ["number_word", "join_words", "plural"]
+
+_NUMBERS: Final = (
+    "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen",
+)  # fmt: skip
+
+
+def number_word(count: int) -> str:
+    return _NUMBERS[count] if 0 <= count < len(_NUMBERS) else str(count)
+
+
+def join_words(words: Sequence[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def plural(count: int, word: str) -> str:
+    """>>> plural(1, "point"), plural(-9, "point")
+    ('1 point', '-9 points')
+    """
+    return f"{count} {word}" if abs(count) == 1 else f"{count} {word}s"

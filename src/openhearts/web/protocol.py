@@ -1,0 +1,76 @@
+"""The web protocol's fixed numbers and its refusal: what a client may send and how
+the server says no (:class:`WebError`)."""
+
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+from datetime import UTC, datetime
+from typing import Final
+
+__all__ = [
+    "PROTOCOL",
+    "MESSAGE_BYTES",
+    "CHAT_CHARS",
+    "MAX_SPECTATORS",
+    "OUTBOX_LIMIT",
+    "TABLE_ID_RE",
+    "TOKEN_RE",
+    "TABLE_OPTIONS",
+    "MAX_END_SCORE",
+    "WebError",
+    "new_token",
+    "now_text",
+]
+
+log = logging.getLogger("openhearts.web")
+
+
+PROTOCOL: Final = 1
+#: Largest client message accepted, in bytes.
+MESSAGE_BYTES: Final = 4096
+CHAT_CHARS: Final = 200
+#: Spectators per table.
+MAX_SPECTATORS: Final = 100
+#: Messages queued for one client before it is considered gone.
+OUTBOX_LIMIT: Final = 2000
+#: Friendly names for bots, by seat.
+BOT_NAMES: Final = ("Ada", "Blaise", "Carmen", "Dmitri", "Emmy", "Farid")
+TABLE_ID_RE: Final = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
+TOKEN_RE: Final = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+#: Rules options a table may set (``players`` is its own field).
+TABLE_OPTIONS: Final = (
+    "end_score",
+    "moon",
+    "first_trick",
+    "hearts_break",
+    "sun",
+    "jack_of_diamonds",
+    "seating",
+    "direction",
+    "cards_passed",
+    "pass_cycle",
+    "removed",
+    "first_lead",
+    "first_dealer",
+)
+MAX_END_SCORE: Final = 1000
+
+
+class WebError(Exception):
+    """A refused request: ``code`` for programs, ``message`` in plain words."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def now_text() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")

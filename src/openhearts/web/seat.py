@@ -1,0 +1,82 @@
+"""A seat at a table: who holds it (a person by token, a bot, nobody) and who watches
+it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from ..bots import Bot
+from .connection import Connection
+from .storage import (
+    SeatRow,
+)
+
+__all__ = ["BOT_NAMES", "Seat"]
+
+log = logging.getLogger("openhearts.web")
+
+
+#: Friendly names for bots, by seat.
+BOT_NAMES: Final = ("Ada", "Blaise", "Carmen", "Dmitri", "Emmy", "Farid")
+
+
+@dataclass(eq=False)
+class Seat:
+    index: int
+    kind: str = "empty"
+    name: str | None = None
+    token_hash: str | None = None
+    player_hash: str | None = None
+    level: str | None = None
+    host: bool = False
+    auto_play_one: bool = True
+    #: A person who left or dropped: a bot plays for them until they come back.
+    away: bool = False
+    connections: set[Connection] = field(default_factory=set)
+    bot: Bot | None = None
+    takeover: asyncio.TimerHandle | None = None
+
+    @property
+    def bot_playing(self) -> bool:
+        return self.kind == "bot" or (self.kind == "human" and self.away)
+
+    def row(self) -> SeatRow:
+        return SeatRow(
+            seat=self.index,
+            kind=self.kind,
+            name=self.name,
+            token_hash=self.token_hash,
+            player_hash=self.player_hash,
+            level=self.level,
+            host=self.host,
+            auto_play_one=self.auto_play_one,
+        )
+
+    @classmethod
+    def of_row(cls, row: SeatRow) -> Seat:
+        return cls(
+            index=row.seat,
+            kind=row.kind,
+            name=row.name,
+            token_hash=row.token_hash,
+            player_hash=row.player_hash,
+            level=row.level,
+            host=row.host,
+            auto_play_one=row.auto_play_one,
+        )
+
+    def summary(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "seat": self.index,
+            "name": self.name,
+            "kind": self.kind,
+            "host": self.host,
+            "connected": bool(self.connections),
+            "bot_playing": self.bot_playing,
+        }
+        if self.kind == "bot":
+            data["level"] = self.level
+        return data

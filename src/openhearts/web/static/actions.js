@@ -1,0 +1,80 @@
+// Acting on the hand: playing a card, choosing cards to pass, typed cards.
+
+import { announce, flash } from "./announce.js";
+import { cardName } from "./cards.js";
+import { send } from "./connection.js";
+import { focusCard, renderHand } from "./hand.js";
+import { renderStatus } from "./status.js";
+import { app, autoPlays, cardsToPass, isMyTurn, mustPass, mySeat, nameOf } from "./store.js";
+import { plural } from "./words.js";
+
+export function onCardClick(code) {
+  const s = app.state;
+  if (!s || mySeat() === null) return;
+  app.focusCard = code;
+  if (mustPass()) {
+    togglePass(code);
+    return;
+  }
+  if (s.phase === "passing") {
+    flash("You have passed: waiting for the others.");
+    return;
+  }
+  if (s.phase !== "playing") return;
+  if (!isMyTurn()) {
+    flash(`Not your turn: ${nameOf(s.to_move)} is to play.`, "error");
+    return;
+  }
+  if (autoPlays()) {
+    flash(s.settled
+      ? "No points are left to take: your cards are played for you."
+      : "Auto play one plays your only legal card for you.");
+    return;
+  }
+  if (app.busy || app.autoWanted !== null) return;
+  // Even a darkened card is sent: the server answers with the rule that forbids it.
+  app.busy = true;
+  app.hintCard = null;
+  if (send("play", { card: code }) === null) app.busy = false;
+}
+
+function togglePass(code) {
+  const n = cardsToPass();
+  const i = app.selected.indexOf(code);
+  if (i >= 0) {
+    app.selected.splice(i, 1);
+    announce(`${cardName(code)} put back. ${app.selected.length} of ${n} chosen.`);
+  } else if (app.selected.length >= n) {
+    flash(`You have chosen ${n} already: click one of them to put it back.`, "error");
+    return;
+  } else {
+    app.selected.push(code);
+    announce(`${cardName(code)} chosen. ${app.selected.length} of ${n}.`);
+  }
+  app.flash = null;
+  renderHand();
+  renderStatus();
+}
+
+export function confirmPass() {
+  if (!mustPass()) return;
+  const n = cardsToPass();
+  if (app.selected.length !== n) {
+    flash(`Choose ${plural(n, "card")} to pass first.`, "error");
+    return;
+  }
+  if (app.busy) return;
+  app.busy = true;
+  renderStatus();
+  if (send("pass", { cards: [...app.selected] }) === null) app.busy = false;
+}
+
+export function actOnTyped(code) {
+  if (!app.state || mySeat() === null) return;
+  if (!(app.state.hand || []).includes(code)) {
+    flash(`You do not hold the ${cardName(code)}.`, "error");
+    return;
+  }
+  focusCard(code);
+  onCardClick(code);
+}

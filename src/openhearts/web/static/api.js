@@ -1,0 +1,24 @@
+// The server's HTTP API.
+
+export async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new Error("The server cannot be reached. Check your connection and try again.");
+  }
+  let data = null;
+  try { data = await response.json(); } catch { data = null; }
+  if (!response.ok) {
+    const error = new Error((data && data.message) || `The server said ${response.status}.`);
+    error.status = response.status;
+    error.code = data && data.error;
+    throw error;
+  }
+  return data;
+}

@@ -1,0 +1,222 @@
+// The table's connection: joining, the WebSocket, sending actions, dispatching messages.
+
+import { flash, toast } from "./announce.js";
+import { api } from "./api.js";
+import { chatAccepted, chatRefused, onChat, resetChat } from "./chat.js";
+import { $, seatKey, show, storage } from "./dom.js";
+import { onState } from "./game.js";
+import { renderHand } from "./hand.js";
+import { onHint } from "./hints.js";
+import { finishLeaving } from "./leave.js";
+import { rememberSeat, showLobby } from "./lobby.js";
+import { app } from "./store.js";
+import { renderTable } from "./table.js";
+import { setTable } from "./waiting.js";
+
+function tableIdFromPath() {
+  const m = /^\/t\/([A-Za-z0-9_-]{1,64})\/?$/.exec(location.pathname);
+  return m ? m[1] : null;
+}
+
+export async function openTable(tableId) {
+  closeSocket();
+  Object.assign(app, {
+    tableId, token: storage.get(seatKey(tableId)), role: null, seat: null, host: false,
+    table: null, state: null, seq: -1, selected: [], hintCard: null, flash: null,
+    joinTried: false, dealInfo: new Map(), busy: false,
+  });
+  show("waiting");
+  $("waiting-title").textContent = "Table";
+  $("waiting-note").textContent = "Connecting…";
+  $("seat-list").replaceChildren();
+  resetChat();
+  if (!app.token) await tryJoin();
+  connect();
+}
+
+/** Take a free seat of a waiting table when the browser holds none there yet. */
+async function tryJoin() {
+  app.joinTried = true;
+  let summary;
+  try {
+    summary = await api("GET", `/api/tables/${encodeURIComponent(app.tableId)}`);
+  } catch (error) {
+    if (error.status === 404) {
+      showMissingTable();
+      throw error;
+    }
+    return;
+  }
+  if (summary.status !== "waiting" || !summary.seats.some((s) => s.kind === "empty")) return;
+  const body = {};
+  const name = storage.get("openhearts.name");
+  if (name) body.name = name;
+  const playerToken = storage.get("openhearts.player");
+  if (playerToken) body.player_token = playerToken;
+  try {
+    const answer = await api("POST", `/api/tables/${encodeURIComponent(app.tableId)}/join`, body);
+    rememberSeat(answer);
+    app.token = answer.token;
+  } catch (error) {
+    if (error.status !== 409) toast(error.message);
+  }
+}
+
+function showMissingTable() {
+  show("waiting");
+  $("waiting-title").textContent = "No such table";
+  $("waiting-note").textContent =
+    "This link does not lead to a table. Start a new game from the lobby.";
+  $("seat-list").replaceChildren();
+  $("fill-bots").hidden = true;
+  $("start-game").hidden = true;
+  $("share-link").value = location.href;
+}
+
+export function connect() {
+  clearTimeout(app.reconnectTimer);
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(app.tableId)}`);
+  app.ws = ws;
+  app.closing = false;
+  ws.addEventListener("open", () => {
+    if (app.ws !== ws) return;
+    app.wsOpen = true;
+    app.reconnectDelay = 500;
+    sendRaw({ type: "hello", ...(app.token ? { token: app.token } : {}) });
+    clearInterval(app.pingTimer);
+    app.pingTimer = setInterval(() => sendRaw({ type: "ping" }), 25000);
+  });
+  ws.addEventListener("message", (event) => {
+    if (app.ws !== ws) return;
+    let message;
+    try { message = JSON.parse(event.data); } catch { return; }
+    if (message && typeof message === "object") handleMessage(message);
+  });
+  ws.addEventListener("close", () => {
+    if (app.ws !== ws) return;
+    app.wsOpen = false;
+    app.busy = false;
+    clearInterval(app.pingTimer);
+    if (app.closing) return;
+    document.body.dataset.connection = "lost";
+    flash("Connection lost: reconnecting…", "error");
+    app.reconnectTimer = setTimeout(connect, app.reconnectDelay);
+    app.reconnectDelay = Math.min(app.reconnectDelay * 2, 4000);
+  });
+}
+
+export function closeSocket() {
+  clearTimeout(app.reconnectTimer);
+  // A stale timer id would let "back online" reconnect to a table the player has left.
+  app.reconnectTimer = null;
+  clearInterval(app.pingTimer);
+  if (app.ws) {
+    app.closing = true;
+    try { app.ws.close(); } catch { /* already closed */ }
+  }
+  app.ws = null;
+  app.wsOpen = false;
+}
+
+export function sendRaw(message) {
+  if (!app.ws || app.ws.readyState !== WebSocket.OPEN) return false;
+  app.ws.send(JSON.stringify(message));
+  return true;
+}
+
+/** Send an action; the answer (ack or error) is matched by id. */
+export function send(type, fields = {}) {
+  const id = app.nextId++;
+  app.pending.set(id, type);
+  if (!sendRaw({ type, id, ...fields })) {
+    app.pending.delete(id);
+    flash("Not connected yet: try again in a moment.", "error");
+    return null;
+  }
+  return id;
+}
+
+function handleMessage(message) {
+  switch (message.type) {
+    case "welcome":
+      app.role = message.role;
+      app.seat = message.seat === undefined ? null : message.seat;
+      app.host = Boolean(message.host);
+      document.body.dataset.connection = "ok";
+      if (app.flash && app.flash.kind === "error") app.flash = null;
+      setTable(message.table);
+      break;
+    case "table":
+      setTable(message.table);
+      break;
+    case "state":
+      onState(message);
+      break;
+    case "ack":
+      if (message.for === "leave" && app.leaving) {
+        app.pending.delete(message.id);
+        finishLeaving(true);
+        break;
+      }
+      if (app.pending.get(message.id) === "play" || message.for === "play") {
+        app.playedThisDeal = true;
+        renderHand();
+      }
+      if (app.chatSent && app.chatSent.id === message.id) chatAccepted();
+      app.pending.delete(message.id);
+      break;
+    case "error":
+      onError(message);
+      break;
+    case "hint":
+      onHint(message);
+      break;
+    case "chat":
+      onChat(message);
+      break;
+    default:
+      break;
+  }
+}
+
+function onError(message) {
+  const type = app.pending.get(message.id);
+  app.pending.delete(message.id);
+  app.busy = false;
+  if (message.code === "bad_token") {
+    storage.remove(seatKey(app.tableId));
+    app.token = null;
+    if (!app.joinTried) {
+      closeSocket();
+      tryJoin().then(connect, () => {});
+    } else {
+      sendRaw({ type: "hello" });
+    }
+    return;
+  }
+  const text = message.message || "That is not possible now.";
+  if (type === "chat") {
+    chatRefused(message.code, text);
+    return;
+  }
+  if (type === "auto") {
+    app.autoWanted = null;
+    if (app.state) renderTable();
+  }
+  if (message.code === "illegal" || type === "play" || type === "pass") {
+    flash(`Not allowed: ${text}`, "error");
+  } else {
+    flash(text, "error");
+  }
+  renderHand();
+}
+
+export function route() {
+  const tableId = tableIdFromPath();
+  if (tableId) openTable(tableId).catch(() => {});
+  else {
+    closeSocket();
+    showLobby();
+  }
+}

@@ -1,0 +1,30 @@
+// Dialogs: opening and closing, and the moon shooter's choice.
+
+import { announce } from "./announce.js";
+import { $ } from "./dom.js";
+
+export function openDialog(id) {
+  const dialog = $(id);
+  if (!dialog.open) {
+    if (typeof dialog.showModal === "function") dialog.showModal();
+    else dialog.setAttribute("open", "");
+  }
+}
+
+export function closeDialog(id) {
+  const dialog = $(id);
+  if (dialog.open) dialog.close();
+}
+
+export function openMoonDialog(moon) {
+  const points = moon.points ?? 26;
+  $("moon-text").textContent = `You took every point card. Either everyone else adds `
+    + `${points}, or you subtract ${points} from your own score.`;
+  $("moon-others").textContent = `Everyone else adds ${points}`;
+  $("moon-me").textContent = `I subtract ${points}`;
+  if (!$("moon-dialog").open) {
+    openDialog("moon-dialog");
+    (moon.suggested_others_add === false ? $("moon-me") : $("moon-others")).focus();
+    announce(`You shot the moon. ${$("moon-text").textContent}`, { queue: true });
+  }
+}

@@ -1,0 +1,96 @@
+// A new state from the server: what changed, what to say, which dialog opens.
+
+import { announce, flash } from "./announce.js";
+import { cardName } from "./cards.js";
+import { closeDialog, openMoonDialog } from "./dialogs.js";
+import { $ } from "./dom.js";
+import { focusCard } from "./hand.js";
+import { renderPlayed } from "./memory.js";
+import { openScores } from "./scores.js";
+import { statusText } from "./status.js";
+import { app, mayPlay, mustPass, mySeat, nameOf, settledForMe } from "./store.js";
+import { renderTable } from "./table.js";
+import { listWords } from "./words.js";
+
+export function onState(message) {
+  const previous = app.state;
+  const state = message.state;
+  if (!state) return;
+  app.state = state;
+  app.seq = message.seq ?? state.seq;
+  app.busy = false;
+  if (app.autoWanted !== null && state.auto_play_one === app.autoWanted
+      && ![...app.pending.values()].includes("auto")) {
+    app.autoWanted = null;
+  }
+  if (app.flash && app.flash.seq !== app.seq) app.flash = null;
+  const newDeal = previous && (previous.deal !== state.deal || previous.game !== state.game);
+  if (newDeal) app.playedThisDeal = false;
+  // The cards chosen to pass live only here, until they are passed.
+  if (newDeal || state.phase !== "passing" || state.passed) app.selected = [];
+  app.selected = app.selected.filter((c) => (state.hand || []).includes(c));
+  if (app.hintCard && !(state.legal || []).includes(app.hintCard)) app.hintCard = null;
+
+  let dealOver = null;
+  let gameOver = null;
+  for (const event of message.events || []) {
+    if (event.event === "deal_over") {
+      dealOver = event;
+      app.dealInfo.set(event.deal, event);
+    } else if (event.event === "game_over") {
+      gameOver = event;
+    } else if (event.event === "started") {
+      closeDialog("scores-dialog");
+    } else if (event.event === "undone") {
+      flash(event.seat === mySeat() ? "Taken back." : `${nameOf(event.seat)} took back a move.`);
+    } else if (event.event === "exchanged" && mySeat() !== null && state.received) {
+      const from = state.pass_source !== null && state.pass_source !== undefined
+        ? ` from ${nameOf(state.pass_source)}` : "";
+      announce(`You received${from}: ${listWords(state.received.map(cardName))}.`, {
+        queue: true,
+      });
+    }
+  }
+  renderTable();
+  if ($("played-dialog").open) renderPlayed();
+  const myTurn = mayPlay();
+  if (myTurn && !app.wasMyTurn) onMyTurn();
+  app.wasMyTurn = myTurn;
+  const dealKey = `${state.game}:${state.deal}`;
+  if (settledForMe() && app.settledSaid !== dealKey) {
+    app.settledSaid = dealKey;
+    announce("No points are left to take: the rest of your cards play themselves.", {
+      queue: true,
+    });
+  }
+  const passing = mustPass();
+  if (passing && !app.wasPassing) announce(statusText(), { queue: true });
+  app.wasPassing = passing;
+  if (gameOver || (state.phase === "game_over" && !previous)) {
+    openScores({ final: true });
+  } else if (dealOver) {
+    openScores({ deal: dealOver });
+  }
+  if (state.phase === "moon_choice" && state.moon && state.moon.shooter === mySeat()) {
+    openMoonDialog(state.moon);
+  } else {
+    closeDialog("moon-dialog");
+  }
+}
+
+function onMyTurn() {
+  const s = app.state;
+  const trick = s.trick || [];
+  let text = "Your turn";
+  if (trick.length) {
+    text += `: ${nameOf(trick[0][0])} led the ${cardName(trick[0][1])}`;
+  } else text += " to lead";
+  announce(`${text}.`, { queue: true });
+  // Keyboard players land on a playable card; nobody loses focus from a form or dialog.
+  const active = document.activeElement;
+  const inHand = active && active.classList && active.classList.contains("hand-card");
+  if ((!active || active === document.body || inHand) && !document.querySelector("dialog[open]")) {
+    const focused = inHand && (s.legal || []).includes(active.dataset.card);
+    if (!focused) focusCard((s.legal || [])[0]);
+  }
+}

@@ -1,0 +1,241 @@
+// The lobby: play now, a new table, your tables, the tables waiting for players.
+
+import { announce, toast } from "./announce.js";
+import { api } from "./api.js";
+import { cardSvg } from "./cards.js";
+import { closeSocket, openTable } from "./connection.js";
+import { $, h, seatKey, show, storage } from "./dom.js";
+import { app } from "./store.js";
+import { listWords, plural } from "./words.js";
+
+export async function loadConfig() {
+  if (app.config) return app.config;
+  app.config = await api("GET", "/api/config");
+  return app.config;
+}
+
+function fillSelect(select, values, selected, label = (v) => v) {
+  select.replaceChildren();
+  for (const value of values) {
+    select.appendChild(h("option", { value, text: label(value), selected: value === selected }));
+  }
+}
+
+const LEVEL_LABELS = {
+  random: "Random (beginner)", easy: "Easy", hard: "Hard", expert: "Expert (thinks longer)",
+};
+
+function drawHeroFan() {
+  const fan = $("hero-fan");
+  if (fan.childElementCount) return;
+  ["JC", "KD", "QS", "AH"].forEach((code, i) => {
+    const svg = cardSvg(code);
+    svg.style.transform = `rotate(${(i - 1.5) * 14}deg)`;
+    fan.appendChild(svg);
+  });
+}
+
+export async function showLobby() {
+  show("lobby");
+  drawHeroFan();
+  document.title = "OpenHearts";
+  renderNotice();
+  $("player-name").value = storage.get("openhearts.name") || "";
+  let config;
+  try {
+    config = await loadConfig();
+  } catch (error) {
+    $("new-table-error").textContent = error.message;
+    return;
+  }
+  const levels = config.levels || ["random"];
+  const level = storage.get("openhearts.level") || config.default_level || levels[0];
+  const chosen = levels.includes(level) ? level : levels[0];
+  fillSelect($("play-now-level"), levels, chosen, (v) => LEVEL_LABELS[v] || v);
+  fillSelect($("opt-level"), levels, chosen, (v) => LEVEL_LABELS[v] || v);
+  const presets = config.presets || [];
+  fillSelect(
+    $("opt-preset"), presets.map((p) => p.name), config.default_preset || "standard",
+    (name) => {
+      const preset = presets.find((p) => p.name === name);
+      return preset && preset.description ? `${name}: ${preset.description}` : name;
+    },
+  );
+  updatePlayerChoices();
+  loadMyTables();
+  loadOpenTables();
+}
+
+/** A word for the lobby from the table just left (shown once). */
+function renderNotice() {
+  const notice = app.notice;
+  app.notice = null;
+  $("lobby-notice").hidden = !notice;
+  if (!notice) return;
+  $("lobby-notice-text").textContent = notice.text;
+  $("lobby-notice-link").href = notice.url;
+}
+
+/** Tables this browser holds a seat at and that are not over: a link back to each. */
+async function loadMyTables() {
+  const ids = [];
+  try {
+    for (let i = 0; i < window.localStorage.length; i++) {
+      const key = window.localStorage.key(i);
+      if (key && key.startsWith("openhearts.seat.")) ids.push(key.slice("openhearts.seat.".length));
+    }
+  } catch {
+    return;
+  }
+  const found = await Promise.all(ids.slice(0, 20).map(async (id) => {
+    try {
+      return await api("GET", `/api/tables/${encodeURIComponent(id)}`);
+    } catch (error) {
+      if (error.status === 404) storage.remove(seatKey(id));
+      return null;
+    }
+  }));
+  const list = $("my-table-list");
+  list.replaceChildren();
+  for (const table of found) {
+    if (!table || table.status === "finished") continue;
+    const names = table.seats.map((seat) => seat.name).filter(Boolean);
+    const what = table.status === "waiting" ? "waiting to start" : "in play";
+    list.appendChild(h("li", {}, [
+      h("span", { class: "who", text: listWords(names) }),
+      h("span", { class: "muted", text: `${table.preset}, ${what}` }),
+      h("a", {
+        href: table.url, text: "Return", "aria-label": `Return to the table of ${listWords(names)}`,
+      }),
+    ]));
+  }
+  $("my-tables").hidden = list.childElementCount === 0;
+}
+
+/** The shared tables still waiting for players, each with a link to join. */
+async function loadOpenTables() {
+  let answer;
+  try {
+    answer = await api("GET", "/api/tables");
+  } catch {
+    return;
+  }
+  const tables = (answer && answer.tables) || [];
+  const list = $("open-table-list");
+  list.replaceChildren();
+  for (const table of tables.slice(0, 10)) {
+    const host = table.seats.find((seat) => seat.host);
+    const free = table.seats.filter((seat) => seat.kind === "empty").length;
+    if (!free) continue;
+    const who = host && host.name ? `${host.name}'s table` : "A table";
+    list.appendChild(h("li", {}, [
+      h("span", { class: "who", text: who }),
+      h("span", { class: "muted", text: `${table.preset}, ${plural(free, "free seat")}` }),
+      h("a", { href: table.url, text: "Join", "aria-label": `Join ${who}` }),
+    ]));
+  }
+  $("open-tables").hidden = list.childElementCount === 0;
+}
+
+export function updatePlayerChoices() {
+  const config = app.config;
+  if (!config) return;
+  const preset = (config.presets || []).find((p) => p.name === $("opt-preset").value);
+  $("preset-describe").textContent = preset && preset.describe ? preset.describe.join(" · ") : "";
+  const allowed = preset && preset.players ? preset.players.map(String) : ["3", "4", "5", "6"];
+  const select = $("opt-players");
+  for (const option of select.options) option.disabled = !allowed.includes(option.value);
+  if (!allowed.includes(select.value)) select.value = allowed.includes("4") ? "4" : allowed[0];
+}
+
+function playerName() {
+  const name = $("player-name").value.trim();
+  storage.set("openhearts.name", name);
+  return name;
+}
+
+function commonBody(level) {
+  const body = { level };
+  const name = playerName();
+  if (name) body.name = name;
+  const playerToken = storage.get("openhearts.player");
+  if (playerToken) body.player_token = playerToken;
+  storage.set("openhearts.level", level);
+  return body;
+}
+
+export function rememberSeat(answer) {
+  storage.set(seatKey(answer.table_id), answer.token);
+  if (answer.player_token) storage.set("openhearts.player", answer.player_token);
+}
+
+export async function playNow(event) {
+  event.preventDefault();
+  const button = $("play-now");
+  button.disabled = true;
+  try {
+    const answer = await api("POST", "/api/play-now", commonBody($("play-now-level").value));
+    rememberSeat(answer);
+    goToTable(answer.table_id, answer.url);
+  } catch (error) {
+    toast(error.message);
+    announce(error.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+export async function createTable(event) {
+  event.preventDefault();
+  const errorBox = $("new-table-error");
+  errorBox.textContent = "";
+  const body = commonBody($("opt-level").value);
+  body.preset = $("opt-preset").value;
+  body.players = Number($("opt-players").value);
+  const options = {};
+  const endScore = Number($("opt-end-score").value);
+  if (!Number.isInteger(endScore) || endScore < 1) {
+    errorBox.textContent = "The end score must be a whole number of at least 1.";
+    $("opt-end-score").focus();
+    return;
+  }
+  options.end_score = endScore;
+  for (const [id, key] of [
+    ["opt-first-trick", "first_trick"], ["opt-hearts-break", "hearts_break"],
+    ["opt-moon", "moon"], ["opt-seating", "seating"],
+  ]) {
+    if ($(id).value) options[key] = $(id).value;
+  }
+  if ($("opt-sun").checked) options.sun = true;
+  if ($("opt-jack").checked) options.jack_of_diamonds = true;
+  body.options = options;
+  const button = $("create-table");
+  button.disabled = true;
+  try {
+    const answer = await api("POST", "/api/tables", body);
+    rememberSeat(answer);
+    goToTable(answer.table_id, answer.url);
+  } catch (error) {
+    errorBox.textContent = error.message;
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function goToTable(tableId, url) {
+  history.pushState({}, "", url || `/t/${tableId}`);
+  openTable(tableId);
+}
+
+/** Back to the lobby from a table: the connection closes; seat tokens are kept. */
+export function goToLobby() {
+  for (const dialog of document.querySelectorAll("dialog[open]")) dialog.close();
+  closeSocket();
+  // Nothing of the table may come back on screen (a resize re-renders the last state).
+  Object.assign(app, {
+    tableId: null, state: null, table: null, role: null, seat: null, host: false,
+    selected: [], hintCard: null, flash: null, busy: false,
+  });
+  if (location.pathname !== "/") history.pushState({}, "", "/");
+  showLobby();
+}

@@ -1,0 +1,234 @@
+// Rendering the card table: opponents around the felt, the trick, the player's plate,
+// the controls.
+
+import { cardBackSvg, cardName, cardSvg } from "./cards.js";
+import { $, h, show } from "./dom.js";
+import { renderHand } from "./hand.js";
+import { renderStatus } from "./status.js";
+import {
+  app, autoPlays, cardsToPass, gameInProgress, mayPlay, mustPass, mySeat, nameOf, seatInfo, whoOf,
+} from "./store.js";
+import { directionWords, plural } from "./words.js";
+
+export function renderTable() {
+  const s = app.state;
+  if (!s) return;
+  if (!app.table || app.table.status !== "waiting" || s.phase) show("table");
+  document.body.dataset.phase = s.phase;
+  document.body.dataset.myTurn = String(mayPlay());
+  document.body.dataset.autoPlay = String(autoPlays());
+  // A tab in the background says when the player is wanted.
+  document.title = mayPlay() || mustPass() ? "● Your turn — OpenHearts" : "OpenHearts";
+  document.body.dataset.seat = mySeat() === null ? "" : String(mySeat());
+  renderOpponents();
+  renderTrick();
+  renderMe();
+  renderHand();
+  renderStatus();
+  renderControls();
+}
+
+/** Where a seat sits around the table: 0 at the bottom, in the order of play. */
+function seatAngle(seat) {
+  const s = app.state;
+  const players = s.players || (s.names || []).length || 4;
+  const base = mySeat() === null ? 0 : mySeat();
+  const rel = (seat - base + players) % players;
+  const counter = app.table && app.table.rules && app.table.rules.direction === "counterclockwise";
+  const angle = (2 * Math.PI * rel) / players;
+  return counter ? -angle : angle;
+}
+
+/** True when the felt is too narrow for seats around it: opponents then sit in a row on top. */
+function narrowFelt() {
+  return ($("felt").clientWidth || 800) < 560;
+}
+
+function renderOpponents() {
+  const s = app.state;
+  const box = $("opponents");
+  box.replaceChildren();
+  const felt = $("felt");
+  const width = felt.clientWidth || 800;
+  const height = felt.clientHeight || 400;
+  const narrow = narrowFelt();
+  const players = s.players || s.names.length;
+  const waiting = s.waiting_for || [];
+  const placed = [];
+  for (let seat = 0; seat < players; seat++) {
+    if (seat === mySeat()) continue;
+    const angle = seatAngle(seat);
+    const info = seatInfo(seat);
+    const count = (s.hand_sizes || [])[seat] ?? 0;
+    const backs = h("div", { class: "opp-backs", "aria-hidden": "true" });
+    for (let i = 0; i < Math.min(count, 13); i++) backs.appendChild(cardBackSvg());
+    const taken = (s.points_taken || [])[seat] ?? 0;
+    const total = (s.scores || [])[seat] ?? 0;
+    let tag = "";
+    if (info && info.kind === "bot") tag = `${info.level || app.table.level} bot`;
+    else if (info && info.bot_playing) tag = "away: a bot plays";
+    else if (info && info.kind === "human" && !info.connected) tag = "not connected";
+    let turn = false;
+    let done = false;
+    if (s.phase === "passing") {
+      turn = waiting.includes(seat);
+      done = !turn && cardsToPass() > 0 && s.pass_direction !== "hold";
+      // While passing, what the seat is doing matters more than who plays it.
+      if (turn) tag = "choosing cards";
+      else if (done) tag = "passed";
+    } else if (s.phase === "playing" || s.phase === "moon_choice") {
+      turn = s.to_move === seat;
+    }
+    const winner = s.phase === "game_over" && (s.winners || []).includes(seat);
+    const plate = h("div", { class: "plate" }, [
+      h("span", { class: "name", text: nameOf(seat) }),
+      h("span", { class: "meta" }, [
+        h("span", { class: "count", text: plural(count, "card") }),
+        h("span", { class: "points", text: `${taken} pts · total ${total}` }),
+      ]),
+      tag ? h("span", { class: "tag", text: tag }) : null,
+    ]);
+    const label = `${nameOf(seat)}: ${plural(count, "card")}, ${taken} points this deal, `
+      + `${total} in total${turn ? ", to play" : ""}${tag ? `, ${tag}` : ""}`;
+    const node = h("div", {
+      class: `opponent${turn ? " turn" : ""}${done ? " done" : ""}${winner ? " winner" : ""}`,
+      role: "group", "aria-label": label, "data-seat": seat,
+    }, [backs, plate]);
+    box.appendChild(node);
+    // The seat across the table shows its cards beside its name to leave room for the trick.
+    if (!narrow && Math.cos(angle) < -0.8) node.classList.add("across");
+    placed.push({ node, angle });
+  }
+  // Around an ellipse on a wide table; in one row along the top on a narrow one.
+  const order = [...placed].sort((a, b) => Math.sin(b.angle) - Math.sin(a.angle)
+    || Math.cos(a.angle) - Math.cos(b.angle));
+  order.forEach((item, index) => {
+    if (narrow) item.node.style.maxWidth = `${Math.floor(width / order.length) - 4}px`;
+    const w = item.node.offsetWidth;
+    const hgt = item.node.offsetHeight;
+    let x;
+    let y;
+    if (narrow) {
+      x = (width * (index + 0.5)) / order.length;
+      y = hgt / 2 + 6;
+    } else {
+      x = width / 2 - (width / 2 - w / 2 - 10) * Math.sin(item.angle);
+      y = height / 2 + (height / 2 - hgt / 2 - 10) * Math.cos(item.angle);
+    }
+    x = Math.min(Math.max(x, w / 2 + 4), width - w / 2 - 4);
+    y = Math.min(Math.max(y, hgt / 2 + 4), height - hgt / 2 - 4);
+    item.node.style.left = `${x}px`;
+    item.node.style.top = `${y}px`;
+  });
+}
+
+/** The cards shown in the middle: the trick in progress, or the last finished one. */
+export function shownTrick() {
+  const s = app.state;
+  const players = s.players || s.names.length;
+  if ((s.trick || []).length) {
+    return { cards: s.trick, old: false, winner: null };
+  }
+  const tricks = s.tricks || [];
+  if (s.phase === "playing" && tricks.length) {
+    const last = tricks[tricks.length - 1];
+    const cards = last.cards.map((card, i) => [(last.leader + i) % players, card]);
+    return { cards, old: true, winner: last.winner };
+  }
+  return { cards: [], old: false, winner: null };
+}
+
+function renderTrick() {
+  const box = $("trick");
+  const felt = $("felt");
+  const width = felt.clientWidth || 800;
+  const height = felt.clientHeight || 400;
+  const { cards, old, winner } = shownTrick();
+  box.replaceChildren();
+  box.classList.toggle("old", old);
+  // A compact cross, each card pushed towards the seat that played it.
+  const narrow = narrowFelt();
+  const style = getComputedStyle(document.documentElement);
+  const players = app.state.players || 4;
+  // Five or six cards need smaller cards further apart to stay readable.
+  const scale = players > 4 ? 0.8 : 1;
+  const cardW = (parseFloat(style.getPropertyValue("--trick-w")) || 80) * scale;
+  const cardH = cardW * 1.4 + 18;
+  box.style.setProperty("--trick-scale", String(scale));
+  // Centre the trick in the room left below the opponents at the top of the table (a
+  // row of them on a narrow table, the seat across on a wide one).
+  const top = [...document.querySelectorAll(narrow ? "#opponents .opponent" : "#opponents .across")]
+    .map((n) => n.offsetHeight + 8);
+  const block = Math.max(0, ...top);
+  const shiftY = block / 2;
+  const room = (height - block) / 2 - cardH / 2 - 4;
+  const reachX = Math.min(cardW * (players > 4 ? 1.2 : 1.0), width * 0.2);
+  const reachY = Math.max(cardH * 0.4, Math.min(cardH * (players > 4 ? 1.0 : 0.56), room));
+  cards.forEach(([seat, card], index) => {
+    const angle = seatAngle(seat);
+    const label = `${whoOf(seat)}: ${cardName(card)}`;
+    const node = h("div", {
+      class: `trick-card${seat === winner ? " winner" : ""}`, role: "img",
+      "aria-label": label, "data-seat": seat, "data-card": card,
+    }, [
+      cardSvg(card),
+      h("span", { class: "who", text: seat === mySeat() ? "You" : nameOf(seat) }),
+    ]);
+    node.style.left = `${-reachX * Math.sin(angle)}px`;
+    node.style.top = `${reachY * Math.cos(angle) + shiftY}px`;
+    node.style.zIndex = String(index + 1);
+    box.appendChild(node);
+  });
+  box.setAttribute(
+    "aria-label",
+    old ? `Last trick, taken by ${whoOf(winner)}` : "Cards on the table",
+  );
+  const note = $("center-note");
+  const s = app.state;
+  if (s.phase === "passing") {
+    note.textContent = s.pass_direction === "hold"
+      ? "Hold hand: no passing"
+      : `Passing ${directionWords(s.pass_direction)}`;
+  } else if (old && winner !== null) {
+    note.textContent = `${winner === mySeat() ? "You take" : `${nameOf(winner)} takes`} the trick`;
+  } else if (s.phase === "playing") {
+    note.textContent = s.hearts_broken ? "Hearts broken" : "";
+  } else note.textContent = "";
+}
+
+function renderMe() {
+  const s = app.state;
+  const box = $("me-info");
+  const seat = mySeat();
+  if (seat === null) {
+    box.replaceChildren(h("span", { class: "name", text: "Watching" }));
+    box.classList.remove("turn");
+    return;
+  }
+  const taken = (s.points_taken || [])[seat] ?? 0;
+  const total = (s.scores || [])[seat] ?? 0;
+  box.replaceChildren(
+    h("span", { class: "name", text: nameOf(seat) }),
+    h("span", { class: "meta", text: `${taken} pts · total ${total}` }),
+  );
+  box.classList.toggle("turn", mayPlay() || mustPass());
+}
+
+function renderControls() {
+  const s = app.state;
+  const seated = mySeat() !== null;
+  const over = s.phase === "game_over";
+  $("hint").hidden = !seated || !s.can_hint;
+  $("undo").hidden = !seated || !s.can_undo && !s.can_hint;
+  $("undo").disabled = !s.can_undo || app.busy;
+  $("hint").disabled = over || app.busy || autoPlays();
+  $("auto-play-one").checked = app.autoWanted ?? s.auto_play_one !== false;
+  $("auto-play-one").closest("label").hidden = !seated;
+  $("type-card-form").hidden = !seated || over;
+  $("chat-form").hidden = !seated;
+  $("chat-watching").hidden = seated;
+  const leave = $("leave-table");
+  leave.hidden = !seated;
+  if (gameInProgress()) leave.setAttribute("aria-haspopup", "dialog");
+  else leave.removeAttribute("aria-haspopup");
+}

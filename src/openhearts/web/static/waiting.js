@@ -1,0 +1,70 @@
+// The table summary (seats) and the waiting room of a shared table.
+
+import { send } from "./connection.js";
+import { $, h, show } from "./dom.js";
+import { app } from "./store.js";
+import { renderTable } from "./table.js";
+import { plural } from "./words.js";
+
+export function setTable(table) {
+  if (!table) return;
+  app.table = table;
+  if (table.status === "waiting" || !app.state) renderWaiting();
+  if (app.state) renderTable();
+}
+
+function renderWaiting() {
+  const table = app.table;
+  if (!table) return;
+  if (table.status !== "waiting" && app.state) return;
+  show("waiting");
+  $("waiting-title").textContent =
+    table.status === "waiting" ? "Table: waiting for players" : "Table";
+  $("waiting-rules").textContent = (table.describe || []).join(" · ");
+  $("share-link").value = location.origin + (table.url || `/t/${table.id}`);
+  const list = $("seat-list");
+  list.replaceChildren();
+  const isHost = app.host && table.status === "waiting";
+  for (const seat of table.seats) {
+    const nameNode = seat.kind === "empty"
+      ? h("span", { class: "seat-name seat-free", text: "Free seat" })
+      : h("span", { class: "seat-name", text: seat.name || `Seat ${seat.seat + 1}` });
+    const badges = [];
+    if (seat.seat === app.seat) badges.push(h("span", { class: "badge you", text: "you" }));
+    if (seat.host) badges.push(h("span", { class: "badge host", text: "host" }));
+    if (seat.kind === "bot") {
+      badges.push(h("span", { class: "badge", text: `${seat.level || table.level} bot` }));
+    } else if (seat.kind === "human" && !seat.connected) {
+      badges.push(h("span", { class: "badge away", text: "not connected" }));
+    }
+    let action = null;
+    if (isHost && seat.kind === "empty") {
+      action = h("button", {
+        type: "button", text: "Add bot", "aria-label": `Add a bot in seat ${seat.seat + 1}`,
+        onclick: () => send("fill", { seat: seat.seat }),
+      });
+    } else if (isHost && seat.kind === "bot") {
+      action = h("button", {
+        type: "button", text: "Remove bot",
+        "aria-label": `Remove the bot from seat ${seat.seat + 1}`,
+        onclick: () => send("clear", { seat: seat.seat }),
+      });
+    }
+    list.appendChild(h("li", {}, [nameNode, ...badges, action]));
+  }
+  const free = table.seats.filter((s) => s.kind === "empty").length;
+  $("fill-bots").hidden = !isHost || free === 0;
+  $("start-game").hidden = !isHost;
+  let note;
+  if (table.status !== "waiting") note = "The game is starting…";
+  else if (app.role === "spectator" || app.seat === null) {
+    note = free
+      ? "You are watching. Reload the page to take a free seat."
+      : "You are watching: every seat is taken.";
+  } else if (isHost) {
+    note = free
+      ? `Share the link. ${plural(free, "seat")} free: start now and bots take them.`
+      : "Every seat is taken: start when you are ready.";
+  } else note = "Waiting for the host to start the game.";
+  $("waiting-note").textContent = note;
+}

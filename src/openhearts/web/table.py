@@ -1,0 +1,507 @@
+"""One table: its seats, the current game, the connections and the bot driver.
+
+Every change to a table happens under the table's lock and is committed to storage
+before anyone is told of it; bots think in a thread pool so the event loop never waits
+for them."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from typing import TYPE_CHECKING, Any
+
+from .. import record
+from ..bots import Bot, decide, make_bot
+from ..cards import Card, CardParseError, CardSet
+from ..game import (
+    MOON_CHOICE,
+    Action,
+    Game,
+    IllegalActionError,
+    MoonChoice,
+    Pass,
+    Play,
+)
+from ..rules import Rules
+from .botwork import close_bot
+from .connection import Connection
+from .protocol import PROTOCOL, WebError
+from .seat import BOT_NAMES, Seat
+from .storage import (
+    ActionRow,
+    GameRow,
+    StatsDelta,
+    TableRow,
+)
+from .views import Event, apply_with_events, view_json
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+__all__ = ["Table", "forced"]
+
+log = logging.getLogger("openhearts.web")
+
+
+def forced(game: Game, *, auto: bool) -> bool:
+    """Whether the card to play now is "Auto play one"'s to play: the only legal card,
+    or (with ``auto``, the setting on) the lowest once nothing left to play can change
+    the deal's points.  The page does not offer a card then, so none can cross the one
+    the server plays."""
+    card = game.auto_play_card()
+    return card is not None and (auto or len(game.legal_plays()) == 1)
+
+
+def _action_row(action: Action, seq: int) -> ActionRow:
+    if isinstance(action, Pass):
+        return ActionRow(seq, "pass", action.seat, str(action.cards))
+    if isinstance(action, Play):
+        return ActionRow(seq, "play", action.seat, str(action.card))
+    return ActionRow(seq, "moon", action.seat, "add" if action.others_add else "subtract")
+
+
+def _action_of_row(row: ActionRow) -> Action:
+    if row.kind == "pass":
+        return Pass(row.seat, CardSet.parse(row.data))
+    if row.kind == "play":
+        return Play(row.seat, Card.parse(row.data))
+    if row.kind == "moon":
+        return MoonChoice(row.seat, row.data == "add")
+    raise ValueError(f"unknown action kind {row.kind!r}")
+
+
+class Table:
+    """One table: seats, the current game, the connections, the bot driver."""
+
+    def __init__(self, hub: Hub, row: TableRow) -> None:
+        self.hub = hub
+        self.id = row.id
+        self.status = row.status
+        self.preset = row.preset
+        self.rules = Rules.from_dict(row.rules)
+        self.level = row.level
+        self.created = row.created_at
+        self.game_number = row.game_number
+        self.seats = [Seat.of_row(s) for s in row.seats]
+        self.spectators: set[Connection] = set()
+        self.game: Game | None = None
+        self.seed: str | None = None
+        self.lock = asyncio.Lock()
+        #: How many actions each seat made in the current game (``Game.actions`` builds
+        #: a new list on every call, too slow for every message).
+        self.acted: list[int] = [0] * len(self.seats)
+        #: Bumped on every change to the game, so a bot's late answer can tell it is stale.
+        self.version = 0
+        self.driver: asyncio.Task[None] | None = None
+        self.last_active = time.monotonic()
+        #: Sockets and requests holding this object: it is not forgotten while any do.
+        self.users = 0
+
+    # Summaries -------------------------------------------------------------------
+
+    @property
+    def url(self) -> str:
+        return f"/t/{self.id}"
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "url": self.url,
+            "status": self.status,
+            "preset": self.preset,
+            "rules": self.rules.to_dict(),
+            "describe": self.rules.describe(),
+            "level": self.level,
+            "game": self.game_number,
+            "seats": [s.summary() for s in self.seats],
+            "spectators": len(self.spectators),
+            "created": self.created.isoformat().replace("+00:00", "Z"),
+        }
+
+    def connections(self) -> list[Connection]:
+        result = list(self.spectators)
+        for seat in self.seats:
+            result.extend(seat.connections)
+        return result
+
+    def broadcast_table(self) -> None:
+        message = {"type": "table", "table": self.summary()}
+        for connection in self.connections():
+            connection.send(message)
+
+    def is_solo(self, seat: Seat) -> bool:
+        """Whether every other seat is a bot's (undo and hints are for games against bots)."""
+        return all(s.kind == "bot" for s in self.seats if s is not seat)
+
+    def state_message(self, seat: Seat | None, events: list[Event]) -> dict[str, Any]:
+        game = self.game
+        assert game is not None
+        index = None if seat is None else seat.index
+        view = game.view(0 if index is None else index)
+        state = view_json(view, index)
+        state["game"] = self.game_number
+        state["seq"] = self.seq
+        state["waiting_for"] = game.to_act()
+        state["winners"] = game.winners
+        if game.phase == MOON_CHOICE and game.current_player is not None:
+            moon: dict[str, Any] = {
+                "shooter": game.current_player,
+                "points": game.rules.points_in_play,
+            }
+            if index == game.current_player:
+                moon["suggested_others_add"] = game.suggested_moon_choice()
+            state["moon"] = moon
+        solo = seat is not None and self.is_solo(seat) and not game.is_over
+        state["auto_play_one"] = seat.auto_play_one if seat is not None else False
+        state["can_undo"] = bool(solo and index is not None and self.acted[index])
+        state["can_hint"] = bool(solo)
+        state["bot_playing"] = seat.bot_playing if seat is not None else False
+        # Public (it follows from the cards played and the rules), so everyone gets it:
+        # a client whose "Auto play one" is on must not send a card while it holds.
+        state["settled"] = game.points_settled()
+        return {
+            "type": "state",
+            "seq": self.seq,
+            "events": [e.for_seat(index) for e in events],
+            "state": state,
+        }
+
+    def broadcast_state(self, events: list[Event]) -> None:
+        if self.game is None:
+            return
+        for seat in self.seats:
+            if seat.connections:
+                message = self.state_message(seat, events)
+                for connection in seat.connections:
+                    connection.send(message)
+        if self.spectators:
+            message = self.state_message(None, events)
+            for connection in self.spectators:
+                connection.send(message)
+
+    # Game setup ------------------------------------------------------------------
+
+    def resume(self, row: GameRow) -> None:
+        """Rebuild the game in progress by replaying its stored actions."""
+        self.seed = row.seed
+        game = Game(Rules.from_dict(row.rules), seed=row.seed, names=row.names)
+        for action_row in row.actions:
+            try:
+                game.apply(_action_of_row(action_row))
+            except (IllegalActionError, CardParseError, ValueError) as error:
+                # Only the kind of error: its text may name a card of a hidden hand.
+                log.error(
+                    "table %s game %s: stored action %s does not replay (%s); resuming before it",
+                    self.id,
+                    row.number,
+                    action_row.seq,
+                    type(error).__name__,
+                )
+                break
+        self.game = game
+        self.rules = game.rules
+        self._count_actions()
+
+    @property
+    def seq(self) -> int:
+        """Actions taken in the current game; a stored action's number is its index."""
+        return 0 if self.game is None else self.game.action_count
+
+    def _count_actions(self) -> None:
+        assert self.game is not None
+        self.acted = [0] * self.rules.players
+        for action in self.game.actions:
+            self.acted[action.seat] += 1
+
+    def finished_game(self, row: GameRow) -> None:
+        """Show a finished game from its record (for people opening the link later)."""
+        if row.record:
+            try:
+                self.game = record.loads(row.record)
+                self.seed = row.seed
+                self._count_actions()
+            except record.RecordError:
+                log.error("table %s game %s: the record does not replay", self.id, row.number)
+
+    def _bot_for(self, seat: Seat) -> Bot:
+        if seat.bot is None:
+            level = seat.level if seat.kind == "bot" and seat.level else self.level
+            try:
+                seat.bot = make_bot(level, seed=f"{self.seed}:{seat.index}:{level}")
+            except Exception as error:
+                log.warning(
+                    "table %s: cannot build a %s bot (%s); using random", self.id, level, error
+                )
+                seat.bot = make_bot("random", seed=f"{self.seed}:{seat.index}")
+        return seat.bot
+
+    def fill_seat(self, seat: Seat, level: str) -> None:
+        seat.kind = "bot"
+        seat.level = level
+        seat.name = BOT_NAMES[seat.index % len(BOT_NAMES)]
+        seat.token_hash = None
+        seat.player_hash = None
+        seat.host = False
+        seat.bot = None
+
+    async def start(self) -> None:
+        """Fill empty seats with bots and start a game (caller holds the lock, then
+        calls :meth:`announce_start`)."""
+        if self.status == "playing":
+            raise WebError("started", "the game has already started", 409)
+        for seat in self.seats:
+            if seat.kind == "empty":
+                self.fill_seat(seat, self.level)
+        seed = secrets.token_hex(16)
+        names = [s.name or f"Player {s.index + 1}" for s in self.seats]
+        game = Game(self.rules, seed=seed, names=names)
+        if list(game.names) != names:
+            # Shuffled seating: move each seat (token and all) to where the game put it.
+            probe = Game(self.rules, seed=seed, names=[str(i) for i in range(len(names))])
+            order = [int(n) for n in probe.names]
+            moved = [self.seats[old] for old in order]
+            for index, seat in enumerate(moved):
+                seat.index = index
+            self.seats = moved
+        for seat in self.seats:
+            close_bot(seat.bot)
+            seat.bot = None
+        number = self.game_number + 1
+        await self.hub.store(
+            self.hub.storage.start_game,
+            self.id,
+            GameRow(number, seed, self.rules.to_dict(), list(game.names), "playing"),
+            [s.row() for s in self.seats],
+        )
+        self.game = game
+        self.seed = seed
+        self.acted = [0] * self.rules.players
+        self.game_number = number
+        self.status = "playing"
+        self.version += 1
+
+    def announce_start(self, waiting_for: Seat | None = None) -> None:
+        """Tell everyone the game has started (seats may have moved), and get going."""
+        for connection in self.connections():
+            connection.send(self.welcome(connection))
+        self.broadcast_state([Event({"event": "started", "game": self.game_number})])
+        for seat in self.seats:
+            # People who hold a seat but are not here get a bot after the takeover
+            # delay, except ``waiting_for`` (a "Play now" creator, about to connect).
+            if (
+                seat.kind == "human"
+                and not seat.connections
+                and seat.takeover is None
+                and not seat.away
+                and seat is not waiting_for
+            ):
+                self.schedule_takeover(seat)
+        self.kick()
+
+    def welcome(self, connection: Connection) -> dict[str, Any]:
+        seat = connection.seat
+        return {
+            "type": "welcome",
+            "protocol": PROTOCOL,
+            "seat": None if seat is None else seat.index,
+            "role": "spectator" if seat is None else "player",
+            "host": bool(seat and seat.host),
+            "table": self.summary(),
+        }
+
+    # Committing actions ----------------------------------------------------------
+
+    async def commit(self, action: Action, *, extra: list[Event] | None = None) -> list[Event]:
+        """Apply, store, then tell everyone (caller holds the lock).  Raises
+        :class:`IllegalActionError` (nothing changed) or :class:`WebError`."""
+        game = self.game
+        assert game is not None
+        events = apply_with_events(game, action)
+        self.version += 1
+        try:
+            await self.hub.store(
+                self.hub.storage.append_action,
+                self.id,
+                self.game_number,
+                _action_row(action, self.seq - 1),
+            )
+        except Exception:
+            log.exception("table %s: storing an action failed; taking it back", self.id)
+            game.undo()
+            self.version += 1
+            raise WebError("internal", "the server could not store that; try again", 500) from None
+        self.acted[action.seat] += 1
+        events = (extra or []) + events
+        self.last_active = time.monotonic()
+        if game.is_over:
+            await self._finish()
+        return events
+
+    async def _finish(self) -> None:
+        game = self.game
+        assert game is not None
+        self.status = "finished"
+        stats = [
+            StatsDelta(
+                player_hash=seat.player_hash,
+                name=seat.name or "",
+                won=seat.index in game.winners,
+                deals=len(game.results),
+                points=game.scores[seat.index],
+                moons=sum(1 for r in game.results if r.shooter == seat.index),
+            )
+            for seat in self.seats
+            if seat.kind == "human" and seat.player_hash
+        ]
+        try:
+            await self.hub.store(
+                self.hub.storage.finish_game,
+                self.id,
+                self.game_number,
+                record.dumps(game),
+                list(game.scores),
+                stats,
+            )
+        except Exception:
+            # The last action is stored; a restart finishes the game from it.
+            log.exception("table %s: storing the finished game failed", self.id)
+
+    def after_commit(self, events: list[Event]) -> None:
+        self.broadcast_state(events)
+        if self.status == "finished":
+            self.broadcast_table()
+        self.kick()
+
+    # The bot driver --------------------------------------------------------------
+
+    def kick(self) -> None:
+        """Make sure the driver runs if a bot (or "Auto play one") has something to do."""
+        if self.game is None or self.game.is_over or self.hub.closing:
+            return
+        if self.driver is None or self.driver.done():
+            self.driver = asyncio.get_running_loop().create_task(self._drive())
+
+    def _automatic(self) -> tuple[Seat, str] | None:
+        """The next seat to be moved for, and how: ``bot`` or ``auto`` ("Auto play one")."""
+        game = self.game
+        if game is None or game.is_over:
+            return None
+        for index in game.to_act():
+            seat = self.seats[index]
+            if seat.bot_playing:
+                return seat, "bot"
+            if seat.kind == "human" and seat.auto_play_one and forced(game, auto=True):
+                return seat, "auto"
+        return None
+
+    async def _drive(self) -> None:
+        try:
+            await self._drive_steps()
+        finally:
+            self.hub.maybe_evict(self, idle=True)
+
+    async def _drive_steps(self) -> None:
+        loop = asyncio.get_running_loop()
+        while not self.hub.closing:
+            step = self._automatic()
+            if step is None:
+                return
+            seat, how = step
+            version = self.version
+            delay = self.hub.settings.bot_delay if how == "bot" else self.hub.settings.auto_delay
+            if delay > 0:
+                await asyncio.sleep(delay)
+                if self.version != version:
+                    continue
+            game = self.game
+            assert game is not None
+            if how == "auto":
+                card = game.auto_play_card()
+                assert card is not None  # the game has not moved since _automatic said so
+                action: Action = Play(seat.index, card)
+            else:
+                view = game.view(seat.index)
+                bot = self._bot_for(seat)
+                try:
+                    action = await loop.run_in_executor(self.hub.bot_pool, decide, bot, view)
+                except Exception as error:
+                    # The error's text may name the bot's cards: the log keeps only its kind.
+                    log.warning(
+                        "table %s: the bot failed (%s); playing at random",
+                        self.id,
+                        type(error).__name__,
+                    )
+                    action = decide(make_bot("random", seed=self.version), view)
+            async with self.lock:
+                if self.version != version or self._automatic() != step:
+                    continue  # the game moved on while the bot was thinking
+                extra = [Event({"event": "auto", "seat": seat.index})] if how == "auto" else []
+                try:
+                    events = await self.commit(action, extra=extra)
+                except IllegalActionError:
+                    log.warning("table %s: the bot chose an illegal action", self.id)
+                    fallback = decide(make_bot("random", seed=self.version), view)
+                    events = await self.commit(fallback, extra=extra)
+                except WebError:
+                    await asyncio.sleep(0.5)
+                    continue
+                self.broadcast_state(events)
+                if self.status == "finished":
+                    self.broadcast_table()
+
+    # Seats coming and going ------------------------------------------------------
+
+    def attach(self, connection: Connection, seat: Seat | None) -> None:
+        connection.table = self
+        connection.seat = seat
+        connection.greeted = True
+        if seat is None:
+            self.spectators.add(connection)
+            return
+        seat.connections.add(connection)
+        if seat.takeover is not None:
+            seat.takeover.cancel()
+            seat.takeover = None
+        seat.away = False
+        self.version += 1
+
+    def detach(self, connection: Connection) -> None:
+        seat = connection.seat
+        if seat is None:
+            self.spectators.discard(connection)
+        else:
+            seat.connections.discard(connection)
+            if not seat.connections and seat.kind == "human":
+                self.schedule_takeover(seat)
+        self.broadcast_table()
+        self.hub.maybe_evict(self)
+
+    def schedule_takeover(self, seat: Seat, delay: float | None = None) -> None:
+        if seat.takeover is not None:
+            seat.takeover.cancel()
+        wait = self.hub.settings.takeover_delay if delay is None else delay
+        seat.takeover = asyncio.get_running_loop().call_later(wait, self._take_over, seat)
+
+    def _take_over(self, seat: Seat) -> None:
+        seat.takeover = None
+        if seat.connections and not seat.away:
+            return
+        seat.away = True
+        self.version += 1
+        self.broadcast_table()
+        if self.game is not None and not self.game.is_over:
+            self.broadcast_state([])
+        self.kick()
+
+    def leave(self, seat: Seat) -> None:
+        if seat.takeover is not None:
+            seat.takeover.cancel()
+            seat.takeover = None
+        seat.away = True
+        self.version += 1
+        self.broadcast_table()
+        if self.game is not None and not self.game.is_over:
+            self.broadcast_state([])
+        self.kick()

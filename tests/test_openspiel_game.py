@@ -1,0 +1,218 @@
+"""The OpenSpiel game ``"openhearts"`` (:mod:`openhearts.openspiel_game`).
+
+OpenSpiel's own consistency checks (``pyspiel.random_sim_test``: legal actions, chance
+outcomes, returns, rewards, observation and information-state strings and tensors,
+cloning) run on every preset and player count under both reward models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+from conftest import CONFIGS, build_hands, config_id
+from openhearts import CardSet, Game, Rules
+from openhearts.turns import MOON_OTHERS_ADD, MOON_SHOOTER_SUBTRACTS
+
+pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel (open-spiel) is not installed")
+openspiel_game = pytest.importorskip("openhearts.openspiel_game")
+
+
+def load(**parameters: Any) -> Any:
+    return pyspiel.load_game("openhearts", parameters)
+
+
+@pytest.mark.parametrize("trick_rewards", [False, True], ids=["deal", "trick"])
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_openspiel_random_simulation_checks(config: tuple[str, int], trick_rewards: bool) -> None:
+    preset, players = config
+    game = load(preset=preset, players=players, trick_rewards=trick_rewards)
+    assert game.num_players() == players
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_options_reach_the_rules() -> None:
+    game = load(preset="source-003", players=5, options="jack_of_diamonds=true; sun=false")
+    rules = game.rules
+    assert (rules.players, rules.jack_of_diamonds, rules.sun) == (5, True, False)
+    assert game.get_parameters()["options"] == "jack_of_diamonds=true; sun=false"
+
+
+@pytest.mark.parametrize(
+    ("parameters", "message"),
+    [
+        ({"preset": "nope"}, "preset: no preset named 'nope'"),
+        ({"players": 7}, "players: Hearts is played by 3 to 6 players"),
+        ({"preset": "source-001", "players": 3}, "players: source-001 describes"),
+        ({"options": "bogus=1"}, "bogus: not an option"),
+        ({"options": "moon=sometimes"}, "moon: expected one of"),
+    ],
+)
+def test_bad_parameters_are_a_clear_error(parameters: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        load(**parameters)
+
+
+def _deal(state: Any, rules: Rules, hands: Sequence[CardSet], deal_number: int = 0) -> None:
+    """Apply the chance actions that deal ``hands`` (and draw ``deal_number``)."""
+    assert rules.pass_cycle is not None
+    if len(rules.pass_cycle) > 1:
+        state.apply_action(deal_number)
+    order = [list(hand) for hand in hands]
+    for k in range(rules.deck_mask.bit_count()):
+        state.apply_action(int(order[k % rules.players][k // rules.players]))
+
+
+def _play_out(state: Any, choose: Any = None) -> list[tuple[int, int]]:
+    moves = []
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        action = choose(state, actions) if choose else actions[0]
+        moves.append((state.current_player(), action))
+        state.apply_action(action)
+    return moves
+
+
+#: Seat 0 wins every trick whatever the others do: nine top clubs, then the top hearts.
+MOON_HAND = "AC KC QC JC TC 9C 8C 7C 6C AH KH QH JH"
+
+
+@pytest.mark.parametrize(
+    ("action", "points"),
+    [(MOON_OTHERS_ADD, [0, 26, 26, 26]), (MOON_SHOOTER_SUBTRACTS, [-26, 0, 0, 0])],
+)
+def test_a_moon_under_shooter_chooses_offers_both_choices(action: int, points: list[int]) -> None:
+    game = load(preset="source-000", options="pass_cycle=hold")
+    rules = game.rules
+    state = game.new_initial_state()
+    _deal(state, rules, build_hands(rules, {0: MOON_HAND}))
+    while state.legal_actions() != [MOON_OTHERS_ADD, MOON_SHOOTER_SUBTRACTS]:
+        assert not state.is_terminal()
+        state.apply_action(state.legal_actions()[0])
+    assert state.current_player() == 0
+    assert state.action_to_string(0, action).startswith("moon:")
+    state.apply_action(action)
+    assert state.is_terminal()
+    assert state.returns() == [-p for p in points]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_returns_are_our_engines_deal_points(config: tuple[str, int]) -> None:
+    """A deal played in OpenSpiel scores as the same deal played on our Game."""
+    preset, players = config
+    game = load(preset=preset, players=players)
+    rules = game.rules
+    rng = np.random.default_rng(7)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+    dealt = [state.dealt_to(seat) for seat in range(players)]
+    moves = _play_out(state, lambda _state, actions: int(rng.choice(actions)))
+    ours = Game(rules, hands=[dealt], first_deal=state.deal_number)
+    passing = ours.deal.pass_offset != 0
+    chosen = [0] * players
+    for seat, action in moves:
+        if passing and ours.phase == "passing":
+            chosen[seat] |= 1 << action
+            if chosen[seat].bit_count() == rules.cards_passed:
+                ours.pass_cards(seat, CardSet(chosen[seat]))
+        elif action >= 52:
+            ours.choose_moon(seat, others_add=action == MOON_OTHERS_ADD)
+        else:
+            ours.play(action, seat=seat)
+    assert state.returns() == [-float(p) for p in ours.results[0].points]
+
+
+@pytest.mark.parametrize("config", [("standard", 4), ("source-003", 6)], ids=config_id)
+def test_trick_rewards_add_up_to_the_deal_returns(config: tuple[str, int]) -> None:
+    preset, players = config
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        by_trick = load(preset=preset, players=players, trick_rewards=True).new_initial_state()
+        by_deal = load(preset=preset, players=players).new_initial_state()
+        total = np.zeros(players)
+        while not by_trick.is_terminal():
+            if by_trick.is_chance_node():
+                action = int(rng.choice([a for a, _ in by_trick.chance_outcomes()]))
+            else:
+                action = int(rng.choice(by_trick.legal_actions()))
+            by_trick.apply_action(action)
+            by_deal.apply_action(action)
+            total += by_trick.rewards()
+            assert list(total) == by_trick.returns()
+            if not by_deal.is_terminal():
+                assert by_deal.returns() == [0.0] * players
+        assert by_trick.returns() == by_deal.returns()
+        assert by_trick.get_game().get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
+
+
+def test_trick_rewards_come_as_each_trick_is_won() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(5):
+        state = load(trick_rewards=True).new_initial_state()
+        early = False
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+                continue
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            if any(state.rewards()) and not state.is_terminal():
+                early = True
+                # A reward comes with the last card of a trick, to the trick's winner only.
+                assert len(state.turns.game.deal.trick) == 0
+                assert sum(r != 0 for r in state.rewards()) == 1
+        assert early, "no reward before the end of the deal"
+
+
+def test_information_never_shows_another_seats_hidden_cards() -> None:
+    """Two deals differing only in seats 2 and 3's hands look the same to seat 0 and 1."""
+    game = load(options="pass_cycle=hold")
+    rules = game.rules
+    one = build_hands(rules, {0: "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"})
+    other = list(one)
+    # Swap one diamond for one spade between seats 2 and 3.
+    two, three = CardSet(one[2]), CardSet(one[3])
+    give, take = two.cards()[0], three.cards()[-1]
+    other[2] = CardSet((two.mask & ~(1 << give)) | 1 << take)
+    other[3] = CardSet((three.mask & ~(1 << take)) | 1 << give)
+    states = []
+    for hands in (one, other):
+        state = game.new_initial_state()
+        _deal(state, rules, hands)
+        states.append(state)
+    for seat in (0, 1):
+        assert states[0].information_state_string(seat) == states[1].information_state_string(seat)
+        assert states[0].observation_string(seat) == states[1].observation_string(seat)
+        assert states[0].observation_tensor(seat) == states[1].observation_tensor(seat)
+    assert states[0].information_state_string(2) != states[1].information_state_string(2)
+    assert states[0].observation_tensor(3) != states[1].observation_tensor(3)
+
+
+def test_passing_choices_stay_private_until_the_exchange() -> None:
+    game = load()  # standard: the first deal passes left
+    rules = game.rules
+    state = game.new_initial_state()
+    _deal(state, rules, build_hands(rules, {}), deal_number=0)
+    before = state.information_state_string(1)
+    state.apply_action(state.legal_actions()[0])  # seat 0 chooses a card
+    assert state.current_player() == 0
+    assert state.information_state_string(1) == before
+    assert state.observation_string(1) != state.observation_string(0)
+    assert "passed" in state.information_state_string(0)
+
+
+def test_openspiel_bots_play_every_player_count() -> None:
+    """OpenSpiel's own evaluation loop and bots play the game to the end."""
+    evaluate_bots = pytest.importorskip("open_spiel.python.algorithms.evaluate_bots")
+    rng = np.random.default_rng(11)
+    for preset, players in [("standard", 3), ("source-002", 5), ("source-003", 6)]:
+        game = load(preset=preset, players=players)
+        bots = [pyspiel.make_uniform_random_bot(seat, seat + 1) for seat in range(players)]
+        state = game.new_initial_state()
+        returns = evaluate_bots.evaluate_bots(state, bots, rng)
+        assert state.is_terminal()
+        assert len(returns) == players

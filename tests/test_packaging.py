@@ -1,0 +1,183 @@
+"""The lean core: the engine, records, bots, the arena and the plain game need only Python;
+the faces name the extra to install when theirs is missing; the version lives in one place."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import tomllib
+import venv
+from pathlib import Path
+
+import pytest
+
+import openhearts
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Run first in a child interpreter: any import of a module that is neither in the
+#: standard library nor ours fails, as it would where no dependency is installed.
+BLOCK_THIRD_PARTY = textwrap.dedent(
+    """
+    import sys
+
+    class NoThirdParty:
+        def find_spec(self, name, path=None, target=None):
+            top = name.partition(".")[0]
+            if top in sys.stdlib_module_names or top == "openhearts":
+                return None
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+    sys.meta_path.insert(0, NoThirdParty())
+    """
+)
+
+
+def run_without_dependencies(
+    code: str, tmp_path: Path, stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, "OPENHEARTS_HOME": str(tmp_path), "PYTHONPATH": str(ROOT / "src")}
+    return subprocess.run(
+        [sys.executable, "-c", BLOCK_THIRD_PARTY + textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        env=environment,
+        timeout=120,
+        check=False,
+    )
+
+
+def pyproject() -> dict[str, object]:
+    with (ROOT / "pyproject.toml").open("rb") as handle:
+        return tomllib.load(handle)
+
+
+def test_the_core_declares_no_dependency_and_every_face_has_an_extra() -> None:
+    project = pyproject()["project"]
+    assert isinstance(project, dict)
+    assert project["dependencies"] == []
+    extras = project["optional-dependencies"]
+    assert {"tui", "web", "postgres", "rl", "all", "test"} <= set(extras)
+    assert "openhearts[all]" in extras["test"]
+
+
+def test_the_version_is_kept_in_one_place() -> None:
+    project = pyproject()["project"]
+    assert isinstance(project, dict)
+    assert "version" not in project and project["dynamic"] == ["version"]
+    dynamic = pyproject()["tool"]["setuptools"]["dynamic"]  # type: ignore[index]
+    assert dynamic["version"] == {"attr": "openhearts.__version__"}
+    assert f"## {openhearts.__version__}" in (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+
+
+def test_the_licence_file_matches_the_declared_licence() -> None:
+    assert pyproject()["project"]["license"] == {"text": "MIT"}  # type: ignore[index]
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+
+
+def test_engine_records_bots_and_arena_run_with_the_standard_library_alone(
+    tmp_path: Path,
+) -> None:
+    result = run_without_dependencies(
+        f"""
+        import argparse
+        import openhearts
+        from openhearts import record
+        from openhearts.arena import add_arguments, run
+        from openhearts.bots import act, make_bot
+
+        openhearts.Game(openhearts.Rules(), seed=1)
+        game = openhearts.Game(seed=3)
+        bots = [make_bot(level, seed) for seed, level in enumerate(["hard", "easy", "random"] * 2)]
+        for _ in range(20):
+            seat = game.to_act()[0]
+            act(game, seat, bots[seat])
+        record.save(game, {str(tmp_path / "game.json")!r})
+        assert record.load({str(tmp_path / "game.json")!r}).actions == game.actions
+        parser = argparse.ArgumentParser()
+        add_arguments(parser)
+        assert run(parser.parse_args(["--deals", "1", "--workers", "1"])) == 0
+        import openhearts.cli, openhearts.plain, openhearts.replay, openhearts.paths
+        print("core ok")
+        """,
+        tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "core ok" in result.stdout
+
+
+def test_the_web_server_without_its_extra_names_it_in_one_line(tmp_path: Path) -> None:
+    result = run_without_dependencies(
+        "from openhearts.cli import main; raise SystemExit(main(['serve']))", tmp_path
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "hearts serve: the web game's packages are not installed: pip install 'openhearts[web]' "
+        "(starlette is missing)"
+    ]
+
+
+def test_the_terminal_game_without_its_extra_says_so_and_plays_in_plain_lines(
+    tmp_path: Path,
+) -> None:
+    result = run_without_dependencies(
+        """
+        import types, sys
+        import openhearts.play
+        from openhearts.cli import main
+
+        class Terminal:
+            def isatty(self):
+                return True
+
+        # As if run in a terminal, where ``hearts play`` opens the terminal game.
+        openhearts.play.sys = types.SimpleNamespace(stdin=Terminal(), stdout=Terminal())
+        raise SystemExit(main(["play", "--seed", "1"]))
+        """,
+        tmp_path,
+        stdin="quit\n",
+    )
+    assert result.returncode == 0, result.stderr
+    first, second = result.stdout.splitlines()[:2]
+    assert first.startswith("hearts play: the terminal game's packages are not installed: ")
+    assert "pip install 'openhearts[tui]'" in first
+    assert second == "Playing in plain lines instead."
+    assert "The game is saved in" in result.stdout
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.slow
+def test_pip_install_without_extras_installs_nothing_else(tmp_path: Path) -> None:
+    """The check of the issue, done for real: a fresh virtual environment, ``pip install .``."""
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)],
+        check=True,
+        timeout=300,
+    )
+    (wheel,) = wheels.glob("openhearts-*.whl")
+    environment = tmp_path / "venv"
+    venv.create(environment, with_pip=True)
+    python = environment / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    # No index: any dependency would make the install fail instead of being fetched.
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-index", str(wheel)],
+        check=True,
+        timeout=300,
+    )
+    listed = subprocess.run(
+        [str(python), "-m", "pip", "list", "--format=freeze"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    names = {line.split("==")[0].lower() for line in listed}
+    assert names - {"pip", "setuptools", "wheel"} == {"openhearts"}
+    subprocess.run(
+        [str(python), "-c", "import openhearts; openhearts.Game(openhearts.Rules(), seed=1)"],
+        check=True,
+        timeout=60,
+    )

@@ -1,0 +1,303 @@
+"""The face-neutral session core: seats, driver, events, undo, hints, memory aids,
+names, seeds, saving and the key map."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from openhearts import Card, CardSet, Game, Rules
+from openhearts.bots import RandomBot
+from openhearts.game import Pass, Play, PlayerView
+from openhearts.phases import Phase
+from openhearts.record import dumps, loads
+from openhearts.session import Session, SessionError, SessionInfo
+from openhearts.session.events import (
+    BotReplaced,
+    CardPlayed,
+    DealScored,
+    DealStarted,
+    GameOver,
+    HeartsBroken,
+    MoonPending,
+    TrickTaken,
+    Undone,
+)
+from openhearts.session.hints import HintKind, NoHint, make_hint
+from openhearts.session.keys import KEYS, Command, command_for_key, command_for_word, markdown
+from openhearts.session.memory import memory_aids
+from openhearts.session.names import table_names
+from openhearts.session.saving import dumps_session, load_session, loads_session, save_session
+from openhearts.session.seeds import game_seed
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def to_human(session: Session) -> None:
+    """Let the computer players (and auto play one) act until a person must."""
+    while session.step():
+        pass
+
+
+def test_the_same_seed_deals_the_same_game_however_it_is_written() -> None:
+    as_text = Session.new(Rules(), "1", ["You"], level="random")
+    as_int = Session.new(Rules(), 1, ["You"], level="random")
+    assert as_text.game.seed == as_int.game.seed == 1
+    assert as_text.view().hand == as_int.view().hand
+    assert game_seed(" 42 ") == 42 and game_seed("x1") == "x1"
+
+
+def test_names_one_rule() -> None:
+    assert table_names(4, "  Ann\t ", ["Bob", "bob", ""]) == ["Ann", "Bob", "bob 2", "East"]
+    assert table_names(3, "", []) == ["You", "West", "East"]
+    assert len(table_names(4, "x" * 80)[0]) == 24
+
+
+class Broken(RandomBot):
+    def choose_play(self, view: PlayerView) -> Card:
+        raise RuntimeError("cable unplugged")
+
+
+class Cheat(RandomBot):
+    def choose_play(self, view: PlayerView) -> Card:
+        return (
+            next(card for card in view.hand if card not in view.legal)
+            if (view.legal != view.hand)
+            else view.legal.cards()[0]
+        )
+
+
+@pytest.mark.parametrize("bot", [Broken, Cheat])
+def test_a_faulty_bot_is_replaced_and_the_game_goes_on(bot: type[RandomBot]) -> None:
+    session = Session.new(Rules(), 3, ["You"], level="random")
+    session.seats.bots[2] = bot(0)
+    replaced: list[BotReplaced] = []
+    while not session.game.is_over and len(session.game.results) < 1:
+        events = session.step()
+        if not events:
+            view = session.view()
+            if view.phase == Phase.PASSING:
+                events = session.pass_cards(0, view.hand.cards()[:3])
+            else:
+                events = session.play(0, view.legal.cards()[0])
+        replaced += [e for e in events if isinstance(e, BotReplaced)]
+    assert [e.seat for e in replaced][:1] == [2]
+    assert isinstance(session.seats.bots[2], RandomBot) and type(session.seats.bots[2]) is RandomBot
+
+
+def play_deal(session: Session) -> list[object]:
+    """Play the deal in progress to its end with the person playing their lowest card."""
+    seen: list[object] = []
+    deal = session.game.deal_number
+    while session.game.deal_number == deal and not session.game.is_over:
+        events = session.step()
+        if not events:
+            view = session.view()
+            if view.phase == Phase.PASSING:
+                events = session.pass_cards(0, view.hand.cards()[-3:])
+            elif view.phase == Phase.MOON_CHOICE:
+                events = session.choose_moon(0, True)
+            else:
+                events = session.play(0, view.legal.cards()[0])
+        seen += events
+    return seen
+
+
+def test_events_of_a_whole_deal() -> None:
+    session = Session.new(Rules(), 8, ["You"], level="easy")
+    events = play_deal(session)
+    tricks = [e for e in events if isinstance(e, TrickTaken)]
+    assert [t.number for t in tricks] == list(range(1, 14))
+    assert sum(t.points for t in tricks) == 26
+    assert len([e for e in events if isinstance(e, CardPlayed)]) == 52
+    assert len([e for e in events if isinstance(e, HeartsBroken)]) <= 1
+    scored = [e for e in events if isinstance(e, DealScored)]
+    assert len(scored) == 1 and scored[0].totals == tuple(session.game.scores)
+    assert isinstance(events[-1], DealStarted) and events[-1].deal == 1
+
+
+def test_game_over_event() -> None:
+    session = Session.new(Rules(end_score=20), 8, ["You"], level="random")
+    events: list[object] = []
+    while not session.game.is_over:
+        events += play_deal(session)
+    over = events[-1]
+    assert isinstance(over, GameOver)
+    assert list(over.outcome.winners) == session.game.winners
+
+
+def moon_game() -> Game:
+    """A hold deal under source 000 where seat 0 holds every club and so takes every
+    trick: the moon is shot and the shooter chooses."""
+    ranks = "23456789TJQKA"
+    hands = [" ".join(rank + suit for rank in ranks) for suit in "CDSH"]
+    game = Game(Rules.preset("source-000"), seed=1, hands=[hands], first_deal=3,
+                scores=[10, 90, 40, 50])  # fmt: skip
+    while game.phase == Phase.PLAYING:
+        game.play(game.legal_plays().cards()[0])
+    return game
+
+
+def test_moon_pending_event_and_moon_hint() -> None:
+    game = moon_game()
+    assert game.phase == Phase.MOON_CHOICE and game.current_player == 0
+    game.undo()
+    session = Session(game, Session.new(Rules(), 0, ["x"], level="random").seats)
+    events = session.apply(Play(3, game.legal_plays().cards()[0]))
+    assert isinstance(events[-1], MoonPending) and events[-1].seat == 0
+    hint = make_hint(game.view(0))
+    assert hint.kind == HintKind.MOON
+    # Adding would give 10 against 116, 66, 76: the shooter stays alone lowest.
+    assert hint.best.others_add is True
+    assert hint.best.totals == (10, 116, 66, 76)
+    assert hint.options[1].totals == (-16, 90, 40, 50)
+
+
+def test_play_hint_lists_cards_in_the_order_of_its_own_numbers() -> None:
+    session = Session.new(Rules(), 5, ["You"], level="easy")
+    while session.game.phase != Phase.PLAYING or len(session.view().legal) < 3:
+        if not session.step():
+            view = session.view()
+            if view.phase == Phase.PASSING:
+                session.pass_cards(0, view.hand.cards()[-3:])
+            else:
+                session.play(0, view.legal.cards()[0])
+    hint = session.hint()
+    assert hint.kind == HintKind.PLAY
+    ranks = [option.rank_value for option in hint.options]
+    assert ranks == sorted(ranks)  # type: ignore[type-var]
+    assert {o.card for o in hint.options} == set(session.view().legal)
+    assert all(option.points is not None for option in hint.options)
+
+
+def test_pass_hint_and_no_hint_out_of_turn() -> None:
+    session = Session.new(Rules(), 5, ["You"], level="easy")
+    hint = session.hint()
+    assert hint.kind == HintKind.PASS and hint.best.cards <= session.view().hand
+    session.pass_cards(0, hint.best.cards)
+    with pytest.raises(NoHint):
+        session.hint()
+
+
+def test_typed_passes_are_checked_in_sentences() -> None:
+    session = Session.new(Rules(), 5, ["You"], level="random")
+    held = session.view().hand.cards()
+    stranger = session.view(1).hand.cards()[0]
+    with pytest.raises(SessionError, match=f"^You do not hold the {stranger.pretty}"):
+        session.pass_cards(0, [*held[:2], stranger])
+    with pytest.raises(SessionError, match=r"named the .* twice"):
+        session.pass_cards(0, [held[0], held[0], held[1]])
+    with pytest.raises(SessionError, match=r"^Pass exactly three cards; you named two"):
+        session.pass_cards(0, held[:2])
+    assert session.game.to_act() == [0, 1, 2, 3]
+
+
+def test_play_checks_in_sentences() -> None:
+    session = Session.new(Rules(), 5, ["You"], level="random")
+    with pytest.raises(SessionError, match=r"^Cards are being passed"):
+        session.play(0, session.view().hand.cards()[0])
+    with pytest.raises(SessionError, match="computer"):
+        session.play(1, session.view(1).hand.cards()[0])
+
+
+def test_undo_takes_back_a_pass() -> None:
+    session = Session.new(Rules(), 5, ["You"], level="random")
+    to_human(session)
+    hand = session.view().hand
+    session.pass_cards(0, hand.cards()[:3])
+    to_human(session)
+    assert session.game.phase == Phase.PLAYING
+    undo_events = session.undo()
+    while True:  # back through any cards, to the pass
+        undone = undo_events[0]
+        assert isinstance(undone, Undone)
+        if isinstance(undone.own[-1], Pass):
+            break
+        undo_events = session.undo()
+    assert session.view().phase == Phase.PASSING and session.view().hand == hand
+    assert 0 in session.game.to_act()
+
+
+def test_undo_goes_back_to_a_real_choice_never_past_the_deal() -> None:
+    """At every turn of a few deals, undo lands on a card the person chose (not one
+    auto play one would play again), or on the deal's first card."""
+    session = Session.new(Rules(), 11, ["You"], level="random")
+    checked = 0
+    while len(session.game.results) < 3:
+        to_human(session)
+        game = session.game
+        if game.phase == Phase.PLAYING and session.can_undo():
+            copy = Session(loads(dumps(game)), session.seats)
+            deal = copy.game.deal_number
+            undone = copy.undo()[0]
+            assert isinstance(undone, Undone) and undone.own
+            back = copy.game
+            if isinstance(undone.own[0], Play) and back.deal_number == deal:
+                first_card = len(back.hand(0)) == back.rules.hand_size
+                assert back.auto_play_card() is None or first_card
+                assert back.current_player == 0
+                checked += 1
+        view = session.view()
+        if view.phase == Phase.PASSING:
+            session.pass_cards(0, view.hand.cards()[:3])
+        elif view.phase == Phase.MOON_CHOICE:
+            session.choose_moon(0, True)
+        elif not session.game.is_over:
+            session.play(0, view.legal.cards()[-1])
+    assert checked > 10
+
+
+def test_undo_refused_with_reasons() -> None:
+    session = Session.new(Rules(), 5, ["You"], level="random")
+    with pytest.raises(SessionError, match="nothing of yours"):
+        session.undo()
+
+
+def test_memory_aids() -> None:
+    session = Session.new(Rules(), 8, ["You"], level="easy")
+    to_human(session)
+    session.pass_cards(0, session.view().hand.cards()[-3:])
+    to_human(session)
+    aids = memory_aids(session.view())
+    assert aids.played | aids.unseen | session.view().hand == CardSet(Rules().deck_mask)
+    passed = session.view().passed
+    assert passed is not None and aids.still_out_from_pass == passed & aids.unseen
+
+
+def test_session_file_is_a_record_with_the_session_in_it(tmp_path: Path) -> None:
+    session = Session.new(Rules(), 7, ["Ann"], level="hard", auto_play_one=False)
+    to_human(session)
+    session.pass_cards(0, session.view().hand.cards()[:3])
+    path = tmp_path / "game.json"
+    save_session(path, session.game, session.info())
+    game, info = load_session(path)
+    assert info == SessionInfo((0,), "hard", False)
+    assert game.actions == session.game.actions
+    assert loads(path.read_text()).actions == game.actions  # a record all the same
+    assert list(tmp_path.iterdir()) == [path]  # no second file
+    resumed = Session.resume(game, info)
+    assert resumed.seats.level == "hard" and resumed.auto_play_one is False
+
+
+def test_a_plain_record_resumes_with_the_named_seat() -> None:
+    game = Game(Rules(), 3, ["West", "Ann", "North", "East"])
+    text = dumps_session(game, SessionInfo((1,), "random"))
+    assert loads_session(text)[1] == SessionInfo((1,), "random", True)
+    resumed = Session.resume(loads(text), None, name="Ann", level="random")
+    assert resumed.human == 1
+
+
+def test_keys_are_case_insensitive_and_documented() -> None:
+    for letter in "CSTRHULWMD":
+        assert command_for_key(letter) == command_for_key(letter.lower()) is not None
+    assert command_for_key("C") == (Command.READ_TABLE, None)
+    assert [command_for_key(str(n)) for n in range(1, 7)] == [
+        (Command.READ_CARD, n) for n in range(1, 7)
+    ]
+    assert command_for_word("HINT") == (Command.HINT, None)
+    assert command_for_word("qs") is None
+    assert len({key for entry in KEYS for key in entry.keys}) == sum(len(e.keys) for e in KEYS)
+    assert (ROOT / "docs" / "keys.md").read_text(encoding="utf-8") == markdown(), (
+        "docs/keys.md is out of date: run python scripts/keys_doc.py"
+    )

@@ -1,0 +1,121 @@
+"""A game one integer action at a time (:mod:`openhearts.turns`)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from conftest import CONFIGS, build_hands, config_id
+from openhearts import CardSet, IllegalActionError, Rules
+from openhearts.turns import MOON_OTHERS_ADD, MOON_SHOOTER_SUBTRACTS, TurnGame, action_name
+
+
+def play_randomly(turns: TurnGame, rng: random.Random) -> int:
+    steps = 0
+    while not turns.is_over:
+        turns.apply(rng.choice(turns.legal_actions()))
+        steps += 1
+    return steps
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_a_deal_takes_every_card_once(config: tuple[str, int]) -> None:
+    preset, players = config
+    rules = Rules.preset(preset, players=players)
+    turns = TurnGame(rules, seed=f"turns:{preset}:{players}")
+    steps = play_randomly(turns, random.Random(1))
+    passes = players * rules.cards_passed if rules.pass_offset(0) else 0
+    moon = 1 if turns.game.results[0].moon_choice else 0
+    assert steps == passes + rules.deck_mask.bit_count() + moon
+    assert turns.phase == "game_over" and turns.seat is None
+    assert turns.legal_actions() == []
+    assert turns.scored_points() == list(turns.game.results[0].points)
+
+
+def test_whole_game_runs_to_the_end_score() -> None:
+    turns = TurnGame(Rules(end_score=40), seed=3, whole_game=True)
+    play_randomly(turns, random.Random(2))
+    assert turns.game.is_over
+    assert max(turns.scored_points()) >= 40
+    assert turns.points_so_far() == turns.scored_points()
+
+
+def test_passing_is_one_card_at_a_time_in_seat_order() -> None:
+    turns = TurnGame(Rules(), seed=5)
+    seen = []
+    while turns.phase == "passing":
+        seat = turns.seat
+        assert seat is not None
+        seen.append(seat)
+        card = turns.legal_actions()[0]
+        turns.apply(card)
+        if turns.phase == "passing" and turns.seat == seat:
+            assert card in turns.selected(seat)
+            assert card not in turns.legal_actions()
+            # Chosen cards are still the seat's own until its pass is complete.
+            assert card in turns.view(seat).hand
+    assert seen == [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3]
+    assert all(turns.view(seat).received is not None for seat in range(4))
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        (-1, "-1 is not an action"),
+        (54, "54 is not an action"),
+        (True, "True is not an action"),
+        ("2C", "'2C' is not an action"),
+        (MOON_OTHERS_ADD, "there is no moon to choose"),
+    ],
+)
+def test_bad_actions_are_refused_clearly(action: object, message: str) -> None:
+    turns = TurnGame(Rules(), seed=5)
+    with pytest.raises(IllegalActionError, match=message):
+        turns.apply(action)  # type: ignore[arg-type]
+    assert turns.selected(0) == CardSet()
+
+
+def test_illegal_cards_say_why_and_change_nothing() -> None:
+    turns = TurnGame(Rules(), seed=5)
+    hand = turns.game.hand(0)
+    missing = next(c for c in range(52) if c not in hand)
+    with pytest.raises(IllegalActionError, match="you do not hold"):
+        turns.apply(missing)
+    turns.apply(hand.cards()[0])
+    with pytest.raises(IllegalActionError, match="already chosen to pass"):
+        turns.apply(hand.cards()[0])
+    while turns.phase == "passing":
+        turns.apply(turns.legal_actions()[0])
+    leader = turns.seat
+    assert leader is not None
+    other = next(c for c in turns.game.hand(leader) if c not in turns.legal_actions())
+    with pytest.raises(IllegalActionError, match="first trick must be led"):
+        turns.apply(other)
+    assert turns.seat == leader
+
+
+def test_moon_choice_is_two_actions() -> None:
+    rules = Rules.preset("source-000", pass_cycle=("hold",))
+    hands = build_hands(rules, {0: "AC KC QC JC TC 9C 8C 7C 6C AH KH QH JH"})
+    turns = TurnGame(rules, hands=hands)
+    while turns.phase != "moon_choice":
+        turns.apply(turns.legal_actions()[0])
+    assert turns.legal_actions() == [MOON_OTHERS_ADD, MOON_SHOOTER_SUBTRACTS]
+    assert turns.points_so_far() == [26, 0, 0, 0]
+    with pytest.raises(IllegalActionError, match="must choose how to score the moon"):
+        turns.apply(turns.game.hand(0).cards()[0] if turns.game.hand(0) else 0)
+    turns.apply(MOON_SHOOTER_SUBTRACTS)
+    assert turns.scored_points() == [-26, 0, 0, 0]
+    assert action_name(MOON_SHOOTER_SUBTRACTS) == "moon: shooter subtracts"
+
+
+def test_the_view_after_a_single_deal_is_of_that_deal() -> None:
+    turns = TurnGame(Rules(), seed=8)
+    play_randomly(turns, random.Random(8))
+    view = turns.view(2)
+    assert view.phase == "game_over"
+    assert len(view.tricks) == 13 and not view.hand
+    assert list(view.points_taken) == list(turns.game.results[0].taken_points)
+    # The game underneath has dealt the next deal; the view does not leave it changed.
+    assert turns.game.phase == "passing" and len(turns.game.hand(2)) == 13
