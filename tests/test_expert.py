@@ -162,3 +162,21 @@ def test_expert_plays_whole_deals_legally_and_repeatably() -> None:
         points = deal(seed)
         assert sum(points) in (26, 78)
         assert deal(seed) == points
+
+
+def test_hints_come_from_the_expert() -> None:
+    from openhearts.session.hints import make_hint
+
+    game = Game(seed=9)
+    bots = [make_bot("easy", s) for s in range(4)]
+    while game.phase == "passing":
+        act(game, game.to_act()[0], bots[game.to_act()[0]])
+    for _ in range(5):
+        act(game, game.to_act()[0], bots[game.to_act()[0]])
+    seat = game.to_act()[0]
+    view = game.view(seat)
+    hint = make_hint(view, seed="s")
+    expert = ExpertBot(f"s:{view.deal_number}:{len(view.tricks)}:{len(view.trick)}")
+    values = expert.evaluate(view)
+    assert [option.card for option in hint.options] == [v.card for v in values]
+    assert [option.rank_value for option in hint.options] == [v.margin for v in values]
