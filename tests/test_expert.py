@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -10,10 +11,11 @@ from openhearts import CardSet, Game, Rules
 from openhearts.bots import BOTS, LEVEL_NOTES, LEVELS, BotError, act, make_bot
 from openhearts.bots.expert import ExpertBot
 from openhearts.bots.hard import HardBot, moon_choices
-from openhearts.bots.inference import weighted_deals, world_weight
+from openhearts.bots.inference import MOON_PRIOR, weighted_deals, world_weight
+from openhearts.bots.moon import holds_every_point
 from openhearts.bots.passing import may_shoot, simulate_pass
 from openhearts.bots.policy import pass_policy, pass_ranking
-from openhearts.bots.sampler import constraints
+from openhearts.bots.sampler import constraints, sample
 
 MOON_HAND = "AS KS QS AH KH QH JH TH AC KC AD KD 2C"
 
@@ -105,7 +107,7 @@ def test_the_true_deal_explains_easy_play_perfectly() -> None:
         view = game.view(seat)
         truth = [int(game.hand(s)) if s != seat else 0 for s in range(4)]
         assert world_weight(view, truth) == 1.0
-        deals = weighted_deals(view, constraints(view), random.Random(seed), 10, 10)
+        deals = weighted_deals(view, constraints(view), random.Random(seed), 10, 10).deals
         weights = [world_weight(view, [0 if s == seat else d[s] for s in range(4)]) for d in deals]
         lower += sum(weights) / len(weights) < 1.0
     assert lower >= 6
@@ -116,7 +118,7 @@ def test_weighted_deals_fit_the_facts_and_favour_likely_worlds() -> None:
     seat = game.to_act()[0]
     view = game.view(seat)
     knowledge = constraints(view)
-    kept = weighted_deals(view, knowledge, random.Random(1), 40, 200)
+    kept = weighted_deals(view, knowledge, random.Random(1), 40, 200).deals
     assert len(kept) == 40
     for deal in kept:
         assert deal[seat] == view.hand.mask
@@ -125,10 +127,11 @@ def test_weighted_deals_fit_the_facts_and_favour_likely_worlds() -> None:
                 assert deal[other] & ~knowledge.allowed[other] == 0
                 assert deal[other].bit_count() == knowledge.sizes[other]
 
-    def mean_weight(deals: tuple[tuple[int, ...], ...]) -> float:
+    def mean_weight(deals: Sequence[Sequence[int]]) -> float:
         return sum(world_weight(view, list(d)) for d in deals) / len(deals)
 
-    uniform = weighted_deals(view, knowledge, random.Random(1), 40, 40)
+    rng = random.Random(1)
+    uniform = [sample(knowledge, rng) for _ in range(40)]
     assert mean_weight(kept) > mean_weight(uniform)
 
 
@@ -180,3 +183,54 @@ def test_hints_come_from_the_expert() -> None:
     values = expert.evaluate(view)
     assert [option.card for option in hint.options] == [v.card for v in values]
     assert [option.rank_value for option in hint.options] == [v.margin for v in values]
+
+
+# The moon ---------------------------------------------------------------------------
+
+
+def test_holds_every_point() -> None:
+    points = Rules().point_mask
+    heart, club = CardSet.parse("2H").mask, CardSet.parse("2C").mask
+    assert holds_every_point([0, heart | club, club, 0], 1, points)
+    assert not holds_every_point([0, heart, heart << 1, 0], 1, points)
+    assert not holds_every_point([0, club, 0, 0], 1, points)
+
+
+def _hard_deal_until(cards: int) -> Game:
+    game = Game(seed=0, first_deal=0)
+    bots = [make_bot("hard", s) for s in range(4)]
+    while len(game.actions) < cards:
+        act(game, game.to_act()[0], bots[game.to_act()[0]])
+    return game
+
+
+def test_expert_suspects_a_player_collecting_every_point() -> None:
+    """Seat 3 has taken every point in this deal, winning tricks a careful player would
+    have ducked: expert watches it, and more so as it goes on."""
+    odds = []
+    for cards in (19, 27):
+        game = _hard_deal_until(cards)
+        seat = game.to_act()[0]
+        view = game.view(seat)
+        bot = ExpertBot("x", budget=40, pool=120)
+        bot.choose_play(view)
+        assert bot._watch is not None and bot._watch[0] == 3
+        odds.append(bot._watch[1])
+    assert MOON_PRIOR <= odds[0] < odds[1]
+
+
+def test_watching_a_shooter_changes_the_search() -> None:
+    game = _hard_deal_until(27)
+    view = game.view(game.to_act()[0])
+    watching = ExpertBot("x", budget=40, pool=120).evaluate(view)
+    blind = ExpertBot("x", budget=40, pool=120, moon_watch=False).evaluate(view)
+    assert [v.margin for v in watching] != [v.margin for v in blind]
+    # Nobody holds every point before the first point is taken: nothing to watch.
+    fresh = Game(seed=0, first_deal=0)
+    bots = [make_bot("easy", s) for s in range(4)]
+    while fresh.phase == "passing":
+        act(fresh, fresh.to_act()[0], bots[fresh.to_act()[0]])
+    act(fresh, fresh.to_act()[0], bots[fresh.to_act()[0]])
+    bot = ExpertBot("x", budget=10, pool=30)
+    bot.choose_play(fresh.view(fresh.to_act()[0]))
+    assert bot._watch is None

@@ -354,10 +354,7 @@ class HardBot(BaseBot):
             deals=deals,
             compiled=self.compiled,
         )
-        if self.workers > 1 and len(candidates) * self.budget > 40:
-            totals = self._parallel(base)
-        else:
-            totals = _evaluate(base)
+        totals = self._totals(base)
         results: list[tuple[Card, float, float]] = []
         for index, card in enumerate(candidates):
             rows = totals[index * len(modes) : (index + 1) * len(modes)]
@@ -367,6 +364,13 @@ class HardBot(BaseBot):
                 results.append((Card(member), best[1] / worlds, best[0] / worlds))
         results.sort(key=lambda item: (item[2], item[0]))
         return results
+
+    def _totals(self, task: _Task) -> _Totals:
+        """Play out every world of ``task``: per candidate and mode, the sums of the
+        margin and of own points, and the number of worlds."""
+        if self.workers > 1 and len(task.candidates) * self.budget > 40:
+            return self._parallel(task)
+        return _evaluate(task)
 
     def _deals(
         self, view: PlayerView, knowledge: Knowledge, seed: int

@@ -17,6 +17,7 @@ will play, chosen in proportion to their weights (systematic resampling).
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Final
 
 from ..deal import DealState
@@ -24,12 +25,23 @@ from ..game import PlayerView
 from .policy import moon_threat, pass_ranking, play_policy
 from .sampler import Knowledge, sample
 
-__all__ = ["world_weight", "weighted_deals", "PLAY_MISS", "PASS_MISS"]
+__all__ = [
+    "Explanation",
+    "explain",
+    "world_weight",
+    "weighted_deals",
+    "Inference",
+    "PLAY_MISS",
+    "PASS_MISS",
+    "MOON_PRIOR",
+]
 
 #: Weight factor for a card another player chose differently from the model.
 PLAY_MISS: Final = 0.5
 #: Weight factor for each card the passer kept that the model would rather have passed.
 PASS_MISS: Final = 0.6
+#: How likely another player is to be going for the moon, before seeing its play.
+MOON_PRIOR: Final = 0.1
 
 
 def _alike(first: int, second: int, known: int) -> bool:
@@ -42,14 +54,41 @@ def _alike(first: int, second: int, known: int) -> bool:
     return not between & ~known
 
 
-def world_weight(
+@dataclass(frozen=True)
+class Explanation:
+    """How well a world explains the others' choices, seat by seat.
+
+    ``normal[s]`` and ``shooting[s]``: the likelihood factor of seat ``s``'s plays if it
+    plays by the rules of thumb, and if it is going for the moon (playing for every point
+    while nobody else has one); ``passing``: the factor of the pass we received.
+    """
+
+    normal: tuple[float, ...]
+    shooting: tuple[float, ...]
+    passing: float
+
+    def weight(self, moon_prior: float = MOON_PRIOR) -> float:
+        """The world's weight: each seat a shooter with probability ``moon_prior``."""
+        weight = self.passing
+        for normal, shooting in zip(self.normal, self.shooting, strict=True):
+            weight *= (1 - moon_prior) * normal + moon_prior * shooting
+        return weight
+
+    def shooter_odds(self, seat: int, moon_prior: float = MOON_PRIOR) -> float:
+        """In this world, the probability that ``seat`` is going for the moon."""
+        shoot = moon_prior * self.shooting[seat]
+        total = (1 - moon_prior) * self.normal[seat] + shoot
+        return shoot / total if total else 0.0
+
+
+def explain(
     view: PlayerView,
     hidden: list[int],
     play_miss: float = PLAY_MISS,
     pass_miss: float = PASS_MISS,
-) -> float:
-    """How well ``hidden`` (each other seat's cards now) explains the others' choices:
-    1.0 when the model agrees with every one of them."""
+) -> Explanation:
+    """Replay the deal so far in the world ``hidden`` (each other seat's cards now) and
+    compare every choice another seat made with the two models of its play."""
     rules = view.rules
     players = rules.players
     seat = view.seat
@@ -60,7 +99,8 @@ def world_weight(
     held[seat] = view.hand.mask
     for who, card in plays:
         held[who] |= 1 << card
-    weight = 1.0
+    normal = [1.0] * players
+    shooting = [1.0] * players
     if plays:
         state = DealState.from_position(
             rules, held, leader=plays[0][0], trick=[], taken=[0] * players,
@@ -72,13 +112,28 @@ def world_weight(
             if who != seat:
                 legal = state.legal_mask()
                 if legal & (legal - 1):
+                    hand = state.hands[who]
+                    known = state.played | hand
+                    threat = moon_threat(state.taken, point_mask)
                     guess = play_policy(
-                        who, state.hands[who], legal, state.trick, state.leader, players,
-                        state.played, moon_threat(state.taken, point_mask), jack,
+                        who, hand, legal, state.trick, state.leader, players, state.played,
+                        threat, jack,
                     )  # fmt: skip
-                    if guess != card and not _alike(guess, card, state.played | state.hands[who]):
-                        weight *= play_miss
+                    if not _alike(guess, card, known):
+                        normal[who] *= play_miss
+                    # A shooter plays for every point while nobody else has one.
+                    others_clean = all(
+                        not state.taken[s] & point_mask for s in range(players) if s != who
+                    )
+                    if others_clean and threat in (-1, who):
+                        guess = play_policy(
+                            who, hand, legal, state.trick, state.leader, players,
+                            state.played, who, jack,
+                        )  # fmt: skip
+                    if not _alike(guess, card, known):
+                        shooting[who] *= play_miss
             state.play_card(card)
+    passing = 1.0
     source = view.pass_source
     if view.received is not None and source is not None and source != seat:
         received = view.received.mask
@@ -87,21 +142,50 @@ def world_weight(
         order = pass_ranking(before, rules.cards_passed, jack)
         worst = max(order.index(card) for card in range(52) if received >> card & 1)
         kept_better = sum(1 for card in order[:worst] if not received >> card & 1)
-        weight *= pass_miss**kept_better
-    return weight
+        passing = pass_miss**kept_better
+    normal[seat] = shooting[seat] = 1.0
+    return Explanation(tuple(normal), tuple(shooting), passing)
+
+
+def world_weight(view: PlayerView, hidden: list[int]) -> float:
+    """How well ``hidden`` (each other seat's cards now) explains the others' choices:
+    1.0 when the rules of thumb agree with every one of them."""
+    return explain(view, hidden).weight(moon_prior=0.0)
+
+
+@dataclass(frozen=True)
+class Inference:
+    """The deals to search and, for each seat, how likely it is to be shooting."""
+
+    deals: tuple[tuple[int, ...], ...]
+    shooters: tuple[float, ...]
 
 
 def weighted_deals(
-    view: PlayerView, knowledge: Knowledge, rng: random.Random, keep: int, pool: int
-) -> tuple[tuple[int, ...], ...]:
+    view: PlayerView,
+    knowledge: Knowledge,
+    rng: random.Random,
+    keep: int,
+    pool: int,
+    moon_prior: float = MOON_PRIOR,
+) -> Inference:
     """``keep`` deals of the hidden cards, drawn from ``pool`` consistent ones in
-    proportion to :func:`world_weight`."""
+    proportion to their weight (:meth:`Explanation.weight`), and each seat's chance of
+    going for the moon averaged over the pool by the same weights."""
+    players = view.rules.players
     worlds = [sample(knowledge, rng) for _ in range(pool)]
-    weights = [world_weight(view, world) for world in worlds]
+    explained = [explain(view, world) for world in worlds]
+    weights = [e.weight(moon_prior) for e in explained]
     total = sum(weights)
     if total <= 0:
         chosen = worlds[:keep]
+        shooters = (0.0,) * players
     else:
+        shooters = tuple(
+            sum(w * e.shooter_odds(s, moon_prior) for w, e in zip(weights, explained, strict=True))
+            / total
+            for s in range(players)
+        )
         step = total / keep
         point = rng.random() * step
         chosen = []
@@ -115,4 +199,5 @@ def weighted_deals(
             point += step
     seat = view.seat
     hand = view.hand.mask
-    return tuple(tuple(hand if s == seat else w[s] for s in range(len(w))) for w in chosen)
+    deals = tuple(tuple(hand if s == seat else w[s] for s in range(players)) for w in chosen)
+    return Inference(deals, shooters)
