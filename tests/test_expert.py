@@ -234,3 +234,22 @@ def test_watching_a_shooter_changes_the_search() -> None:
     bot = ExpertBot("x", budget=10, pool=30)
     bot.choose_play(fresh.view(fresh.to_act()[0]))
     assert bot._watch is None
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(players=3),
+        Rules.preset("source-002", players=5),
+        Rules.preset("source-003", players=6, jack_of_diamonds=True),
+        Rules.preset("source-000"),
+    ],
+    ids=["3 players", "source-002 5 players", "source-003 6 players J♦", "source-000"],
+)
+def test_expert_plays_every_variant(rules: Rules) -> None:
+    game = Game(rules, seed=3, first_deal=1)
+    bots = [_small_expert(s) if s % 2 == 0 else make_bot("easy", s) for s in range(rules.players)]
+    number = game.deal_number
+    while game.deal_number == number and not game.is_over:
+        act(game, game.to_act()[0], bots[game.to_act()[0]])
+    assert len(game.results) == 1
