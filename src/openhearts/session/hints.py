@@ -72,8 +72,8 @@ class Hint:
 
 
 def make_hint(view: PlayerView, seed: object = "hint", budget: int | None = None) -> Hint:
-    """The hint for the view's seat now (raises :class:`NoHint`); ``budget``: the hard
-    player's worlds per decision (None: its default)."""
+    """The hint for the view's seat now (raises :class:`NoHint`); ``budget``: the expert
+    player's worlds searched per decision (None: its default)."""
     if view.phase == Phase.PASSING and view.passed is None and view.pass_target is not None:
         return _pass_hint(view, seed)
     if view.phase == Phase.PLAYING and view.is_my_turn and view.legal:
