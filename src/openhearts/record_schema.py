@@ -10,7 +10,7 @@ Loading a record checks more than a schema can say: every action is replayed.
 >>> document["properties"]["format"], document["properties"]["version"]
 ({'const': 'openhearts-record'}, {'const': 1})
 >>> sorted(document["properties"]["rules"]["properties"]["moon"]["enum"])
-['others_add', 'shooter_chooses', 'shooter_subtracts']
+['none', 'others_add', 'shooter_chooses', 'shooter_subtracts']
 """
 
 from __future__ import annotations
@@ -133,6 +133,20 @@ def _result() -> dict[str, Any]:
     )
 
 
+def _session() -> dict[str, Any]:
+    """What a saved session adds to its record (:mod:`openhearts.session.saving`)."""
+    return {
+        "type": "object",
+        "description": "a saved session: which seats are people, the bots' level, auto play one",
+        "properties": {
+            "humans": {"type": "array", "minItems": 1, "items": _integer(0)},
+            "level": {"type": "string", "minLength": 1},
+            "auto_play_one": {"type": "boolean"},
+        },
+        "additionalProperties": False,
+    }
+
+
 def schema() -> dict[str, Any]:
     """The record's JSON Schema (draft 2020-12) as a JSON-ready dict."""
     return {
@@ -156,6 +170,7 @@ def schema() -> dict[str, Any]:
             },
             "events": {"type": "array", "minItems": 1, "items": {"oneOf": _events()}},
             "result": _result(),
+            "session": _session(),
         },
         "required": ["format", "version", "rules", "events"],
         "additionalProperties": False,
