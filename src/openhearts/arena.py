@@ -43,7 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .bots import BOTS, BotError, act, load_bot, make_bot
+from .arena_ray import RayUnavailableError, play_boards
+from .bots import BOTS, ENGINE_PREFIX, BotError, act, engine_bot, load_bot, make_bot
 from .bots.base import Bot
 from .game import PLAYING, Game
 from .options import add_rules_arguments, rules_from_args
@@ -61,12 +62,15 @@ class ArenaError(ValueError):
 
 @dataclass(frozen=True)
 class BotSpec:
-    """A bot as named on the command line: ``easy``, ``hard:budget=20``, ``pkg.mod:Cls``."""
+    """A bot as named on the command line: ``easy``, ``hard:budget=20``, ``pkg.mod:Cls``,
+    ``cmd:./mybot --flag``."""
 
     text: str
 
     def parts(self) -> tuple[str, dict[str, Any]]:
-        """Bot name (or import path) and keyword options."""
+        """Bot name (or import path, or ``cmd:PROGRAM``) and keyword options."""
+        if self.text.startswith(ENGINE_PREFIX):
+            return self.text, {}
         head, sep, tail = self.text.partition(":")
         if head in BOTS:
             options: dict[str, Any] = {}
@@ -88,6 +92,8 @@ class BotSpec:
     def build(self, seed: object) -> Bot:
         level, options = self.parts()
         try:
+            if level.startswith(ENGINE_PREFIX):
+                return engine_bot(level.removeprefix(ENGINE_PREFIX), seed)
             if level not in BOTS:
                 return load_bot(level, seed)
             return make_bot(level, seed, **options)
@@ -151,6 +157,7 @@ def play_board(match: Match, board: int) -> dict[str, Any]:
     specs = [BotSpec(text) for text in match.lineup]
     rotations: list[dict[str, Any]] = []
     timing: dict[str, list[float]] = {}
+    faults: list[dict[str, Any]] = []
     for rotation in range(players):
         bots = [
             specs[(seat - rotation) % players].build(f"{match.seed}:{board}:{rotation}:{seat}")
@@ -162,28 +169,19 @@ def play_board(match: Match, board: int) -> dict[str, Any]:
             seed=f"{match.seed}:{board}",
             first_deal=board % len(rules.pass_cycle or ("hold",)),
         )
-        first = game.deal_number
-        while not game.is_over and (match.games or game.deal_number == first):
-            seat = game.to_act()[0]
-            playing = game.phase == PLAYING
-            start = time.perf_counter()
-            try:
-                act(game, seat, bots[seat])
-            except Exception as error:  # someone else's bot: report it, do not crash
-                raise ArenaError(
-                    f"board {board}, rotation {rotation}: bot {labels[seat]!r} in seat {seat} "
-                    f"failed: {type(error).__name__}: {error}"
-                ) from None
-            if playing:
-                row = timing.setdefault(labels[seat], [0.0, 0.0, 0.0])
-                spent = time.perf_counter() - start
-                row[0] += spent
-                row[1] += 1
-                row[2] = max(row[2], spent)
-        for bot in bots:
-            close = getattr(bot, "close", None)
-            if callable(close):
-                close()
+        try:
+            _play_rotation(
+                game, bots, labels, match.games, timing, f"board {board}, rotation {rotation}"
+            )
+        finally:
+            for bot in bots:
+                close = getattr(bot, "close", None)
+                if callable(close):
+                    close()
+        # Outside programs that failed were replaced by a fallback bot: say so.
+        for seat, bot in enumerate(bots):
+            for fault in getattr(bot, "faults", ()):
+                faults.append({"bot": labels[seat], "rotation": rotation, "fault": str(fault)})
         results = game.results if match.games else game.results[:1]
         rotations.append(
             {
@@ -193,7 +191,39 @@ def play_board(match: Match, board: int) -> dict[str, Any]:
                 "winners": list(game.winners) if match.games else None,
             }
         )
-    return {"board": board, "rotations": rotations, "timing": timing}
+    record: dict[str, Any] = {"board": board, "rotations": rotations, "timing": timing}
+    if faults:
+        record["faults"] = faults
+    return record
+
+
+def _play_rotation(
+    game: Game,
+    bots: list[Bot],
+    labels: list[str],
+    whole_games: bool,
+    timing: dict[str, list[float]],
+    where: str,
+) -> None:
+    """Play the deal (or the game) of one rotation, timing each bot's decisions."""
+    first = game.deal_number
+    while not game.is_over and (whole_games or game.deal_number == first):
+        seat = game.to_act()[0]
+        playing = game.phase == PLAYING
+        start = time.perf_counter()
+        try:
+            act(game, seat, bots[seat])
+        except Exception as error:  # someone else's bot: report it, do not crash
+            raise ArenaError(
+                f"{where}: bot {labels[seat]!r} in seat {seat} "
+                f"failed: {type(error).__name__}: {error}"
+            ) from None
+        if playing:
+            row = timing.setdefault(labels[seat], [0.0, 0.0, 0.0])
+            spent = time.perf_counter() - start
+            row[0] += spent
+            row[1] += 1
+            row[2] = max(row[2], spent)
 
 
 # Statistics ----------------------------------------------------------------------------
@@ -304,7 +334,17 @@ def summarise(match: Match, records: Sequence[dict[str, Any]]) -> dict[str, Any]
                 "ci95_high": diff.mean + diff.half_width,
             }
         )
-    return {"boards": len(records), "table": table, "differences": differences}
+    faults = [
+        {"board": record["board"], **fault}
+        for record in records
+        for fault in record.get("faults", ())
+    ]
+    return {
+        "boards": len(records),
+        "table": table,
+        "differences": differences,
+        "faults": faults,
+    }
 
 
 # Output --------------------------------------------------------------------------------
@@ -399,8 +439,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="SPEC",
         help="a bot of the line-up, in seat order: random, easy, hard, hard:budget=N, "
-        "openspiel-ismcts:sims=700, openspiel-random, or "
-        "package.module:Class (repeatable; the last one fills the remaining seats; "
+        "openspiel-ismcts:sims=700, openspiel-random, package.module:Class, or "
+        "'cmd:PROGRAM ARGS' for a program speaking the engine protocol "
+        "(repeatable; the last one fills the remaining seats; "
         "default: easy against random)",
     )
     count = parser.add_mutually_exclusive_group()
@@ -419,8 +460,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers",
         type=int,
-        default=os.cpu_count() or 1,
-        help="worker processes (default: one per core)",
+        default=None,
+        help="worker processes, or boards at once on Ray (default: one per core, "
+        "of this machine or of the Ray cluster)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=["local", "ray"],
+        default="local",
+        help="where boards run: local worker processes, or Ray tasks (a cluster or a "
+        "local Ray instance; needs the ray extra); the results are the same",
+    )
+    parser.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDRESS",
+        help="the Ray cluster for --backend ray (e.g. ray://head:10001 or auto; "
+        "default: RAY_ADDRESS, else a local Ray instance)",
     )
     parser.add_argument(
         "--out",
@@ -467,6 +523,8 @@ def _command(args: argparse.Namespace, lineup: Sequence[str]) -> str:
         parts += ["-o", option]
     if args.out:
         parts += ["--out", args.out]
+    if args.backend != "local":
+        parts += ["--backend", args.backend]
     return shlex.join(parts)
 
 
@@ -477,7 +535,7 @@ def run(args: argparse.Namespace) -> int:
     except (RulesError, ArenaError) as error:
         print(f"hearts arena: {error}", file=sys.stderr)
         return 2
-    if args.workers < 1:
+    if args.workers is not None and args.workers < 1:
         print("hearts arena: --workers: at least 1", file=sys.stderr)
         return 2
     match = Match(rules, lineup, str(args.seed), args.games is not None)
@@ -501,14 +559,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"Resuming: {total - len(todo)} of {total} boards already played.", file=sys.stderr)
     interrupted = False
     try:
-        for record in _play(match, todo, args.workers, not args.no_progress, total - len(todo)):
+        boards = _play(match, todo, args, total - len(todo))
+        for record in boards:
             done[record["board"]] = record
             if log is not None:
                 with log.open("a", encoding="utf-8") as handle:
                     handle.write(json.dumps({"type": "board", **record}) + "\n")
     except KeyboardInterrupt:
         interrupted = True
-    except ArenaError as error:
+    except (ArenaError, RayUnavailableError) as error:
         print(f"hearts arena: {error}", file=sys.stderr)
         if log is not None:
             print(f"The finished boards are kept in {log}.", file=sys.stderr)
@@ -527,6 +586,7 @@ def run(args: argparse.Namespace) -> int:
         f"each in {rules.players} seat rotations"
     )
     print(markdown_table(summary, match.games))
+    _report_faults(summary["faults"])
     if interrupted:
         print(
             f"\nStopped after {len(records)} of {total} boards; run the same command to resume.",
@@ -536,14 +596,38 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report_faults(faults: Sequence[dict[str, Any]], shown: int = 10) -> None:
+    """Outside programs that failed, on standard error: the match went on without them."""
+    if not faults:
+        return
+    print(
+        f"\n{len(faults)} time(s) a bot program failed and a fallback bot took its seat:",
+        file=sys.stderr,
+    )
+    for fault in faults[:shown]:
+        print(
+            f"  board {fault['board']}, rotation {fault['rotation']}, {fault['bot']}: "
+            f"{fault['fault']}",
+            file=sys.stderr,
+        )
+    if len(faults) > shown:
+        print(f"  ... and {len(faults) - shown} more (in the JSON results)", file=sys.stderr)
+
+
 def _play(
-    match: Match, boards: list[int], workers: int, progress: bool, already: int
+    match: Match, boards: list[int], args: argparse.Namespace, already: int
 ) -> Iterator[dict[str, Any]]:
     """Finished board records, as they finish (in any order)."""
     if not boards:
         return
-    bar = _Progress(len(boards) + already, already, progress)
+    bar = _Progress(len(boards) + already, already, not args.no_progress)
+    workers = args.workers or os.cpu_count() or 1
     try:
+        if args.backend == "ray":
+            for record in play_boards(play_board, match, boards, args.workers, args.ray_address):
+                bar.advance()
+                yield record
+            return
         if workers == 1:
             for board in boards:
                 record = play_board(match, board)
