@@ -240,6 +240,8 @@ async def full_table(
 
 @dataclass
 class Attack:
+    """What the adversary got done, and what was refused."""
+
     tables: int = 0
     refused: int = 0
     hints: int = 0

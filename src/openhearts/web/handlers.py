@@ -119,7 +119,7 @@ async def _pass(hub: Hub, connection: Connection, table: Table, message: Any) ->
     async with table.lock:
         _fresh(table, _my_turn(table, seat), message.seq)
         events = await table.commit(Pass(seat.index, CardSet(chosen)))
-        seat.timeouts = 0
+        seat.timeouts, seat.overdue = 0, False
         _ack(connection, message)
         table.after_commit(events)
 
@@ -137,7 +137,7 @@ async def _play(hub: Hub, connection: Connection, table: Table, message: Any) ->
                 else "choose how to score the moon first"
             )
         events = await table.commit(Play(seat.index, card))
-        seat.timeouts = 0
+        seat.timeouts, seat.overdue = 0, False
         _ack(connection, message)
         table.after_commit(events)
 
@@ -147,7 +147,7 @@ async def _moon(hub: Hub, connection: Connection, table: Table, message: Any) ->
     async with table.lock:
         _fresh(table, _my_turn(table, seat), message.seq)
         events = await table.commit(MoonChoice(seat.index, message.others_add))
-        seat.timeouts = 0
+        seat.timeouts, seat.overdue = 0, False
         _ack(connection, message)
         table.after_commit(events)
 
