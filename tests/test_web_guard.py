@@ -187,3 +187,18 @@ def test_an_abandoned_table_stops_its_bots_until_someone_comes_back(storage: Sto
         stored = server.hub.storage.load_table(data["table_id"])
         assert stored is not None and stored.game is not None
         assert len(stored.game.actions) > moves + 1
+
+
+def test_one_address_cannot_fill_a_tables_audience(storage: Storage) -> None:
+    with running(storage, fast_settings(spectators_per_address=2)) as server:
+        table_id = server.post("/api/tables", {}).json()["table_id"]
+        url = server.ws_url(table_id)
+        watchers = [Player(url).open() for _ in range(3)]
+        assert [w.welcome["type"] if w.welcome else None for w in watchers] == [
+            "welcome",
+            "welcome",
+            "error",
+        ]
+        assert watchers[2].welcome is not None and watchers[2].welcome["code"] == "full"
+        for watcher in watchers:
+            watcher.close()

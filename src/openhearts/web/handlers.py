@@ -99,6 +99,12 @@ async def _hello(hub: Hub, connection: Connection, table: Table, message: Any) -
                 raise WebError("bad_token", "that token holds no seat at this table")
         elif len(table.spectators) >= hub.settings.max_spectators:
             raise WebError("full", "too many people are watching this table")
+        elif (
+            sum(1 for c in table.spectators if c.address == connection.address)
+            >= hub.settings.spectators_per_address
+        ):
+            # One address may not take every place in the audience.
+            raise WebError("full", "your address is watching this table enough times")
         table.attach(connection, seat)
         connection.send(table.welcome(connection))
         if table.game is not None:
