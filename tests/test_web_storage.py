@@ -209,3 +209,23 @@ def test_prune_forgets_old_finished_and_waiting_tables_and_keeps_the_rest(
     assert main(["prune", "--database", url, "--days", "1"]) == 0
     assert storage.load_table("newtable") is not None
     assert main(["prune", "--database", url, "--days", "-1"]) == 2
+
+
+def test_a_version_1_database_is_brought_up_to_date(tmp_path: Path) -> None:
+    storage = Storage(f"sqlite:///{tmp_path / 'old.sqlite3'}")
+    storage.migrate()
+    with storage.engine.begin() as connection:
+        # What a version 1 database lacks.
+        for table, column in (("tables", "listed"), ("tables", "turn_clock"), ("games", "rated")):
+            connection.exec_driver_sql(f"ALTER TABLE {table} DROP COLUMN {column}")
+        connection.exec_driver_sql("DROP TABLE server_keys")
+        connection.exec_driver_sql("DELETE FROM schema_migrations WHERE version = 2")
+    assert storage.schema_version() == 1
+    assert storage.migrate() == 2
+    row = _table("upgraded")
+    row.listed = True
+    storage.create_table(row)
+    loaded = storage.load_table("upgraded")
+    assert loaded is not None and loaded.listed and loaded.turn_clock is None
+    assert storage.waiting_table_ids() == ["upgraded"]
+    assert storage.server_key("k") == storage.server_key("k")

@@ -168,14 +168,18 @@ class Hub:
         return table
 
     def maybe_evict(self, table: Table, *, idle: bool = False) -> None:
-        """Forget a table nobody uses that is waiting or finished (it is reloaded from
-        storage when someone comes back); a game in progress stays while bots play."""
+        """Forget a table nobody uses that is waiting or finished, or abandoned (it is
+        reloaded from storage when someone comes back); a game in progress stays while
+        bots play."""
         if (
-            table.status != "playing"
+            (table.status != "playing" or table.abandoned())
             and table.users == 0
             and not table.connections()
             and (idle or table.driver is None or table.driver.done())
         ):
+            if table.clock_handle is not None:
+                table.clock_handle.cancel()
+                table.clock_handle = None
             for seat in table.seats:
                 if seat.takeover is not None:
                     seat.takeover.cancel()
@@ -378,7 +382,7 @@ class Hub:
         if seat is not None and seat.away and kind in COMING_BACK:
             # A player who left and acts again is back: the bot stops playing for them.
             seat.away = False
-            seat.timeouts = 0
+            seat.timeouts, seat.overdue = 0, False
             table.version += 1
             table.broadcast_table()
         try:

@@ -44,8 +44,9 @@ class Settings:
     hint_rate: int = 30
     #: WebSockets one address may hold open at once (0: no limit).
     sockets_per_address: int = 32
-    #: Spectators per table.
+    #: Spectators per table, and per table and address.
     max_spectators: int = 100
+    spectators_per_address: int = 4
     #: Tables in memory at once (waiting or in play), and per creating address.
     max_tables: int = 2000
     tables_per_address: int = 20
