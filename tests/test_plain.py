@@ -544,7 +544,7 @@ def test_hint(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     bots = {s: make_bot("random", s) for s in (1, 2, 3)}
     PlainSession(game, bots, save_path=str(tmp_path / "g.json")).run()
     text = console.text
-    assert "Hint: the hard computer player would play the " in text
+    assert "Hint: the strongest computer player would play the " in text
     # Every card with its points and, in brackets, what it is ranked by: best first.
     ranked = re.findall(r"\n  \S+: -?\d+\.\d \(([+-]\d+\.\d)\)", text)
     assert len(ranked) >= 2 and [float(v) for v in ranked] == sorted(float(v) for v in ranked)
