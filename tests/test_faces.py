@@ -93,7 +93,7 @@ def plain_face(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Result:
     monkeypatch.setattr(builtins, "input", answer)
     args = parse_args("--seed", SEED, "--save", str(tmp_path / "plain.json"))
     assert run_plain(args) == 0
-    said = re.search(r"Hint: the hard computer player would play the (\S+)\.", out.getvalue())
+    said = re.search(r"Hint: the strongest computer player would play the (\S+)\.", out.getvalue())
     assert said is not None, out.getvalue()
     return _result(seen["session"], Card.parse(said.group(1)))
 

@@ -134,17 +134,16 @@ def _result() -> dict[str, Any]:
 
 
 def _session() -> dict[str, Any]:
-    """What a saved session adds to its record (:mod:`openhearts.session.saving`)."""
-    return {
-        "type": "object",
-        "description": "a saved session: which seats are people, the bots' level, auto play one",
-        "properties": {
-            "humans": {"type": "array", "minItems": 1, "items": _integer(0)},
-            "level": {"type": "string", "minLength": 1},
+    """What a face keeps in the record to resume a session (``openhearts.session.saving``)."""
+    return _object(
+        {
+            "humans": {"type": "array", "items": _integer(0), "minItems": 1},
+            "level": {"type": "string", "description": "the computer players' level"},
             "auto_play_one": {"type": "boolean"},
         },
-        "additionalProperties": False,
-    }
+        "optional: the seats played by people, the computer players' level and auto play "
+        "one, for resuming the game in any face",
+    )
 
 
 def schema() -> dict[str, Any]:
