@@ -14,7 +14,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from .. import record
-from ..bots import Bot, decide, make_bot
+from ..bots import Bot, make_bot
 from ..cards import Card, CardParseError, CardSet
 from ..game import (
     MOON_CHOICE,
@@ -26,6 +26,7 @@ from ..game import (
     Play,
 )
 from ..rules import Rules
+from ..session.driver import decide, fallback_action
 from .botwork import close_bot
 from .connection import Connection
 from .memory import memory_json
@@ -516,16 +517,20 @@ class Table:
             else:
                 view = game.view(seat.index)
                 bot = self._bot_for(seat)
-                try:
-                    action = await self.hub.bot_work.run(self.owner, decide, bot, view)
-                except Exception as error:
-                    # The error's text may name the bot's cards: the log keeps only its kind.
+                # The faulty-bot policy of every face (openhearts.session.driver): a bot
+                # that fails or answers something illegal is played for at random this
+                # once, and a random player takes its seat for good.
+                decision = await self.hub.bot_work.run(self.owner, decide, bot, view)
+                action = decision.action
+                if decision.problem is not None:
+                    # The problem's text may name the bot's cards: the log leaves it out.
                     log.warning(
-                        "table %s: the bot failed (%s); playing at random",
+                        "table %s: the bot in seat %d failed; a random player takes over",
                         self.id,
-                        type(error).__name__,
+                        seat.index,
                     )
-                    action = decide(make_bot("random", seed=self.version), view)
+                    close_bot(bot)
+                    seat.bot = make_bot("random", seed=f"{self.seed}:{seat.index}")
             async with self.lock:
                 if self.version != version or self._automatic() != step:
                     continue  # the game moved on while the bot was thinking
@@ -533,7 +538,7 @@ class Table:
                     events = await self.commit(action)
                 except IllegalActionError:
                     log.warning("table %s: the bot chose an illegal action", self.id)
-                    fallback = decide(make_bot("random", seed=self.version), view)
+                    fallback = fallback_action(view)
                     events = await self.commit(fallback)
                 except WebError:
                     await asyncio.sleep(0.5)
