@@ -1,7 +1,7 @@
 """What the page reads besides the game itself: the review of past tricks
 (``GET /api/tables/{id}/deals``: every finished deal and the deal in progress trick by
 trick, nothing but cards played in front of all), the shared key map (``/api/keys``),
-and hints, undo and the faulty-bot policy that are the session core's."""
+and hints, undo, the faulty-bot policy and names that are the session core's."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from openhearts.session.hints import make_hint
 from openhearts.session.keys import KEYS
 from openhearts.session.undo import undo_last_choice
 from openhearts.web.hints import hint_json
-from openhearts.web.seat import Seat
+from openhearts.web.seat import BOT_NAMES, Seat
 from openhearts.web.storage import Storage
 from web_support import Player, fast_settings, running, store_game
 
@@ -214,3 +214,23 @@ def test_a_faulty_bot_at_a_web_table_gives_way_to_a_random_one_for_good(
         host.until(lambda m: m["type"] == "state" and m["state"]["waiting_for"] == [0])
         host.close()
     assert isinstance(table.seats[1].bot, RandomBot) and table.seats[1].bot is not broken
+
+
+def test_names_taken_at_a_web_table_get_a_number(tmp_path: Path) -> None:
+    """The one rule for names of every face: a name already taken at the table, whatever
+    its case, gets a number, for people joining and for the bots filling seats."""
+    storage = Storage(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    with running(storage, fast_settings()) as server:
+        # The host is called like the bot that will fill seat 3.
+        bot_name = BOT_NAMES[3 % len(BOT_NAMES)]
+        data = server.post("/api/tables", {"name": bot_name, "level": "random"}).json()
+        table_id = data["table_id"]
+        first = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"}).json()
+        second = server.post(f"/api/tables/{table_id}/join", {"name": "bob"}).json()
+        assert first["table"]["seats"][1]["name"] == "Bob"
+        assert second["table"]["seats"][2]["name"] == "bob 2"
+        host = Player(server.ws_url(table_id), token=data["token"]).open()
+        assert host.request({"type": "fill"})["type"] == "ack"
+        host.close()
+        seats = server.get(f"/api/tables/{table_id}").json()["seats"]
+    assert seats[3]["name"] == f"{bot_name} 2"

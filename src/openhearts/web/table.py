@@ -27,6 +27,7 @@ from ..game import (
 )
 from ..rules import Rules
 from ..session.driver import decide, fallback_action
+from ..session.names import unique_name
 from .botwork import close_bot
 from .connection import Connection
 from .memory import memory_json
@@ -283,7 +284,10 @@ class Table:
     def fill_seat(self, seat: Seat, level: str) -> None:
         seat.kind = "bot"
         seat.level = level
-        seat.name = BOT_NAMES[seat.index % len(BOT_NAMES)]
+        seat.name = unique_name(
+            BOT_NAMES[seat.index % len(BOT_NAMES)],
+            [s.name for s in self.seats if s.name and s is not seat],
+        )
         seat.token_hash = None
         seat.player_hash = None
         seat.host = False
