@@ -40,6 +40,7 @@ class ExpertBot(HardBot):
     :param moon_watch: when another seat holds every point taken so far, mix in
         playouts where it goes for the moon (:mod:`openhearts.bots.moon`), as much as
         the inference finds it likely to.
+
     Other parameters as :class:`~openhearts.bots.hard.HardBot`.
     """
 
