@@ -28,6 +28,8 @@ from ..game import (
 from ..rules import Rules
 from ..session.driver import decide, fallback_action
 from ..session.names import unique_name
+from ..session.seats import bot_seed
+from ..session.seeds import game_seed
 from .botwork import close_bot
 from .connection import Connection
 from .memory import memory_json
@@ -230,7 +232,8 @@ class Table:
     def resume(self, row: GameRow) -> None:
         """Rebuild the game in progress by replaying its stored actions."""
         self.seed = row.seed
-        game = Game(Rules.from_dict(row.rules), seed=row.seed, names=row.names)
+        # The seed is read as every face reads one (a whole number is dealt as a number).
+        game = Game(Rules.from_dict(row.rules), seed=game_seed(row.seed), names=row.names)
         for action_row in row.actions:
             try:
                 game.apply(_action_of_row(action_row))
@@ -272,13 +275,16 @@ class Table:
     def _bot_for(self, seat: Seat) -> Bot:
         if seat.bot is None:
             level = seat.level if seat.kind == "bot" and seat.level else self.level
+            # Seeded as every face seeds its computer players, so that the same seed
+            # plays the same game here as in the terminal and the plain game.
+            seed = bot_seed(game_seed(self.seed), seat.index)
             try:
-                seat.bot = make_bot(level, seed=f"{self.seed}:{seat.index}:{level}")
+                seat.bot = make_bot(level, seed=seed)
             except Exception as error:
                 log.warning(
                     "table %s: cannot build a %s bot (%s); using random", self.id, level, error
                 )
-                seat.bot = make_bot("random", seed=f"{self.seed}:{seat.index}")
+                seat.bot = make_bot("random", seed=seed)
         return seat.bot
 
     def fill_seat(self, seat: Seat, level: str) -> None:
@@ -303,10 +309,12 @@ class Table:
                 self.fill_seat(seat, self.level)
         seed = secrets.token_hex(16)
         names = [s.name or f"Player {s.index + 1}" for s in self.seats]
-        game = Game(self.rules, seed=seed, names=names)
+        game = Game(self.rules, seed=game_seed(seed), names=names)
         if list(game.names) != names:
             # Shuffled seating: move each seat (token and all) to where the game put it.
-            probe = Game(self.rules, seed=seed, names=[str(i) for i in range(len(names))])
+            probe = Game(
+                self.rules, seed=game_seed(seed), names=[str(i) for i in range(len(names))]
+            )
             order = [int(n) for n in probe.names]
             moved = [self.seats[old] for old in order]
             for index, seat in enumerate(moved):
@@ -534,7 +542,7 @@ class Table:
                         seat.index,
                     )
                     close_bot(bot)
-                    seat.bot = make_bot("random", seed=f"{self.seed}:{seat.index}")
+                    seat.bot = make_bot("random", seed=bot_seed(game_seed(self.seed), seat.index))
             async with self.lock:
                 if self.version != version or self._automatic() != step:
                     continue  # the game moved on while the bot was thinking
