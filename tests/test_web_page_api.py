@@ -1,7 +1,8 @@
 """What the page reads besides the game itself: the review of past tricks
 (``GET /api/tables/{id}/deals``: every finished deal and the deal in progress trick by
 trick, nothing but cards played in front of all), the shared key map (``/api/keys``),
-and hints, undo, the faulty-bot policy and names that are the session core's."""
+and hints, undo, the faulty-bot policy, names and statistics that are the session
+core's."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from openhearts.cards import CardSet
 from openhearts.game import PlayerView
 from openhearts.session.hints import make_hint
 from openhearts.session.keys import KEYS
+from openhearts.session.statistics import Stats
 from openhearts.session.undo import undo_last_choice
 from openhearts.web.hints import hint_json
 from openhearts.web.seat import BOT_NAMES, Seat
@@ -234,3 +236,28 @@ def test_names_taken_at_a_web_table_get_a_number(tmp_path: Path) -> None:
         host.close()
         seats = server.get(f"/api/tables/{table_id}").json()["seats"]
     assert seats[3]["name"] == f"{bot_name} 2"
+
+
+def test_the_web_statistics_are_the_session_cores(tmp_path: Path) -> None:
+    storage = Storage(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    with running(storage, fast_settings()) as server:
+        data = server.post(
+            "/api/play-now", {"name": "Ann", "level": "random", "options": {"end_score": 1}}
+        ).json()
+        player = Player(server.ws_url(data["table_id"]), token=data["token"], seed=3).open()
+        player.play()
+        player.close()
+        text = server.get(f"/api/tables/{data['table_id']}/games/1/record").text
+        stats = server.get(
+            "/api/stats", headers={"Authorization": f"Bearer {data['player_token']}"}
+        ).json()
+    counted = Stats()
+    counted.add_game(record.loads(text), 0)
+    assert (stats["games"], stats["wins"], stats["deals"], stats["points"]) == (
+        counted.games_played,
+        counted.games_won,
+        counted.deals_played,
+        counted.points_taken,
+    )
+    assert stats["moons"] == counted.moons_shot + counted.suns_shot
+    assert stats["best"] == counted.best_total

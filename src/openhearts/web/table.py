@@ -30,6 +30,7 @@ from ..session.driver import decide, fallback_action
 from ..session.names import unique_name
 from ..session.seats import bot_seed
 from ..session.seeds import game_seed
+from ..session.statistics import Stats
 from .botwork import close_bot
 from .connection import Connection
 from .memory import memory_json
@@ -85,6 +86,21 @@ def _mark_auto(events: list[Event], seat: int) -> None:
         if event.data.get("event") == "played" and event.data.get("seat") == seat:
             event.owner = seat
             event.private = {**event.private, "auto": True}
+
+
+def _stats_delta(game: Game, seat: Seat, player_hash: str) -> StatsDelta:
+    """What a finished game adds to a person's statistics, counted by the session core's
+    statistics (the terminal game's too); a sun counts as a moon here."""
+    counted = Stats()
+    counted.add_game(game, seat.index)
+    return StatsDelta(
+        player_hash=player_hash,
+        name=seat.name or "",
+        won=counted.games_won == 1,
+        deals=counted.deals_played,
+        points=counted.points_taken,
+        moons=counted.moons_shot + counted.suns_shot,
+    )
 
 
 class Table:
@@ -399,14 +415,7 @@ class Table:
         assert game is not None
         self.status = "finished"
         stats = [
-            StatsDelta(
-                player_hash=seat.player_hash,
-                name=seat.name or "",
-                won=seat.index in game.winners,
-                deals=len(game.results),
-                points=game.scores[seat.index],
-                moons=sum(1 for r in game.results if r.shooter == seat.index),
-            )
+            _stats_delta(game, seat, seat.player_hash)
             for seat in self.seats
             if seat.kind == "human" and seat.player_hash and self.rated
         ]
