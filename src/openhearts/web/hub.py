@@ -21,6 +21,7 @@ from ..game import (
     IllegalActionError,
 )
 from ..rules import PRESETS, Rules, RulesError
+from ..session.names import unique_name
 from .botwork import BotWork, available_levels, close_bot
 from .connection import Connection
 from .handlers import COMING_BACK, HANDLERS
@@ -336,7 +337,12 @@ class Hub:
             row = SeatRow(
                 seat=seat.index,
                 kind="human",
-                name=clean_name(body.name, f"Player {seat.index + 1}"),
+                # One rule for names in every face: a name taken at the table gets a
+                # number ("Bob 2").
+                name=unique_name(
+                    clean_name(body.name, f"Player {seat.index + 1}"),
+                    [s.name for s in table.seats if s.name and s is not seat],
+                ),
                 token_hash=token_hash(token),
                 player_hash=token_hash(player_token),
             )
