@@ -10,7 +10,7 @@ Loading a record checks more than a schema can say: every action is replayed.
 >>> document["properties"]["format"], document["properties"]["version"]
 ({'const': 'openhearts-record'}, {'const': 1})
 >>> sorted(document["properties"]["rules"]["properties"]["moon"]["enum"])
-['others_add', 'shooter_chooses', 'shooter_subtracts']
+['none', 'others_add', 'shooter_chooses', 'shooter_subtracts']
 """
 
 from __future__ import annotations
@@ -158,7 +158,9 @@ def schema() -> dict[str, Any]:
             "result": _result(),
         },
         "required": ["format", "version", "rules", "events"],
-        "additionalProperties": False,
+        # A program may keep its own keys beside the game (the faces keep a "session");
+        # loading ignores them.
+        "additionalProperties": True,
     }
 
 
