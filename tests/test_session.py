@@ -12,6 +12,8 @@ from openhearts.bots import RandomBot
 from openhearts.game import Pass, Play, PlayerView
 from openhearts.phases import Phase
 from openhearts.record import dumps, loads
+from openhearts.sentences import Style
+from openhearts.sentences.advice import hint_line
 from openhearts.session import Session, SessionError, SessionInfo
 from openhearts.session.events import (
     BotReplaced,
@@ -152,6 +154,11 @@ def test_moon_pending_event_and_moon_hint() -> None:
     assert hint.best.others_add is True
     assert hint.best.totals == (10, 116, 66, 76)
     assert hint.options[1].totals == (-16, 90, 40, 50)
+    said = hint_line(hint, Style(), ["You", "West", "North", "East"])
+    assert said == (
+        "Hint: let everyone else add 26 (totals then: You 10, West 116, North 66, East 76): "
+        "it leaves you alone with the lowest total."
+    )
 
 
 def test_play_hint_lists_cards_in_the_order_of_its_own_numbers() -> None:

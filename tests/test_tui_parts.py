@@ -16,13 +16,19 @@ from openhearts.bots import act, make_bot
 from openhearts.cards import Suit
 from openhearts.game import IllegalActionError, Play
 from openhearts.options import add_rules_arguments
+from openhearts.sentences import Style as SentenceStyle
 from openhearts.sentences import spoken as words
+from openhearts.sentences.advice import hint_line
+from openhearts.sentences.events import Narrator
+from openhearts.session import NoHint, Seats, Session, SessionInfo
+from openhearts.session.driver import decide
+from openhearts.session.events import Event
+from openhearts.session.hints import make_hint
 from openhearts.session.memory import known_voids
+from openhearts.session.names import table_names
 from openhearts.tui import settings_from_args
 from openhearts.tui.drawing import Canvas, CardLook, draw_card
-from openhearts.tui.hints import hint
 from openhearts.tui.screens import memory_text
-from openhearts.tui.session import Session, decide, default_names
 from openhearts.tui.speech import Speaker
 from openhearts.tui.storage import HOME_VARIABLE, Settings, Stats, Storage
 from openhearts.tui.widgets import slot_side, won_summary
@@ -108,12 +114,14 @@ def test_saved_game_round_trip(tmp_path: Path) -> None:
     for _ in range(20):
         seat = game.to_act()[0]
         act(game, seat, bots[seat])
-    assert store.save_game(game, {"human": 2, "level": "hard"})
+    seats = Seats.build(4, [2], "hard", game.seed)
+    assert store.save_game(Session(game, seats, auto_play_one=False))
     assert store.has_unfinished_game()
-    loaded, meta = store.load_game()
-    assert loaded.actions == game.actions and meta == {"human": 2, "level": "hard"}
-    session = Session.resume(loaded, meta, "You", "easy")
-    assert session.human == 2 and session.level == "hard"
+    assert [path.name for path in (tmp_path / "sub").iterdir()] == ["mine.json"]  # one file
+    loaded, info = store.load_game()
+    assert loaded.actions == game.actions and info == SessionInfo((2,), "hard", False)
+    session = Session.resume(loaded, info, name="You", level="easy")
+    assert session.human == 2 and session.seats.level == "hard"
     store.clear_game()
     assert not store.has_unfinished_game()
     with pytest.raises(Exception, match="no saved game"):
@@ -144,7 +152,7 @@ def test_settings_from_command_line() -> None:
 
 
 def names_game(seed: int = 1, **changes: Any) -> Game:
-    return Game(Rules.preset("standard", **changes), seed=seed, names=default_names(4, "You"))
+    return Game(Rules.preset("standard", **changes), seed=seed, names=table_names(4, "You"))
 
 
 def test_status_lines_say_what_to_do() -> None:
@@ -174,7 +182,7 @@ def test_pass_phrases_for_every_direction() -> None:
     ):
         for deal, expected in enumerate(direction_words):
             rules = Rules.preset("standard", players=players)
-            game = Game(rules, seed=1, first_deal=deal, names=default_names(players, "You"))
+            game = Game(rules, seed=1, first_deal=deal, names=table_names(players, "You"))
             assert words.pass_phrase(game.view(0)).startswith(expected)
 
 
@@ -258,7 +266,7 @@ RANKS = {"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
          "queen", "king", "ace"}  # fmt: skip
 
 
-# Session --------------------------------------------------------------------------------
+# Session (the face-neutral core the terminal game runs on) ------------------------------
 
 
 def test_undo_goes_back_past_cards_auto_play_one_played() -> None:
@@ -267,20 +275,20 @@ def test_undo_goes_back_past_cards_auto_play_one_played() -> None:
     rules = Rules.preset("standard", pass_cycle=("hold",))
     found = 0
     for seed in range(40):
-        session = Session.new(rules, seed, default_names(4, "You"), "random")
+        session = Session.new(rules, seed, table_names(4, "You"), level="random")
         game = session.game
         chosen: Card | None = None
         while not game.results:
-            seat = session.bot_seat()
+            seat = session.bot_to_act()
             if seat is not None:
-                session.apply(session.decide(seat))
+                session.apply_decision(session.decide(seat))
                 continue
             forced = game.auto_play_card()
             if forced is None:
                 chosen = game.legal_plays().cards()[-1]
-                session.play(chosen)
+                session.play(session.human, chosen)
                 continue
-            session.play(forced)
+            session.play(session.human, forced)
             if chosen is None or len(game.hand(session.human)) == 0:
                 continue
             # Just after a forced card that followed a real choice in this deal.
@@ -288,10 +296,10 @@ def test_undo_goes_back_past_cards_auto_play_one_played() -> None:
             copy = Game(rules, seed=seed, names=list(game.names))
             for action in actions:
                 copy.apply(action)
-            plain = Session(copy, session.human, "random")
-            assert plain.undo() == [f"Undone: you take back the {forced.name}."]
-            said = session.undo(auto_play_one=True)
-            assert said == [f"Undone: you take back the {chosen.name} and the {forced.name}."]
+            plain = Session(copy, session.seats, auto_play_one=False)
+            assert spoken(plain, plain.undo())[0].startswith(f"Taken back: your {forced.name}")
+            said = spoken(session, session.undo())
+            assert said[0].startswith(f"Taken back: your {chosen.name} and {forced.name}")
             assert session.human_to_act() and game.auto_play_card() is None
             assert {chosen, forced} <= set(session.view().hand)
             assert len(game.actions) < len(actions) - 1
@@ -300,37 +308,43 @@ def test_undo_goes_back_past_cards_auto_play_one_played() -> None:
     assert found >= 3, found
 
 
+def spoken(session: Session, events: list[Event]) -> list[str]:
+    narrator = Narrator(session.view(), SentenceStyle(spoken=True))
+    return [line for event in events for line in narrator.lines(event)]
+
+
 def test_session_plays_refuses_and_undoes() -> None:
-    session = Session.new(Rules.preset("standard"), 9, default_names(4, "You"), "random")
+    session = Session.new(Rules.preset("standard"), 9, table_names(4, "You"), level="random")
+    me = session.human
     with pytest.raises(IllegalActionError, match="choose the cards to pass first"):
-        session.play("2C")
+        session.play(me, "2C")
     with pytest.raises(IllegalActionError, match="nothing of yours"):
         session.undo()
-    while session.bot_seat() is not None:
-        session.apply(session.decide(session.bot_seat() or 0))
-    said = session.pass_cards(session.view().hand.cards()[:3])
-    assert said[0].startswith("You passed the ")
+    while (seat := session.bot_to_act()) is not None:
+        session.apply_decision(session.decide(seat))
+    said = spoken(session, session.pass_cards(me, session.view().hand.cards()[:3]))
+    assert said[0].startswith("You pass the ")
     while not session.human_to_act():
-        seat = session.bot_seat()
+        seat = session.bot_to_act()
         assert seat is not None
-        session.apply(session.decide(seat))
+        session.apply_decision(session.decide(seat))
     view = session.view()
     card = view.legal.cards()[0]
     before = len(session.game.actions)
-    said = session.play(card)
-    assert said[0] == f"You played the {card.name}."
-    while session.bot_seat() is not None and session.game.phase == "playing":
-        session.apply(session.decide(session.bot_seat() or 0))
+    said = spoken(session, session.play(me, card))
+    assert said[0] in (f"You play the {card.name}.", f"You lead the {card.name}.")
+    while (seat := session.bot_to_act()) is not None and session.game.phase == "playing":
+        session.apply_decision(session.decide(seat))
         if session.human_to_act():
             break
-    assert session.undo() == [f"Undone: you take back the {card.name}."]
+    assert spoken(session, session.undo())[0].startswith(f"Taken back: your {card.name}")
     assert len(session.game.actions) == before
     illegal = [c for c in view.hand if c not in view.legal]
     if illegal:
         with pytest.raises(IllegalActionError):
-            session.play(illegal[0])
+            session.play(me, illegal[0])
     # Undo again takes back the pass.
-    assert session.undo()[0].startswith("Undone: you take back your pass of ")
+    assert spoken(session, session.undo())[0].startswith("Taken back: your pass of ")
     assert session.game.phase == "passing"
 
 
@@ -346,43 +360,43 @@ def test_a_broken_bot_falls_back_to_a_legal_move() -> None:
             raise RuntimeError("boom")
 
     game = Game(seed=2)
-    action = decide(Broken(), game.view(1))  # type: ignore[arg-type]
-    game.apply(action)
+    decision = decide(Broken(), game.view(1))  # type: ignore[arg-type]
+    assert decision.problem == "boom"
+    game.apply(decision.action)
     for seat in (0, 2, 3):
         game.pass_cards(seat, game.hand(seat).cards()[:3])
     mover = game.current_player
     assert mover is not None
-    seat = mover
-    action = decide(Broken(), game.view(seat))  # type: ignore[arg-type]
-    assert isinstance(action, Play) and action.card in game.legal_plays()
+    decision = decide(Broken(), game.view(mover))  # type: ignore[arg-type]
+    assert isinstance(decision.action, Play) and decision.action.card in game.legal_plays()
 
 
 def test_unknown_level_falls_back_to_random() -> None:
-    session = Session(Game(seed=1), 0, "no-such-level")
-    assert session.level == "random" and session.problem is not None
+    seats = Seats.build(4, [0], "no-such-level", 1)
+    assert seats.level == "random" and seats.problem is not None
 
 
 def test_default_names_are_unique() -> None:
-    assert default_names(6, "North") == [
+    assert table_names(6, "North") == [
         "North", "Southwest", "Northwest", "North 2", "Northeast", "Southeast"
     ]  # fmt: skip
-    assert default_names(3, "", ["A", "B", "C"]) == ["You", "A", "B"]
+    assert table_names(3, "", ["A", "B", "C"]) == ["You", "A", "B"]
 
 
 def test_hint_text() -> None:
     game = Game(seed=4)
-    text, card = hint(game.view(0))
-    assert text.startswith(("Hint: pass the ", "Hints need"))
+    names = list(game.names)
+    hint = make_hint(game.view(0))
+    assert hint_line(hint, SentenceStyle(spoken=True), names).startswith("Hint: pass the ")
     for seat in range(4):
         game.pass_cards(seat, game.hand(seat).cards()[:3])
     mover = game.current_player
     assert mover is not None
-    seat = mover
-    text, card = hint(game.view(seat))
-    if not text.startswith("Hints need"):
-        assert card == Card.parse("2C") and text.startswith("Hint: play the two of clubs")
-    text, card = hint(game.view((seat + 1) % 4))
-    assert card is None
+    hint = make_hint(game.view(mover))
+    text = hint_line(hint, SentenceStyle(spoken=True), names)
+    assert hint.best.card == Card.parse("2C") and text.startswith("Hint: play the two of clubs")
+    with pytest.raises(NoHint):
+        make_hint(game.view((mover + 1) % 4))
 
 
 # Drawing --------------------------------------------------------------------------------

@@ -19,9 +19,11 @@ from openhearts.bots import act, make_bot
 from openhearts.web.settings import Settings
 from openhearts.web.storage import Storage
 from web_support import (
+    ACTIONS,
     Player,
     ServerThread,
     check_knowledge,
+    check_no_inference,
     fast_settings,
     play_all,
     running,
@@ -111,6 +113,7 @@ def test_four_clients_play_a_whole_game_and_nobody_learns_a_hidden_card(
     )
     checked += check_knowledge(spectator.texts, None, moments, table_id)
     assert checked > 1000
+    assert sum(check_no_inference(p.texts, seat) for seat, p in enumerate(players)) > 100
 
     summary = server.get(f"/api/tables/{table_id}").json()
     assert summary["status"] == "finished"
@@ -134,6 +137,7 @@ def test_against_bots_with_a_spectator_no_card_leaks(server: ServerThread) -> No
     moments = timeline(text)
     assert check_knowledge(player.texts, 0, moments, table_id) > 100
     assert check_knowledge(spectator.texts, None, moments, table_id) > 100
+    assert check_no_inference(spectator.texts, None) > 100
 
     stats = server.get(
         "/api/stats", headers={"Authorization": f"Bearer {data['player_token']}"}
@@ -144,18 +148,24 @@ def test_against_bots_with_a_spectator_no_card_leaks(server: ServerThread) -> No
 
 def test_a_game_with_auto_play_one_on_needs_no_forced_moves(server: ServerThread) -> None:
     data = server.post("/api/play-now", {"options": {"end_score": 30}}).json()
+    spectator = Player(server.ws_url(data["table_id"])).open()
     player = Player(server.ws_url(data["table_id"]), token=data["token"], auto_play_one=True)
     # The scripted player sends no card the server is to play (a sole legal card, or
     # any once the deal is settled): it would wait for ever if the server did not.
     player.open()
     player.play()
     player.close()
+    watch(spectator)
+    spectator.close()
+    # Only the player hears that a card was played for them: to a spectator the
+    # forced cards look like chosen ones.
+    assert check_no_inference(spectator.texts, None) > 20
     assert player.errors == []
     autos = [
         e
         for t in player.texts
         for e in json.loads(t).get("events", [])
-        if e["event"] == "auto" and e["seat"] == 0
+        if e["event"] == "played" and e["seat"] == 0 and e.get("auto")
     ]
     assert autos, "no card was played by Auto play one"
 
@@ -207,9 +217,7 @@ def test_a_settled_deal_plays_itself_with_auto_play_one_on_and_waits_with_it_off
         events = _events(player.texts[before:])
         mine = [e for e in events if e["event"] == "played" and e["seat"] == me]
         assert sorted(e["card"] for e in mine) == sorted(left)
-        for index, event in enumerate(events):
-            if event["event"] == "played" and event["seat"] == me:
-                assert events[index - 1] == {"event": "auto", "seat": me}
+        assert all(e.get("auto") is True for e in mine)
         lowest = None
         for message in map(json.loads, player.texts[before:]):
             if message["type"] != "state":
@@ -470,6 +478,8 @@ def test_malformed_and_illegal_messages_are_refused_and_change_nothing(
         ({"type": "play", "card": "2C", "padding": "x" * 5000}, "too_large"),
     ]
     for message, code in cases:
+        if isinstance(message, dict) and message["type"] in ACTIONS:
+            message = {"seq": player.latest["seq"] if player.latest else 0, **message}
         player.send(message)
         answer = player.until(lambda m: m["type"] in ("error", "ack"))
         assert answer["type"] == "error" and answer["code"] == code, (message, answer)
@@ -488,7 +498,7 @@ def test_malformed_and_illegal_messages_are_refused_and_change_nothing(
     ]
     stranger = next(c for c in ("2C", "3C", "AS", "KH", "QD") if c not in state["hand"])
     other = player.request({"type": "play", "card": stranger})
-    assert other["type"] == "error" and other["code"] in ("not_your_turn", "illegal")
+    assert other["type"] == "error" and other["code"] in ("not_your_turn", "illegal", "stale")
     player.close()
 
 
@@ -502,7 +512,7 @@ def test_wrong_tokens_spectators_and_guests_cannot_act(server: ServerThread) -> 
     answer = stranger.request({"type": "start"})
     assert answer["code"] == "no_hello"
     stranger.send({"type": "hello", "token": "short"})
-    assert stranger.until(lambda m: m["type"] == "error")["code"] == "bad_token"
+    assert stranger.until(lambda m: m["type"] == "error")["code"] == "bad_message"
     stranger.send({"type": "hello"})
     assert stranger.until(lambda m: m["type"] == "welcome")["role"] == "spectator"
     for message in (
@@ -625,7 +635,7 @@ def test_undo_and_hints_against_bots(storage: Storage) -> None:
         hand = state["hand"]
         assert player.request({"type": "pass", "cards": hand[:3]})["type"] == "ack"
         player.until(lambda m: m["type"] == "state" and m["state"]["passed"] is not None)
-        assert player.request({"type": "undo"})["type"] == "ack"
+        assert player.request_fresh({"type": "undo"})["type"] == "ack"
         undone = player.until(
             lambda m: m["type"] == "state" and any(e["event"] == "undone" for e in m["events"])
         )
@@ -810,3 +820,61 @@ def test_a_stored_action_that_does_not_replay_is_dropped_with_what_follows(
         assert stored is not None and stored.game is not None
         assert [a.seq for a in stored.game.actions] == list(range(8))
         watcher.close()
+
+
+def test_a_stale_or_repeated_action_is_refused_and_changes_nothing(server: ServerThread) -> None:
+    data = server.post("/api/play-now", {"options": {"end_score": 30}}).json()
+    url = server.ws_url(data["table_id"])
+    # Two tabs on one seat, both showing the same turn.
+    first = Player(url, token=data["token"]).open()
+    second = Player(url, token=data["token"]).open()
+    state = first.until(lambda m: m["type"] == "state")["state"]
+    second.until(lambda m: m["type"] == "state")
+    cards = state["hand"][:3]
+    seen = first.latest["seq"] if first.latest else 0
+    assert first.request({"type": "pass", "cards": cards, "seq": seen})["type"] == "ack"
+    again = second.request({"type": "pass", "cards": state["hand"][3:6], "seq": seen})
+    assert again["type"] == "error" and again["code"] in ("not_your_turn", "stale")
+    # Once play starts, an action naming an older move is stale even on one's turn.
+    table = server.hub.tables[data["table_id"]]
+    mine = first.until(
+        lambda m: (
+            m["type"] == "state"
+            and m["state"]["phase"] == "playing"
+            and m["state"]["to_move"] == m["state"]["seat"]
+        ),
+        timeout=60,
+    )
+    now = mine["seq"]
+    legal = mine["state"]["legal"]
+    old = first.request({"type": "play", "card": legal[0], "seq": now - 1})
+    assert old["type"] == "error" and old["code"] == "stale"
+    assert "look again" in old["message"] and table.seq == now
+    assert first.request({"type": "play", "card": legal[0], "seq": now})["type"] == "ack"
+    repeated = second.request({"type": "play", "card": legal[0], "seq": now})
+    assert repeated["type"] == "error" and repeated["code"] in ("stale", "not_your_turn")
+    first.close()
+    second.close()
+
+
+def test_the_host_can_remove_a_person_before_the_game_starts(server: ServerThread) -> None:
+    host = new_table(server, name="Ann")
+    table_id = host["table_id"]
+    squatter = server.post(f"/api/tables/{table_id}/join", {"name": "Bot?"}).json()
+    intruder = Player(server.ws_url(table_id), token=squatter["token"]).open()
+    ann = Player(server.ws_url(table_id), token=host["token"]).open()
+    assert intruder.request({"type": "remove", "seat": 0})["code"] == "not_host"
+    assert ann.request({"type": "remove", "seat": 0})["code"] == "bad_message"
+    assert ann.request({"type": "remove", "seat": squatter["seat"]})["type"] == "ack"
+    assert intruder.until(lambda m: m["type"] == "error")["code"] == "removed"
+    summary = server.get(f"/api/tables/{table_id}").json()
+    assert summary["seats"][squatter["seat"]]["kind"] == "empty"
+    # The seat is free for the real friend; the old token holds nothing any more.
+    friend = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"})
+    assert friend.status_code == 200 and friend.json()["seat"] == squatter["seat"]
+    again = Player(server.ws_url(table_id), token=squatter["token"]).open()
+    assert again.welcome is not None and again.welcome["code"] == "bad_token"
+    assert ann.request({"type": "start"})["type"] == "ack"
+    assert ann.request({"type": "remove", "seat": squatter["seat"]})["code"] == "started"
+    for player in (intruder, ann, again):
+        player.close()

@@ -76,6 +76,7 @@ def _table(table_id: str) -> TableRow:
         preset="standard",
         rules=Game().rules.to_dict(),
         level="random",
+        listed=True,
         seats=[
             SeatRow(0, "human", "Ann", token_hash("t" * 32), token_hash("p" * 32), host=True),
             SeatRow(1),
@@ -186,3 +187,25 @@ def test_a_game_on_postgresql_survives_a_restart() -> None:
             assert again.errors == []
     finally:
         store.drop_schema()
+
+
+def test_prune_forgets_old_finished_and_waiting_tables_and_keeps_the_rest(
+    tmp_path: Path,
+) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from openhearts.cli import main
+
+    url = f"sqlite:///{tmp_path / 'prune.sqlite3'}"
+    storage = Storage(url)
+    storage.migrate()
+    for table_id in ("oldtable", "kepttable", "newtable"):
+        storage.create_table(_table(table_id))
+    later = datetime.now(UTC) + timedelta(days=1)
+    assert storage.prune(later, keep={"kepttable"}) == 2
+    assert storage.load_table("oldtable") is None
+    assert storage.load_table("kepttable") is not None
+    storage.create_table(_table("newtable"))
+    assert main(["prune", "--database", url, "--days", "1"]) == 0
+    assert storage.load_table("newtable") is not None
+    assert main(["prune", "--database", url, "--days", "-1"]) == 2

@@ -22,6 +22,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from openhearts import Game, Rules, record
 from openhearts.bots import act, make_bot
+from openhearts.cards import CardSet
 from openhearts.web.hub import Hub
 from openhearts.web.server import WS_MAX_BYTES, create_app
 from openhearts.web.settings import Settings
@@ -30,6 +31,9 @@ from openhearts.web.storage import ActionRow, GameRow, SeatRow, Storage, TableRo
 #: Cards as the protocol writes them, and as plain words write them ("K♣").
 CARD_RE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][CDSH])(?![A-Za-z0-9])")
 PRETTY_RE = re.compile(r"(?:10|[2-9TJQKA])[♣♦♠♥]")
+
+#: Messages that name the action count they answer.
+ACTIONS = frozenset({"pass", "play", "moon", "undo"})
 
 POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
@@ -87,6 +91,8 @@ class ServerThread:
             host="127.0.0.1",
             port=self.port,
             ws_max_size=WS_MAX_BYTES,
+            # As hearts serve: X-Forwarded-For is the application's to judge.
+            proxy_headers=False,
             log_level="warning",
             lifespan="on",
         )
@@ -196,11 +202,27 @@ class Player:
         """Send with an id and wait for its ``ack`` or ``error``."""
         self.next_id += 1
         request_id = self.next_id
+        if message["type"] in ACTIONS and "seq" not in message:
+            # The action answers the latest state seen, as the page's do.
+            message = {**message, "seq": self.latest["seq"] if self.latest else 0}
         self.send({**message, "id": request_id})
         return self.until(
             lambda m: m["type"] in ("ack", "error", "hint") and m.get("id") == request_id,
             timeout,
         )
+
+    def request_fresh(self, message: dict[str, Any], tries: int = 50) -> dict[str, Any]:
+        """:meth:`request`, sent again (with the newer action count) while bots moving
+        meanwhile make it stale."""
+        for _ in range(tries):
+            answer = self.request(message)
+            if answer.get("code") != "stale":
+                return answer
+            time.sleep(0.05)
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    self.recv(timeout=0.05)
+        raise AssertionError(f"{message} stayed stale")
 
     @property
     def state(self) -> dict[str, Any]:
@@ -243,7 +265,7 @@ class Player:
                     self.next_id += 1
                     pending = self.next_id
                     acted = self.latest["seq"]
-                    self.send({**action, "id": pending})
+                    self.send({**action, "id": pending, "seq": self.latest["seq"]})
                     done += 1
             message = self.recv(max(0.01, deadline - time.monotonic()))
             if message["type"] in ("ack", "error") and message.get("id") == pending:
@@ -311,6 +333,8 @@ class Moment:
     hands: list[list[str]]
     #: The tricks of the deal that the last action finished, if it finished one.
     finished_tricks: list[dict[str, Any]] | None = None
+    #: Every card in play this deal (the deck less the rules' removed cards).
+    in_play: frozenset[str] = frozenset()
 
 
 def timeline(record_text: str) -> list[Moment]:
@@ -332,7 +356,8 @@ def timeline(record_text: str) -> list[Moment]:
                 cards |= {str(c) for c in view.received}
             known.append(frozenset(cards))
             hands.append([str(c) for c in view.hand])
-        return Moment(game.deal_number, known, frozenset(played), hands, finished)
+        in_play = frozenset(str(c) for c in CardSet(game.rules.deck_mask))
+        return Moment(game.deal_number, known, frozenset(played), hands, finished, in_play)
 
     moments = [moment(None)]
     for action in final.actions:
@@ -388,6 +413,14 @@ def check_knowledge(
         else:
             assert state["hand"] == [] and state["legal"] == []
         state.pop("names")
+        memory = dict(state.pop("memory"))
+        # The memory aids' unseen cards are exactly the cards in play less those played
+        # and those in the seat's own hand: a list of them says nothing more.
+        unseen = set(memory.pop("unseen"))
+        assert unseen == moment.in_play - set(memory["played"]) - set(state["hand"]), (
+            f"seat {seat} was sent unseen cards that are not the complement of what it knows"
+        )
+        state["memory"] = memory
         events = []
         for event in message["events"]:
             if moment.finished_tricks is not None and event["event"] in (
@@ -481,3 +514,65 @@ def settled_game(min_cards: int = 4) -> Game:
             points = [card for card in legal if str(card) == "QS" or str(card)[1] == "H"]
             game.play(points[-1] if points else rng.choice(legal))
     raise AssertionError("no settled turn in 500 deals")
+
+
+#: Events a client may hear of; an unknown one could be a new leak.
+PUBLIC_EVENTS = frozenset(
+    {
+        "passed",
+        "exchanged",
+        "played",
+        "trick",
+        "moon_pending",
+        "moon_chosen",
+        "deal_over",
+        "game_over",
+        "dealt",
+        "undone",
+        "started",
+    }
+)
+
+
+def _shown_voids(state: dict[str, Any]) -> list[set[str]]:
+    """The suits each seat has shown it lacks, by not following in front of everyone."""
+    players = len(state["voids"])
+    voids: list[set[str]] = [set() for _ in range(players)]
+    plays = [
+        [((t["leader"] + i) % players, card) for i, card in enumerate(t["cards"])]
+        for t in state["tricks"]
+    ]
+    plays.append([(seat, card) for seat, card in state["trick"]])
+    for trick in plays:
+        if trick:
+            led = trick[0][1][-1]
+            for seat, card in trick[1:]:
+                if card[-1] != led:
+                    voids[seat].add(led)
+    return voids
+
+
+def check_no_inference(texts: list[str], seat: int | None) -> int:
+    """Nothing ``seat``'s client (None: a spectator) got says more about another seat
+    than its cards played in front of everyone: no marker on another seat's move (a
+    forced card, hence a void or a hand of hearts, must look like a chosen one), no
+    void that play has not shown.  Returns how many states were checked."""
+    checked = 0
+    for text in texts:
+        message = json.loads(text)
+        if message["type"] != "state":
+            continue
+        for event in message["events"]:
+            assert event["event"] in PUBLIC_EVENTS, event
+            mine = event.get("seat") == seat and seat is not None
+            if event["event"] == "played" and not mine:
+                assert set(event) == {"event", "seat", "card"}, event
+            if event["event"] == "passed" and not mine:
+                assert set(event) == {"event", "seat"}, event
+        state = message["state"]
+        shown = _shown_voids(state)
+        for other, voids in enumerate(state["voids"]):
+            if other != seat:
+                assert set(voids) <= shown[other], (other, voids, shown[other])
+        checked += 1
+    return checked

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 from ..cards import Card, Suit
+from ..session.words import join_words
 
 __all__ = ["Style", "supports_symbols", "table"]
 
@@ -58,6 +59,17 @@ class Style:
 
     def cards(self, cards: Iterable[Card]) -> str:
         return " ".join(self.card(c) for c in cards)
+
+    def the(self, card: Card) -> str:
+        """A card mid-sentence: ``Q♠``, or ``the queen of spades`` when spoken."""
+        return f"the {card.name}" if self.spoken else self.card(card)
+
+    def listing(self, cards: Iterable[Card]) -> str:
+        """Cards mid-sentence: ``2♣ 3♣ Q♠``, or ``the two of clubs, ... and the queen of
+        spades`` when spoken."""
+        if not self.spoken:
+            return self.cards(cards)
+        return join_words([f"the {card.name}" for card in cards])
 
     def suit(self, suit: Suit) -> str:
         return f"{suit.symbol} {suit.word}" if self.symbols else suit.word

@@ -57,12 +57,12 @@ def pass_problem(view: PlayerView, cards: Sequence[Card]) -> str | None:
         if card in seen:
             return f"You named the {card.pretty} twice."
         seen.add(card)
-    missing = [card for card in cards if card not in view.hand]
-    if missing:
-        return f"You do not hold {join_words([f'the {c.pretty}' for c in missing])}."
     count = view.rules.cards_passed
     if len(cards) != count:
         return f"Pass exactly {number_word(count)} cards; you named {number_word(len(cards))}."
+    missing = [card for card in cards if card not in view.hand]
+    if missing:
+        return f"You do not hold {join_words([f'the {c.pretty}' for c in missing])}."
     return None
 
 

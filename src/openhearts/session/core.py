@@ -120,6 +120,10 @@ class Session:
                 return seat
         return None
 
+    def human_to_act(self) -> bool:
+        """Whether the (first) person may act now."""
+        return self.human in self.game.to_act()
+
     def people_to_act(self) -> list[int]:
         return [seat for seat in self.game.to_act() if self.seats.is_human(seat)]
 

@@ -16,6 +16,7 @@ everyone at the table saw, except :class:`CardsPassed`, which is for its seat al
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from ..cards import QUEEN_OF_SPADES, Card, CardSet, Suit
 from ..game import Action, DealResult, Game, MoonChoice, Pass, Play, TrickRecord
@@ -66,7 +67,7 @@ class PassesExchanged:
     direction: str
 
 
-class AutoPlay:
+class AutoPlay(StrEnum):
     """Why a card was played without asking (``auto play one``)."""
 
     ONLY_CARD = "only_card"
@@ -80,7 +81,7 @@ class CardPlayed:
     #: The first card of its trick.
     leads: bool
     #: :class:`AutoPlay` reason when it was played for a person, else None.
-    auto: str | None = None
+    auto: AutoPlay | None = None
 
 
 @dataclass(frozen=True)
@@ -170,7 +171,7 @@ def deal_started(game: Game) -> DealStarted:
     return DealStarted(game.deal_number, game.dealer, game.pass_direction)
 
 
-def apply_with_events(game: Game, action: Action, auto: str | None = None) -> list[Event]:
+def apply_with_events(game: Game, action: Action, auto: AutoPlay | None = None) -> list[Event]:
     """Apply ``action`` (an :class:`~openhearts.game.IllegalActionError` changes
     nothing) and return what it caused, in order."""
     results_before = len(game.results)

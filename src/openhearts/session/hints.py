@@ -72,12 +72,13 @@ class Hint:
         return self.options[0]
 
 
-def make_hint(view: PlayerView, seed: object = "hint") -> Hint:
-    """The hint for the view's seat now (raises :class:`NoHint`)."""
+def make_hint(view: PlayerView, seed: object = "hint", budget: int | None = None) -> Hint:
+    """The hint for the view's seat now (raises :class:`NoHint`); ``budget``: the hard
+    player's worlds per decision (None: its default)."""
     if view.phase == Phase.PASSING and view.passed is None and view.pass_target is not None:
         return _pass_hint(view, seed)
     if view.phase == Phase.PLAYING and view.is_my_turn and view.legal:
-        return _play_hint(view, seed)
+        return _play_hint(view, seed, budget)
     if view.phase == Phase.MOON_CHOICE and view.is_my_turn:
         return _moon_hint(view)
     raise NoHint("A hint is for when it is your turn.")
@@ -90,10 +91,11 @@ def _pass_hint(view: PlayerView, seed: object) -> Hint:
     return Hint(HintKind.PASS, (HintOption(cards=cards),), view.seat)
 
 
-def _play_hint(view: PlayerView, seed: object) -> Hint:
+def _play_hint(view: PlayerView, seed: object, budget: int | None) -> Hint:
     from ..bots.hard import HardBot
 
-    bot = HardBot(f"{seed}:{view.deal_number}:{len(view.tricks)}:{len(view.trick)}")
+    bot_seed = f"{seed}:{view.deal_number}:{len(view.tricks)}:{len(view.trick)}"
+    bot = HardBot(bot_seed) if budget is None else HardBot(bot_seed, budget=budget)
     try:
         values = bot.evaluate(view)
     finally:

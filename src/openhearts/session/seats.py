@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from ..bots import Bot, BotError, RandomBot, make_bot
 
-__all__ = ["Seats", "bot_seed"]
+__all__ = ["Seats", "BotError", "bot_seed", "make_bot"]
 
 
 def bot_seed(game_seed: object, seat: int) -> str:

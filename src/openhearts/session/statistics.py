@@ -16,13 +16,16 @@ and the web game's database alike.
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..game import Game
+from ..paths import data_dir
 from ..phases import Shot
 
-__all__ = ["Stats"]
+__all__ = ["Stats", "default_stats_path", "load_stats", "record_game"]
 
 
 @dataclass
@@ -112,3 +115,27 @@ class Stats:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+def default_stats_path() -> Path:
+    """The statistics file every face of this user shares."""
+    return data_dir() / "statistics.json"
+
+
+def load_stats(path: Path | None = None) -> Stats:
+    """The saved statistics; a missing or unreadable file gives empty ones."""
+    try:
+        data = json.loads((path or default_stats_path()).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return Stats()
+    return Stats.from_dict(data)
+
+
+def record_game(game: Game, seat: int, path: Path | None = None) -> Stats:
+    """Add a finished game to the statistics file (raises OSError when it cannot)."""
+    from .saving import write_atomic
+
+    stats = load_stats(path)
+    stats.add_game(game, seat)
+    write_atomic(path or default_stats_path(), json.dumps(stats.to_dict(), indent=2) + "\n")
+    return stats

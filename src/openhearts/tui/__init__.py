@@ -53,9 +53,12 @@ def run_tui(args: argparse.Namespace) -> int:
     except RulesError as error:
         print(f"hearts play: {error}", file=sys.stderr)
         return 2
-    seed = getattr(args, "seed", None)
-    if isinstance(seed, str) and seed.lstrip("-").isdigit():
-        seed = int(seed)
-    app = HeartsApp(storage, settings, seed=seed, resume=getattr(args, "resume", None))
+    # The seed is read by the session core, the same way as in the plain game.
+    app = HeartsApp(
+        storage, settings, seed=getattr(args, "seed", None), resume=getattr(args, "resume", None)
+    )
     result = app.run()
+    farewell = app.farewell()
+    if farewell:
+        print(farewell)
     return int(result or 0)

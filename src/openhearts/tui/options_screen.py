@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
@@ -196,7 +196,7 @@ class OptionsScreen(Screen[OptionsResult | None]):
                     Input(str(r.first_dealer), id="opt-first_dealer", type="integer"),
                     "0 is your seat",
                 )
-            with Vertical(id="options-side"):
+            with VerticalScroll(id="options-side"):
                 if self.in_game:
                     yield Static(
                         "Rules, players, names and level take effect in a new game; "
@@ -214,7 +214,15 @@ class OptionsScreen(Screen[OptionsResult | None]):
                         yield Button("Quit", id="quit")
         yield Footer()
 
+    #: Below this many columns the form and the summary share the width more tightly.
+    NARROW = 110
+
+    def on_resize(self) -> None:
+        # At 80 columns the summary's usual width left the inputs a few columns wide.
+        self.set_class(self.app.size.width < self.NARROW, "narrow")
+
     def on_mount(self) -> None:
+        self.on_resize()
         self.query_one("#start", Button).focus()
         self._update_summary()
         self._announce(

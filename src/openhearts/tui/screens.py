@@ -44,7 +44,7 @@ KEYS_HELP = """\
   P              pass the chosen cards
   /              type a card: /qs, /10h, /2c; Q K A J 7 8 9 start typing at once
   H              hint from the strongest computer player
-  U, Ctrl+Z      undo your last card (and what the others did after it)
+  U, Ctrl+Z      undo your last choice (and what the others did after it)
   Escape         clear your choice, close a dialog
 
 [b]Looking[/b]
@@ -59,7 +59,7 @@ KEYS_HELP = """\
   S              the scores                    T     whose turn it is
   R              read your hand (and the cards you may play)
 
-[b]Game[/b]
+[b]Game[/b]                      (letters work in either case)
   O              options                       N     new game
   ?, F1          this help                     Ctrl+Q  quit (the game is saved)
 """

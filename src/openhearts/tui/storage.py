@@ -21,15 +21,16 @@ import contextlib
 import dataclasses
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
 from .. import paths
 from ..game import Game
-from ..record import RecordError, dumps, loads
+from ..record import RecordError
 from ..rules import PRESETS, Rules, RulesError
+from ..session import Session
+from ..session.saving import SessionInfo, dumps_session, load_session, write_atomic
 from ..session.statistics import Stats
 
 __all__ = ["Settings", "Stats", "Storage", "SPEEDS", "LEVEL_NAMES", "HOME_VARIABLE"]
@@ -109,19 +110,6 @@ class Settings:
         return settings
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-
-
 class Storage:
     """The files of one user.
 
@@ -168,7 +156,7 @@ class Storage:
 
     def _write(self, path: Path, text: str) -> bool:
         try:
-            _write_atomic(path, text)
+            write_atomic(path, text)
         except OSError as error:
             self.problem = f"cannot write {path}: {error}"
             return False
@@ -186,42 +174,24 @@ class Storage:
         return Stats.from_dict(self._read_json(self.stats_path))
 
     def record_game(self, game: Game, seat: int) -> Stats:
-        """Add a finished game to the statistics and save them."""
+        """Add a finished game to the statistics (the file every face shares) and save them."""
         stats = self.load_stats()
         stats.add_game(game, seat)
-        self._write(self.stats_path, json.dumps(dataclasses.asdict(stats), indent=2) + "\n")
+        self._write(self.stats_path, json.dumps(stats.to_dict(), indent=2) + "\n")
         return stats
 
     # The game in progress ----------------------------------------------------------
 
-    @property
-    def meta_path(self) -> Path:
-        return self.save_path.with_name(self.save_path.stem + ".tui.json")
+    def save_game(self, session: Session) -> bool:
+        """Save the game in progress (atomically): the record with the session's data
+        in it, one file that ``hearts replay`` and the plain game read too."""
+        return self._write(self.save_path, dumps_session(session.game, session.info()))
 
-    def save_game(self, game: Game, meta: dict[str, Any] | None = None) -> bool:
-        """Save the record of the game in progress (atomically), and what the record lacks
-        when ``meta`` is given (it does not change during a game)."""
-        ok = self._write(self.save_path, dumps(game))
-        if meta is not None:
-            ok = self._write(self.meta_path, json.dumps(meta) + "\n") and ok
-        return ok
-
-    def load_game(self, path: str | os.PathLike[str] | None = None) -> tuple[Game, dict[str, Any]]:
-        """The saved game and its extra data; raises :class:`RecordError` with the reason."""
-        source = Path(path).expanduser() if path else self.save_path
-        try:
-            text = source.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise RecordError(f"no saved game at {source}") from None
-        except (OSError, UnicodeDecodeError) as error:
-            raise RecordError(f"cannot read {source}: {error}") from None
-        game = loads(text)
-        meta: dict[str, Any] = {}
-        if path is None or source == self.save_path:
-            data = self._read_json(self.meta_path)
-            if isinstance(data, dict):
-                meta = data
-        return game, meta
+    def load_game(
+        self, path: str | os.PathLike[str] | None = None
+    ) -> tuple[Game, SessionInfo | None]:
+        """The saved game and its session data; raises :class:`RecordError` with the reason."""
+        return load_session(Path(path).expanduser() if path else self.save_path)
 
     def has_unfinished_game(self) -> bool:
         """Whether a saved game can be resumed (a damaged one is set aside)."""
@@ -235,9 +205,8 @@ class Storage:
         return not game.is_over
 
     def clear_game(self) -> None:
-        for path in (self.save_path, self.meta_path):
-            with contextlib.suppress(OSError):
-                path.unlink()
+        with contextlib.suppress(OSError):
+            self.save_path.unlink()
 
     def announce(self, sentence: str) -> None:
         """Append an announcement to the announcements file (for ``tail -f``)."""

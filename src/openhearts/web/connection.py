@@ -52,6 +52,8 @@ class Connection:
         self.limiter = RateLimiter(rate=rate, burst=burst)
         self.hinting = False
         self.refused = 0
+        #: The client's address, for the per-address limits.
+        self.address = "unknown"
 
     def send(self, message: dict[str, Any]) -> None:
         if self.closed:

@@ -2,50 +2,45 @@
 
 from __future__ import annotations
 
-import asyncio
 import hmac
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final
 
-from ..bots import make_bot
-from ..cards import Card, CardParseError, CardSet
+from ..cards import Card, CardSet
 from ..game import (
-    MOON_CHOICE,
     PASSING,
     PLAYING,
-    Action,
     Game,
     IllegalActionError,
     MoonChoice,
     Pass,
     Play,
-    PlayerView,
-    conventional_moon_choice,
 )
-from .botwork import close_bot
+from ..session.undo import UndoError, undo_last_choice
 from .connection import Connection
-from .protocol import CHAT_CHARS, MAX_SPECTATORS, TOKEN_RE, WebError, now_text
+from .hints import hint_json
+from .protocol import CHAT_CHARS, WebError, now_text
 from .seat import Seat
 from .storage import (
     token_hash,
 )
-from .table import Table, forced
+from .table import Table
 from .views import Event
 
 if TYPE_CHECKING:
     from .hub import Hub
 
-__all__ = ["COMING_BACK", "HANDLERS", "Handler", "hint_of"]
+__all__ = ["COMING_BACK", "HANDLERS", "Handler"]
 
 log = logging.getLogger("openhearts.web")
 
 
-Handler = Callable[["Hub", Connection, Table, dict[str, Any]], Awaitable[None]]
+Handler = Callable[["Hub", Connection, Table, Any], Awaitable[None]]
 
 
-def _ack(connection: Connection, message: dict[str, Any]) -> None:
-    connection.send({"type": "ack", "id": message.get("id"), "for": message["type"]})
+def _ack(connection: Connection, message: Any) -> None:
+    connection.send({"type": "ack", "id": message.id, "for": message.type})
 
 
 def _seated(connection: Connection) -> Seat:
@@ -73,24 +68,28 @@ def _my_turn(table: Table, seat: Seat) -> Game:
     return game
 
 
-def _card(value: object) -> Card:
-    if not isinstance(value, str) or len(value) > 3:
-        raise WebError("bad_message", 'card: a card such as "QS"')
-    try:
-        return Card.parse(value)
-    except CardParseError as error:
-        raise WebError("bad_message", f"card: {error}") from None
+def _fresh(table: Table, game: Game, seen: int) -> None:
+    """Refuse an action that answers an older position than the game's (a second tab,
+    a repeated click): ``seen`` is the action count the client was shown.  Passes are
+    made at the same time, so another seat's pass does not make one stale."""
+    first = table.seq
+    if game.phase == PASSING:
+        first -= game.rules.players - len(game.to_act())
+    if not first <= seen <= table.seq:
+        raise WebError(
+            "stale",
+            f"that answers move {seen}, but the game is at move {table.seq}: look again",
+        )
 
 
-async def _hello(hub: Hub, connection: Connection, table: Table, message: dict[str, Any]) -> None:
+async def _hello(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     if connection.greeted:
         raise WebError("bad_message", "you have already said hello")
-    token = message.get("token")
+    hub.limits.check("hello", connection.address)
+    token = message.token
     seat: Seat | None = None
     async with table.lock:
         if token is not None:
-            if not isinstance(token, str) or not TOKEN_RE.match(token):
-                raise WebError("bad_token", "that is not a seat token")
             wanted = token_hash(token)
             for candidate in table.seats:
                 if candidate.token_hash and hmac.compare_digest(candidate.token_hash, wanted):
@@ -98,7 +97,7 @@ async def _hello(hub: Hub, connection: Connection, table: Table, message: dict[s
                     break
             if seat is None:
                 raise WebError("bad_token", "that token holds no seat at this table")
-        elif len(table.spectators) >= MAX_SPECTATORS:
+        elif len(table.spectators) >= hub.settings.max_spectators:
             raise WebError("full", "too many people are watching this table")
         table.attach(connection, seat)
         connection.send(table.welcome(connection))
@@ -108,30 +107,29 @@ async def _hello(hub: Hub, connection: Connection, table: Table, message: dict[s
     table.kick()
 
 
-async def _ping(hub: Hub, connection: Connection, table: Table, message: dict[str, Any]) -> None:
-    connection.send({"type": "pong", "id": message.get("id")})
+async def _ping(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
+    connection.send({"type": "pong", "id": message.id})
 
 
-async def _pass(hub: Hub, connection: Connection, table: Table, message: dict[str, Any]) -> None:
+async def _pass(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     seat = _seated(connection)
-    cards = message.get("cards")
-    if not isinstance(cards, list) or len(cards) > 13:
-        raise WebError("bad_message", "cards: a list of cards")
-    chosen = [_card(c) for c in cards]
+    chosen = [Card.parse(c) for c in message.cards]
     if len(set(chosen)) != len(chosen):
         raise WebError("bad_message", "cards: a card is named twice")
     async with table.lock:
-        _my_turn(table, seat)
+        _fresh(table, _my_turn(table, seat), message.seq)
         events = await table.commit(Pass(seat.index, CardSet(chosen)))
+        seat.timeouts = 0
         _ack(connection, message)
         table.after_commit(events)
 
 
-async def _play(hub: Hub, connection: Connection, table: Table, message: dict[str, Any]) -> None:
+async def _play(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     seat = _seated(connection)
-    card = _card(message.get("card"))
+    card = Card.parse(message.card)
     async with table.lock:
         game = _my_turn(table, seat)
+        _fresh(table, game, message.seq)
         if game.phase != PLAYING:
             raise IllegalActionError(
                 "cards are being passed: play starts when every player has passed"
@@ -139,42 +137,34 @@ async def _play(hub: Hub, connection: Connection, table: Table, message: dict[st
                 else "choose how to score the moon first"
             )
         events = await table.commit(Play(seat.index, card))
+        seat.timeouts = 0
         _ack(connection, message)
         table.after_commit(events)
 
 
-async def _moon(hub: Hub, connection: Connection, table: Table, message: dict[str, Any]) -> None:
+async def _moon(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     seat = _seated(connection)
-    others_add = message.get("others_add")
-    if not isinstance(others_add, bool):
-        raise WebError("bad_message", "others_add: true or false")
     async with table.lock:
-        _my_turn(table, seat)
-        events = await table.commit(MoonChoice(seat.index, others_add))
+        _fresh(table, _my_turn(table, seat), message.seq)
+        events = await table.commit(MoonChoice(seat.index, message.others_add))
+        seat.timeouts = 0
         _ack(connection, message)
         table.after_commit(events)
 
 
-async def _undo(hub: Hub, connection: Connection, table: Table, message: dict[str, Any]) -> None:
+async def _undo(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     seat = _seated(connection)
     async with table.lock:
         game = _game(table)
         if not table.is_solo(seat):
             raise WebError("not_allowed", "undo is only for games against bots")
-        popped: list[Action] = []
-        found = False
-        while table.seq:
-            action = game.undo()
-            popped.append(action)
-            # A card "Auto play one" played was no decision, and going back to it would
-            # only have the server play it again.
-            if action.seat == seat.index and not forced(game, auto=seat.auto_play_one):
-                found = True
-                break
-        if not found:
-            for action in reversed(popped):
-                game.apply(action)
-            raise WebError("nothing_to_undo", "there is nothing of yours to take back")
+        _fresh(table, game, message.seq)
+        # The session core's undo: back to the person's last real choice (a card "Auto
+        # play one" played was none), with everything the bots did after it.
+        try:
+            popped = list(undo_last_choice(game, seat.index, seat.auto_play_one).actions)
+        except UndoError as error:
+            raise WebError("nothing_to_undo", str(error)) from None
         table.version += 1
         try:
             await hub.store(hub.storage.truncate_actions, table.id, table.game_number, table.seq)
@@ -185,13 +175,14 @@ async def _undo(hub: Hub, connection: Connection, table: Table, message: dict[st
             raise
         for action in popped:
             table.acted[action.seat] -= 1
+        table.unrate()
         _ack(connection, message)
         table.broadcast_state(
             [Event({"event": "undone", "seat": seat.index, "count": len(popped)})]
         )
 
 
-async def _hint(hub: Hub, connection: Connection, table: Table, message: dict[str, Any]) -> None:
+async def _hint(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     seat = _seated(connection)
     async with table.lock:
         game = _game(table)
@@ -200,18 +191,20 @@ async def _hint(hub: Hub, connection: Connection, table: Table, message: dict[st
         if seat.index not in game.to_act():
             raise WebError("not_your_turn", "hints are for your own turn")
         view = game.view(seat.index)
+        seed = game.seed
         seq = table.seq
-    request_id = message.get("id")
+    request_id = message.id
     if connection.hinting:
         raise WebError("busy", "a hint is already being worked out")
+    hub.limits.check("hint", connection.address)
+    table.unrate()
     connection.hinting = True
 
     async def work() -> None:
         # Thought about aside, so the player may go on sending messages meanwhile.
-        loop = asyncio.get_running_loop()
         try:
-            answer = await loop.run_in_executor(
-                hub.bot_pool, hint_of, view, hub.settings.hint_budget
+            answer = await hub.bot_work.run(
+                connection.address, hint_json, view, seed, hub.settings.hint_budget
             )
         except WebError as error:
             connection.error(error.code, error.message, request_id)
@@ -226,43 +219,9 @@ async def _hint(hub: Hub, connection: Connection, table: Table, message: dict[st
     hub.background(work())
 
 
-def hint_of(view: PlayerView, budget: int | None) -> dict[str, Any]:
-    """What the strongest bot here would do (runs in a worker thread)."""
-    if view.phase == MOON_CHOICE:
-        others_add = conventional_moon_choice(view.scores, view.seat, view.rules.points_in_play)
-        return {"phase": view.phase, "others_add": others_add}
-    if view.phase == PASSING:
-        for level in ("hard", "easy", "random"):
-            try:
-                bot = make_bot(level, seed=0)
-            except Exception:
-                continue
-            try:
-                return {"phase": view.phase, "pass": [str(c) for c in bot.choose_pass(view)]}
-            finally:
-                close_bot(bot)
-        raise WebError("hint_unavailable", "no bot can suggest a pass here")
-    try:
-        from ..bots.hard import HardBot
-
-        hard = HardBot(seed=0) if budget is None else HardBot(seed=0, budget=budget)
-        try:
-            ranking = hard.analyse(view)
-        finally:
-            hard.close()
-    except (ImportError, AttributeError, TypeError) as error:
-        raise WebError("hint_unavailable", f"hints need the hard bot ({error})") from None
-    return {
-        "phase": view.phase,
-        "ranking": [{"card": str(card), "points": round(float(p), 2)} for card, p in ranking],
-    }
-
-
-async def _auto(hub: Hub, connection: Connection, table: Table, message: dict[str, Any]) -> None:
+async def _auto(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     seat = _seated(connection)
-    value = message.get("play_one")
-    if not isinstance(value, bool):
-        raise WebError("bad_message", "play_one: true or false")
+    value = message.play_one
     async with table.lock:
         if seat.auto_play_one != value:
             seat.auto_play_one = value
@@ -282,11 +241,11 @@ def _host(connection: Connection) -> Seat:
     return seat
 
 
-async def _fill(hub: Hub, connection: Connection, table: Table, message: dict[str, Any]) -> None:
+async def _fill(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     _host(connection)
-    wanted = message.get("seat")
-    level = message.get("level", table.level)
-    if not isinstance(level, str) or level not in hub.levels:
+    wanted = message.seat
+    level = table.level if message.level is None else message.level
+    if level not in hub.levels:
         raise WebError("bad_message", f"level: choose one of {', '.join(hub.levels)}")
     async with table.lock:
         if table.status == "playing":
@@ -294,7 +253,7 @@ async def _fill(hub: Hub, connection: Connection, table: Table, message: dict[st
         if wanted is None:
             targets = [s for s in table.seats if s.kind == "empty"]
         else:
-            if not isinstance(wanted, int) or not 0 <= wanted < len(table.seats):
+            if not wanted < len(table.seats):
                 raise WebError("bad_message", f"seat: 0 to {len(table.seats) - 1}")
             if table.seats[wanted].kind != "empty":
                 raise WebError("bad_message", "that seat is not free")
@@ -311,15 +270,13 @@ async def _fill(hub: Hub, connection: Connection, table: Table, message: dict[st
         table.broadcast_table()
 
 
-async def _clear(hub: Hub, connection: Connection, table: Table, message: dict[str, Any]) -> None:
+async def _clear(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     _host(connection)
-    wanted = message.get("seat")
-    if not isinstance(wanted, int) or isinstance(wanted, bool):
-        raise WebError("bad_message", "seat: a seat number")
+    wanted = message.seat
     async with table.lock:
         if table.status == "playing":
             raise WebError("started", "the game has started")
-        if not 0 <= wanted < len(table.seats) or table.seats[wanted].kind != "bot":
+        if not wanted < len(table.seats) or table.seats[wanted].kind != "bot":
             raise WebError("bad_message", "there is no bot in that seat")
         seat = table.seats[wanted]
         seat.kind, seat.name, seat.level, seat.bot = "empty", None, None, None
@@ -328,7 +285,45 @@ async def _clear(hub: Hub, connection: Connection, table: Table, message: dict[s
         table.broadcast_table()
 
 
-async def _start(hub: Hub, connection: Connection, table: Table, message: dict[str, Any]) -> None:
+async def _remove(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
+    """The host frees a seat a person took, before the game starts (a stranger who
+    took a friend's place, say); that person's seat token no longer holds it."""
+    host = _host(connection)
+    async with table.lock:
+        if table.status == "playing":
+            raise WebError("started", "the game has started")
+        if not message.seat < len(table.seats) or table.seats[message.seat].kind != "human":
+            raise WebError("bad_message", "there is no person in that seat")
+        seat = table.seats[message.seat]
+        if seat is host:
+            raise WebError("bad_message", "the host cannot remove themself: leave instead")
+        gone = list(seat.connections)
+        seat.kind, seat.name, seat.token_hash, seat.player_hash = "empty", None, None, None
+        seat.away = False
+        if seat.takeover is not None:
+            seat.takeover.cancel()
+            seat.takeover = None
+        await hub.store(hub.storage.update_seats, table.id, [seat.row()])
+        seat.connections.clear()
+        for other in gone:
+            other.error("removed", "the host gave your seat to someone else")
+            other.close()
+        _ack(connection, message)
+        table.broadcast_table()
+
+
+async def _list(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
+    """The host shows the table in the public list (or hides it again)."""
+    _host(connection)
+    async with table.lock:
+        if table.listed != message.listed:
+            await hub.store(hub.storage.set_listed, table.id, message.listed)
+            table.listed = message.listed
+        _ack(connection, message)
+        table.broadcast_table()
+
+
+async def _start(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     _host(connection)
     async with table.lock:
         await table.start()
@@ -337,21 +332,18 @@ async def _start(hub: Hub, connection: Connection, table: Table, message: dict[s
         table.broadcast_table()
 
 
-async def _leave(hub: Hub, connection: Connection, table: Table, message: dict[str, Any]) -> None:
+async def _leave(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     seat = _seated(connection)
     async with table.lock:
         _ack(connection, message)
         table.leave(seat)
 
 
-async def _chat(hub: Hub, connection: Connection, table: Table, message: dict[str, Any]) -> None:
+async def _chat(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     seat = _seated(connection)
-    text = message.get("text")
-    if not isinstance(text, str):
-        raise WebError("bad_message", "text: a string")
-    cleaned = " ".join(
-        "".join(ch if ch.isprintable() else " " for ch in text[: CHAT_CHARS * 4]).split()
-    )[:CHAT_CHARS]
+    cleaned = " ".join("".join(ch if ch.isprintable() else " " for ch in message.text).split())[
+        :CHAT_CHARS
+    ]
     if not cleaned:
         raise WebError("bad_message", "text: say something")
     # Acknowledged like an action, so that a client can tell its line from a refused one.
@@ -381,6 +373,8 @@ HANDLERS: dict[str, Handler] = {
     "auto": _auto,
     "fill": _fill,
     "clear": _clear,
+    "remove": _remove,
+    "list": _list,
     "start": _start,
     "leave": _leave,
     "chat": _chat,

@@ -31,6 +31,8 @@ PROTOCOL: Final = 1
 #: Largest client message accepted, in bytes.
 MESSAGE_BYTES: Final = 4096
 CHAT_CHARS: Final = 200
+#: A client refused this many times (flooding, malformed messages) is disconnected.
+MAX_REFUSALS: Final = 100
 #: Spectators per table.
 MAX_SPECTATORS: Final = 100
 #: Messages queued for one client before it is considered gone.
@@ -66,6 +68,8 @@ class WebError(Exception):
         self.code = code
         self.message = message
         self.status = status
+        #: The refused message's ``id``, when the refusal is made before it is read.
+        self.request_id: int | str | None = None
 
 
 def new_token() -> str:

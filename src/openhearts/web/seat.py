@@ -38,6 +38,10 @@ class Seat:
     connections: set[Connection] = field(default_factory=set)
     bot: Bot | None = None
     takeover: asyncio.TimerHandle | None = None
+    #: The turn clock ran out: a bot makes this one move for the person.
+    overdue: bool = False
+    #: Turn clocks run out in a row (a move of the person's own resets it).
+    timeouts: int = 0
 
     @property
     def bot_playing(self) -> bool:

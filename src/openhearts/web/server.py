@@ -24,7 +24,6 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..bots import add_level
@@ -40,9 +39,13 @@ from ..rules import (
     RulesError,
     Seating,
 )
+from . import keys, review
 from .connection import Connection
+from .exposure import LOOPBACK_NAMES, add_exposure_arguments, exposure_settings
+from .guard import ADDRESS_KEY, Guard
 from .hub import Hub
-from .protocol import CHAT_CHARS, MESSAGE_BYTES, PROTOCOL, TOKEN_RE, WebError
+from .protocol import CHAT_CHARS, MAX_REFUSALS, MESSAGE_BYTES, PROTOCOL, TOKEN_RE, WebError
+from .schema import CreateTable, JoinTable, parse_body
 from .settings import Settings
 from .storage import Storage, StorageError, default_database_url, token_hash
 from .table import Table
@@ -55,25 +58,8 @@ log = logging.getLogger("openhearts.web")
 #: Largest WebSocket frame uvicorn reads at all; between this and MESSAGE_BYTES a
 #: message gets a ``too_large`` reply.
 WS_MAX_BYTES = 65536
-#: A client flooding past its rate limit this many times is disconnected.
-MAX_REFUSALS = 100
 #: Seconds a new connection has to say hello.
 HELLO_TIMEOUT = 30.0
-
-#: Sent with every HTTP answer.  The page loads only its own files and talks only to
-#: this server, so an injected name could not load or send anything even if it were
-#: ever shown as HTML.
-SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
-    (
-        b"content-security-policy",
-        b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-        b"img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
-        b"frame-ancestors 'none'; form-action 'self'",
-    ),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-]
 
 FALLBACK_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>OpenHearts</title></head>
@@ -99,7 +85,7 @@ def _error(error: WebError) -> JSONResponse:
     return JSONResponse({"error": error.code, "message": error.message}, status_code=error.status)
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def _body(request: Request) -> bytes:
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MESSAGE_BYTES):
         raise WebError("too_large", f"a request body is at most {MESSAGE_BYTES} bytes", 413)
@@ -108,15 +94,7 @@ async def _body(request: Request) -> dict[str, Any]:
         data += chunk
         if len(data) > MESSAGE_BYTES:
             raise WebError("too_large", f"a request body is at most {MESSAGE_BYTES} bytes", 413)
-    if not data.strip():
-        return {}
-    try:
-        body = json.loads(data)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        raise WebError("bad_request", "the body is not valid JSON") from None
-    if not isinstance(body, dict):
-        raise WebError("bad_request", "the body is a JSON object")
-    return body
+    return data
 
 
 async def page(request: Request) -> Response:
@@ -206,8 +184,9 @@ def _seat_answer(table: Table, seat_index: int, token: str, player_token: str) -
     }
 
 
-def _address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+def _address(request: Request | WebSocket) -> str:
+    address: str = request.scope.get(ADDRESS_KEY, "unknown")
+    return address
 
 
 async def play_now(request: Request) -> Response:
@@ -221,9 +200,12 @@ async def create_table(request: Request) -> Response:
 async def _create(request: Request, *, play_now: bool) -> Response:
     hub = _hub(request)
     try:
-        body = await _body(request)
-        hub.check_create_rate(_address(request))
-        table, seat, token, player_token = await hub.create_table(body, play_now=play_now)
+        body = parse_body(CreateTable, await _body(request))
+        address = _address(request)
+        hub.limits.check("create", address)
+        table, seat, token, player_token = await hub.create_table(
+            body, play_now=play_now, address=address
+        )
     except WebError as error:
         return _error(error)
     return JSONResponse(_seat_answer(table, seat.index, token, player_token), status_code=201)
@@ -249,7 +231,8 @@ async def get_table(request: Request) -> Response:
 async def join_table(request: Request) -> Response:
     hub = _hub(request)
     try:
-        body = await _body(request)
+        body = parse_body(JoinTable, await _body(request))
+        hub.limits.check("join", _address(request))
         table, seat, token, player_token = await hub.join(request.path_params["table_id"], body)
     except WebError as error:
         return _error(error)
@@ -261,7 +244,10 @@ async def game_record(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     if await hub.get(table_id) is None:
         return _error(WebError("no_table", "there is no such table", 404))
-    found = await hub.store(hub.storage.game_record, table_id, request.path_params["number"])
+    number = request.path_params["number"]
+    if not (number.isascii() and number.isdigit() and len(number) <= 9):
+        return _error(WebError("no_game", "there is no such game", 404))
+    found = await hub.store(hub.storage.game_record, table_id, int(number))
     if found is None:
         return _error(WebError("no_game", "there is no such game", 404))
     status, text = found
@@ -314,6 +300,18 @@ async def _writer(websocket: WebSocket, connection: Connection) -> None:
 
 async def live_table(websocket: WebSocket) -> None:
     hub = _hub(websocket)
+    address = _address(websocket)
+    if not hub.limits.allow("connect", address) or not hub.limits.open_socket(address):
+        # Refused before the handshake: the browser sees the connection fail.
+        await websocket.close(code=1008, reason="rate_limited")
+        return
+    try:
+        await _live_table(websocket, hub, address)
+    finally:
+        hub.limits.close_socket(address)
+
+
+async def _live_table(websocket: WebSocket, hub: Hub, address: str) -> None:
     await websocket.accept()
     table = await hub.get(websocket.path_params["table_id"])
     if table is None:
@@ -327,6 +325,7 @@ async def live_table(websocket: WebSocket) -> None:
     # No await between getting the table and holding it: it cannot be forgotten meanwhile.
     table.users += 1
     connection = Connection(hub.settings.message_rate, hub.settings.message_burst)
+    connection.address = address
     writer = asyncio.create_task(_writer(websocket, connection))
     loop = asyncio.get_running_loop()
     opened = loop.time()
@@ -346,17 +345,20 @@ async def live_table(websocket: WebSocket) -> None:
             if text is None:
                 raw = message.get("bytes") or b""
                 if len(raw) > MESSAGE_BYTES:
-                    connection.error("too_large", f"a message is at most {MESSAGE_BYTES} bytes")
-                    continue
-                try:
-                    text = raw.decode("utf-8")
-                except UnicodeDecodeError:
-                    connection.error("bad_message", "a message is UTF-8 JSON text")
-                    continue
-            if len(text) > MESSAGE_BYTES or len(text.encode("utf-8")) > MESSAGE_BYTES:
-                connection.error("too_large", f"a message is at most {MESSAGE_BYTES} bytes")
-                continue
-            await hub.handle(connection, table, text)
+                    hub.refuse(
+                        connection, "too_large", f"a message is at most {MESSAGE_BYTES} bytes"
+                    )
+                else:
+                    try:
+                        text = raw.decode("utf-8")
+                    except UnicodeDecodeError:
+                        hub.refuse(connection, "bad_message", "a message is UTF-8 JSON text")
+            if text is None:
+                pass
+            elif len(text) > MESSAGE_BYTES or len(text.encode("utf-8")) > MESSAGE_BYTES:
+                hub.refuse(connection, "too_large", f"a message is at most {MESSAGE_BYTES} bytes")
+            else:
+                await hub.handle(connection, table, text)
             if connection.refused > MAX_REFUSALS:
                 # Still flooding after many refusals: hang up.
                 await websocket.close(code=1008)
@@ -375,25 +377,6 @@ async def live_table(websocket: WebSocket) -> None:
 
 
 # The application ----------------------------------------------------------------------
-
-
-class SecurityHeaders:
-    """ASGI middleware adding :data:`SECURITY_HEADERS` to HTTP answers."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
 
 
 def create_app(storage: Storage, settings: Settings | None = None) -> Starlette:
@@ -418,12 +401,21 @@ def create_app(storage: Storage, settings: Settings | None = None) -> Starlette:
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables/{table_id}", get_table),
         Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
-        Route("/api/tables/{table_id}/games/{number:int}/record", game_record),
+        Route("/api/tables/{table_id}/games/{number}/record", game_record),
+        Route("/api/tables/{table_id}/deals", review.deals),
+        Route("/api/keys", keys.keys),
         Route("/api/stats", stats),
         WebSocketRoute("/ws/{table_id}", live_table),
         Mount("/static", StaticFiles(directory=static_dir(), check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+    settings = hub.settings
+    guard = Middleware(
+        Guard,
+        hosts=settings.allowed_hosts,
+        origins=settings.allowed_origins,
+        proxies=settings.trusted_proxies,
+    )
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[guard])
     app.state.hub = hub
     return app
 
@@ -464,6 +456,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="how long a bot waits before it moves, so people can follow (default: 0.6)",
     )
     parser.add_argument(
+        "--auto-delay",
+        type=float,
+        default=1.5,
+        metavar="SECONDS",
+        help='longest random wait before "Auto play one" plays a card (default: 1.5)',
+    )
+    parser.add_argument(
         "--takeover-delay",
         type=float,
         default=5.0,
@@ -484,6 +483,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="messages per second one connection may send, bursts of twice that (default: 20)",
     )
+    add_exposure_arguments(parser)
     parser.add_argument(
         "--log-level",
         default="info",
@@ -504,14 +504,18 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         players=args.players,
         **{k: tuple(v) if isinstance(v, list) else v for k, v in options.items()},
     )
-    for name, value in (("bot-delay", args.bot_delay), ("takeover-delay", args.takeover_delay)):
+    for name, value in (
+        ("bot-delay", args.bot_delay),
+        ("auto-delay", args.auto_delay),
+        ("takeover-delay", args.takeover_delay),
+    ):
         if value < 0:
             raise ValueError(f"--{name}: not negative")
     if args.message_rate <= 0:
         raise ValueError("--message-rate: more than 0")
     return Settings(
         bot_delay=args.bot_delay,
-        auto_delay=min(args.bot_delay, 0.3),
+        auto_delay=args.auto_delay,
         takeover_delay=args.takeover_delay,
         default_level=args.level,
         default_preset=args.preset,
@@ -520,6 +524,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         create_rate=args.create_rate,
         message_rate=args.message_rate,
         message_burst=2 * args.message_rate,
+        **exposure_settings(args),
     )
 
 
@@ -557,8 +562,14 @@ def run(args: argparse.Namespace) -> int:
     shown = f"[{host}]" if ":" in host else host
     print(f"OpenHearts is served at http://{shown}:{args.port}/", flush=True)
     print(f"Database: {storage.safe_url} (schema version {version})", flush=True)
-    if host not in ("127.0.0.1", "localhost", "::1"):
+    if host not in LOOPBACK_NAMES:
         print("Listening beyond this computer: anyone who can reach it can play.", flush=True)
+        if not settings.allowed_hosts:
+            print(
+                "Any Host name is answered: name yours with --allowed-host "
+                "(it stops DNS rebinding).",
+                flush=True,
+            )
     config = uvicorn.Config(
         app,
         host=host,
@@ -567,6 +578,9 @@ def run(args: argparse.Namespace) -> int:
         # Compressing every small state costs more server time than it saves: a state
         # is a few kilobytes.
         ws_per_message_deflate=False,
+        # X-Forwarded-For is believed only from --trusted-proxy addresses (the Guard
+        # middleware); uvicorn's own handling would believe any loopback peer.
+        proxy_headers=False,
         log_level=args.log_level,
         access_log=args.log_level == "debug",
         lifespan="on",

@@ -11,9 +11,9 @@ also keeps its whole engine record (:mod:`openhearts.record`).
 
 >>> store = Storage("sqlite://")
 >>> store.migrate()
-1
+2
 >>> store.schema_version()
-1
+2
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -107,6 +108,9 @@ tables_table = sa.Table(
     sa.Column("rules", sa.Text, nullable=False),
     sa.Column("level", sa.String(64), nullable=False),
     sa.Column("game_number", sa.Integer, nullable=False, default=0),
+    # Version 2: shown in the public list; the table's own turn clock (seconds).
+    sa.Column("listed", sa.Boolean, nullable=False, default=False, server_default=sa.false()),
+    sa.Column("turn_clock", sa.Float),
 )
 
 seats_table = sa.Table(
@@ -139,6 +143,8 @@ games_table = sa.Table(
     sa.Column("scores", sa.Text),
     # The engine record (openhearts.record) once the game is over.
     sa.Column("record", sa.Text),
+    # Version 2: false once someone took back a move or asked for a hint.
+    sa.Column("rated", sa.Boolean, nullable=False, default=True, server_default=sa.true()),
 )
 
 actions_table = sa.Table(
@@ -171,14 +177,38 @@ stats_table = sa.Table(
 )
 
 
+keys_table = sa.Table(
+    "server_keys",
+    metadata,
+    sa.Column("name", sa.String(32), primary_key=True),
+    sa.Column("value", sa.String(128), nullable=False),
+)
+
+
 def _migration_1(connection: Connection) -> None:
     for table in (tables_table, seats_table, games_table, actions_table, stats_table):
         table.create(connection, checkfirst=True)
 
 
+def _migration_2(connection: Connection) -> None:
+    # Version 1 creates its tables from the current definitions, so on a new database
+    # these columns exist already: add only what is missing.
+    inspector = sa.inspect(connection)
+    added = (
+        ("tables", "listed", "BOOLEAN NOT NULL DEFAULT FALSE"),
+        ("tables", "turn_clock", "FLOAT"),
+        ("games", "rated", "BOOLEAN NOT NULL DEFAULT TRUE"),
+    )
+    for table, column, kind in added:
+        if column not in {c["name"] for c in inspector.get_columns(table)}:
+            connection.execute(sa.text(f"ALTER TABLE {table} ADD COLUMN {column} {kind}"))
+    keys_table.create(connection, checkfirst=True)
+
+
 #: version -> (description, function).  Append new versions; never edit an old one.
 MIGRATIONS: Final[dict[int, tuple[str, Callable[[Connection], None]]]] = {
     1: ("tables, seats, games, actions, player statistics", _migration_1),
+    2: ("listed tables, turn clocks, unrated games, server keys", _migration_2),
 }
 
 SCHEMA_VERSION: Final = max(MIGRATIONS)
@@ -213,6 +243,7 @@ class GameRow:
     status: str
     record: str | None = None
     actions: list[ActionRow] = field(default_factory=list)
+    rated: bool = True
 
 
 @dataclass
@@ -227,6 +258,8 @@ class TableRow:
     seats: list[SeatRow] = field(default_factory=list)
     #: The current (or last) game, with its actions when it is in progress.
     game: GameRow | None = None
+    listed: bool = False
+    turn_clock: float | None = None
 
 
 @dataclass
@@ -368,6 +401,8 @@ class Storage:
                     rules=json.dumps(table.rules),
                     level=table.level,
                     game_number=table.game_number,
+                    listed=table.listed,
+                    turn_clock=table.turn_clock,
                 )
             )
             self._write_seats(connection, table.id, table.seats, insert=True)
@@ -440,6 +475,54 @@ class Storage:
                     created_at=_now(),
                 )
             )
+
+    def mark_unrated(self, table_id: str, game: int) -> None:
+        """The game will not count in anyone's statistics (a move taken back, a hint)."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                games_table.update()
+                .where(games_table.c.table_id == table_id, games_table.c.number == game)
+                .values(rated=False)
+            )
+
+    def set_listed(self, table_id: str, listed: bool) -> None:
+        with self.engine.begin() as connection:
+            self._touch(connection, table_id, listed=listed)
+
+    def server_key(self, name: str) -> str:
+        """A secret of this server's, made on first use and kept in the database."""
+        with self.engine.begin() as connection:
+            found = connection.execute(
+                sa.select(keys_table.c.value).where(keys_table.c.name == name)
+            ).scalar()
+            if found is not None:
+                return str(found)
+            value = secrets.token_hex(32)
+            connection.execute(keys_table.insert().values(name=name, value=value))
+            return value
+
+    def prune(self, before: datetime, keep: Iterable[str] = ()) -> int:
+        """Forget tables finished, or left waiting, before ``before`` (with their games,
+        actions and seats; statistics stay), except those in ``keep``.  Returns how
+        many tables went."""
+        kept = set(keep)
+        with self.engine.begin() as connection:
+            ids = [
+                r.id
+                for r in connection.execute(
+                    sa.select(tables_table.c.id).where(
+                        tables_table.c.status.in_(("finished", "waiting")),
+                        tables_table.c.updated_at < before,
+                    )
+                )
+                if r.id not in kept
+            ]
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                for table in (actions_table, games_table, seats_table):
+                    connection.execute(table.delete().where(table.c.table_id.in_(chunk)))
+                connection.execute(tables_table.delete().where(tables_table.c.id.in_(chunk)))
+            return len(ids)
 
     def truncate_actions(self, table_id: str, game: int, keep: int) -> None:
         """Undo: forget every action from number ``keep`` on."""
@@ -544,7 +627,7 @@ class Storage:
         with self.engine.connect() as connection:
             rows = connection.execute(
                 sa.select(tables_table.c.id)
-                .where(tables_table.c.status == "waiting")
+                .where(tables_table.c.status == "waiting", tables_table.c.listed == sa.true())
                 .order_by(tables_table.c.created_at.desc())
                 .limit(limit)
             )
@@ -577,6 +660,8 @@ class Storage:
             game_number=row.game_number,
             created_at=_aware(row.created_at) or _now(),
             seats=seats,
+            listed=bool(row.listed),
+            turn_clock=row.turn_clock,
         )
         if row.game_number:
             table.game = self._game_of(connection, row.id, row.game_number)
@@ -597,6 +682,7 @@ class Storage:
             names=json.loads(row.names),
             status=row.status,
             record=row.record,
+            rated=bool(row.rated),
         )
         if row.status == "playing":
             game.actions = [

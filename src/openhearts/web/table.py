@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
 import time
 from typing import TYPE_CHECKING, Any
@@ -27,6 +28,7 @@ from ..game import (
 from ..rules import Rules
 from .botwork import close_bot
 from .connection import Connection
+from .memory import memory_json
 from .protocol import PROTOCOL, WebError
 from .seat import BOT_NAMES, Seat
 from .storage import (
@@ -72,6 +74,15 @@ def _action_of_row(row: ActionRow) -> Action:
     raise ValueError(f"unknown action kind {row.kind!r}")
 
 
+def _mark_auto(events: list[Event], seat: int) -> None:
+    """Tell only the seat itself that "Auto play one" played its card: to anyone else
+    the card must look like one the person chose (it may have been their only one)."""
+    for event in events:
+        if event.data.get("event") == "played" and event.data.get("seat") == seat:
+            event.owner = seat
+            event.private = {**event.private, "auto": True}
+
+
 class Table:
     """One table: seats, the current game, the connections, the bot driver."""
 
@@ -83,6 +94,11 @@ class Table:
         self.rules = Rules.from_dict(row.rules)
         self.level = row.level
         self.created = row.created_at
+        self.listed = row.listed
+        #: Seconds a person has for a move (None: the server's clock).
+        self.turn_clock = row.turn_clock
+        #: Whether the current game counts in statistics (no undo, no hint so far).
+        self.rated = row.game.rated if row.game is not None else True
         self.game_number = row.game_number
         self.seats = [Seat.of_row(s) for s in row.seats]
         self.spectators: set[Connection] = set()
@@ -95,7 +111,13 @@ class Table:
         #: Bumped on every change to the game, so a bot's late answer can tell it is stale.
         self.version = 0
         self.driver: asyncio.Task[None] | None = None
+        self.clock_handle: asyncio.TimerHandle | None = None
+        #: When a person was last connected (the table is abandoned some time after).
+        self.last_seen = time.monotonic()
         self.last_active = time.monotonic()
+        #: Whose share of the bot threads this table's bots use: the address that made
+        #: it (the table itself once reloaded).
+        self.owner = row.id
         #: Sockets and requests holding this object: it is not forgotten while any do.
         self.users = 0
 
@@ -118,7 +140,26 @@ class Table:
             "seats": [s.summary() for s in self.seats],
             "spectators": len(self.spectators),
             "created": self.created.isoformat().replace("+00:00", "Z"),
+            "listed": self.listed,
+            "turn_clock": self.clock,
+            "rated": self.rated,
         }
+
+    @property
+    def clock(self) -> float:
+        """Seconds a person has for a move (0: no clock)."""
+        settings = self.hub.settings
+        wanted = settings.turn_clock if self.turn_clock is None else self.turn_clock
+        return min(wanted, settings.max_turn_clock)
+
+    def unrate(self) -> None:
+        """The current game no longer counts in statistics (a move taken back, a hint):
+        the statistics are of games played unaided."""
+        if self.rated and self.game is not None and not self.game.is_over:
+            self.rated = False
+            self.hub.background(
+                self.hub.store(self.hub.storage.mark_unrated, self.id, self.game_number)
+            )
 
     def connections(self) -> list[Connection]:
         result = list(self.spectators)
@@ -161,6 +202,7 @@ class Table:
         # Public (it follows from the cards played and the rules), so everyone gets it:
         # a client whose "Auto play one" is on must not send a card while it holds.
         state["settled"] = game.points_settled()
+        state["memory"] = memory_json(view, index)
         return {
             "type": "state",
             "seq": self.seq,
@@ -280,6 +322,7 @@ class Table:
         self.acted = [0] * self.rules.players
         self.game_number = number
         self.status = "playing"
+        self.rated = True
         self.version += 1
 
     def announce_start(self, waiting_for: Seat | None = None) -> None:
@@ -313,7 +356,7 @@ class Table:
 
     # Committing actions ----------------------------------------------------------
 
-    async def commit(self, action: Action, *, extra: list[Event] | None = None) -> list[Event]:
+    async def commit(self, action: Action) -> list[Event]:
         """Apply, store, then tell everyone (caller holds the lock).  Raises
         :class:`IllegalActionError` (nothing changed) or :class:`WebError`."""
         game = self.game
@@ -333,7 +376,6 @@ class Table:
             self.version += 1
             raise WebError("internal", "the server could not store that; try again", 500) from None
         self.acted[action.seat] += 1
-        events = (extra or []) + events
         self.last_active = time.monotonic()
         if game.is_over:
             await self._finish()
@@ -353,7 +395,7 @@ class Table:
                 moons=sum(1 for r in game.results if r.shooter == seat.index),
             )
             for seat in self.seats
-            if seat.kind == "human" and seat.player_hash
+            if seat.kind == "human" and seat.player_hash and self.rated
         ]
         try:
             await self.hub.store(
@@ -377,20 +419,66 @@ class Table:
     # The bot driver --------------------------------------------------------------
 
     def kick(self) -> None:
-        """Make sure the driver runs if a bot (or "Auto play one") has something to do."""
+        """Make sure the driver runs if a bot (or "Auto play one") has something to do,
+        and that the turn clock runs for the people to act."""
+        self.arm_clock()
         if self.game is None or self.game.is_over or self.hub.closing:
             return
         if self.driver is None or self.driver.done():
             self.driver = asyncio.get_running_loop().create_task(self._drive())
+
+    def abandoned(self) -> bool:
+        """Whether every person has been gone for ``abandon_after``: the bots then wait
+        (a table nobody watches must not take the server's time) until someone is back."""
+        people = [s for s in self.seats if s.kind == "human"]
+        if not people or any(s.connections for s in people):
+            return False
+        return time.monotonic() - self.last_seen > self.hub.settings.abandon_after
+
+    def arm_clock(self) -> None:
+        """Start the turn clock for the people to act now (again, after any change)."""
+        if self.clock_handle is not None:
+            self.clock_handle.cancel()
+            self.clock_handle = None
+        game = self.game
+        if game is None or game.is_over or self.clock <= 0 or self.hub.closing:
+            return
+        if any(self._on_the_clock(self.seats[i]) for i in game.to_act()):
+            self.clock_handle = asyncio.get_running_loop().call_later(
+                self.clock, self._time_out, self.version
+            )
+
+    @staticmethod
+    def _on_the_clock(seat: Seat) -> bool:
+        return seat.kind == "human" and not seat.bot_playing and not seat.overdue
+
+    def _time_out(self, version: int) -> None:
+        """The clock ran out with nothing done: a bot moves for whoever is to act, and
+        after ``timeouts_to_bot`` such moves in a row keeps the seat until they act."""
+        self.clock_handle = None
+        game = self.game
+        if version != self.version or game is None or game.is_over:
+            return
+        for index in game.to_act():
+            seat = self.seats[index]
+            if self._on_the_clock(seat):
+                seat.overdue = True
+                seat.timeouts += 1
+                if seat.timeouts >= self.hub.settings.timeouts_to_bot:
+                    seat.away = True
+        self.broadcast_table()
+        self.kick()
 
     def _automatic(self) -> tuple[Seat, str] | None:
         """The next seat to be moved for, and how: ``bot`` or ``auto`` ("Auto play one")."""
         game = self.game
         if game is None or game.is_over:
             return None
+        if self.abandoned():
+            return None
         for index in game.to_act():
             seat = self.seats[index]
-            if seat.bot_playing:
+            if seat.bot_playing or seat.overdue:
                 return seat, "bot"
             if seat.kind == "human" and seat.auto_play_one and forced(game, auto=True):
                 return seat, "auto"
@@ -403,14 +491,18 @@ class Table:
             self.hub.maybe_evict(self, idle=True)
 
     async def _drive_steps(self) -> None:
-        loop = asyncio.get_running_loop()
         while not self.hub.closing:
             step = self._automatic()
             if step is None:
                 return
             seat, how = step
             version = self.version
-            delay = self.hub.settings.bot_delay if how == "bot" else self.hub.settings.auto_delay
+            if how == "bot":
+                delay = self.hub.settings.bot_delay
+            else:
+                # A forced card must not be told apart from a chosen one by its timing:
+                # it waits a random while, as a person would, never a fixed delay.
+                delay = random.uniform(0, self.hub.settings.auto_delay)
             if delay > 0:
                 await asyncio.sleep(delay)
                 if self.version != version:
@@ -425,7 +517,7 @@ class Table:
                 view = game.view(seat.index)
                 bot = self._bot_for(seat)
                 try:
-                    action = await loop.run_in_executor(self.hub.bot_pool, decide, bot, view)
+                    action = await self.hub.bot_work.run(self.owner, decide, bot, view)
                 except Exception as error:
                     # The error's text may name the bot's cards: the log keeps only its kind.
                     log.warning(
@@ -437,23 +529,27 @@ class Table:
             async with self.lock:
                 if self.version != version or self._automatic() != step:
                     continue  # the game moved on while the bot was thinking
-                extra = [Event({"event": "auto", "seat": seat.index})] if how == "auto" else []
                 try:
-                    events = await self.commit(action, extra=extra)
+                    events = await self.commit(action)
                 except IllegalActionError:
                     log.warning("table %s: the bot chose an illegal action", self.id)
                     fallback = decide(make_bot("random", seed=self.version), view)
-                    events = await self.commit(fallback, extra=extra)
+                    events = await self.commit(fallback)
                 except WebError:
                     await asyncio.sleep(0.5)
                     continue
+                if how == "auto":
+                    _mark_auto(events, seat.index)
+                seat.overdue = False
                 self.broadcast_state(events)
                 if self.status == "finished":
                     self.broadcast_table()
+                self.arm_clock()
 
     # Seats coming and going ------------------------------------------------------
 
     def attach(self, connection: Connection, seat: Seat | None) -> None:
+        self.last_seen = time.monotonic()
         connection.table = self
         connection.seat = seat
         connection.greeted = True
@@ -468,6 +564,7 @@ class Table:
         self.version += 1
 
     def detach(self, connection: Connection) -> None:
+        self.last_seen = time.monotonic()
         seat = connection.seat
         if seat is None:
             self.spectators.discard(connection)

@@ -1,0 +1,212 @@
+"""The commands typed at any prompt of the plain game: the same keys as the other
+faces (:mod:`openhearts.session.keys`), or their words."""
+
+from __future__ import annotations
+
+from ..cards import Suit
+from ..game import PlayerView
+from ..phases import Phase
+from ..sentences import spoken, trick_line
+from ..sentences.advice import hint_lines
+from ..session import NoHint, SessionError
+from ..session.keys import KEYS, Command, command_for_word
+from ..session.outcome import Ending
+from ..session.statistics import load_stats
+from .console import Stop
+from .scores import show_history
+from .table import Table
+
+__all__ = ["HELP", "run_command", "show_hand", "show_trick"]
+
+
+def _help() -> str:
+    lines = [
+        "Commands (type them at any prompt; a letter does the same as its word):",
+        '  a card       play it: any spelling works, e.g. 5C, 5c, 10h, TH, Q♠, "queen of spades"',
+    ]
+    for key in KEYS:
+        if not key.plain:
+            continue
+        names = [*key.words, *(k.lower() for k in key.keys)]
+        lines.append(f"  {', '.join(names):<20} {key.description}")
+    lines.append('When passing, name the cards together, e.g. "2c 5c QS".')
+    lines.append("End of input (Ctrl-D), Ctrl-C or closing the terminal also saves the game.")
+    return "\n".join(lines)
+
+
+HELP = _help()
+
+
+def run_command(plain: Table, text: str) -> bool:
+    """Run a command; False when the text is not one (then it is read as cards)."""
+    word, _, rest = text.strip().partition(" ")
+    found = command_for_word(word)
+    if found is None:
+        return False
+    command, number = found
+    if command is Command.SAVE:
+        _save(plain, rest.strip())
+        return True
+    if rest.strip():
+        return False
+    if command is Command.QUIT:
+        raise Stop(Ending.QUIT)
+    view = plain.session.view()
+    if command is Command.READ_CARD:
+        assert number is not None
+        plain.say(spoken.table_item(view, number))
+        return True
+    handlers = {
+        Command.HELP: lambda: plain.say(HELP),
+        Command.READ_HAND: lambda: _hand(plain, view),
+        Command.SHEET: lambda: _scores(plain, view),
+        Command.LAST_TRICK: lambda: _last(plain, view),
+        Command.MEMORY: lambda: _memory(plain, view),
+        Command.WON: lambda: _won(plain, view),
+        Command.UNDO: lambda: _undo(plain),
+        Command.HINT: lambda: _hint(plain),
+        Command.RULES: lambda: _rules(plain),
+        Command.READ_TABLE: lambda: plain.say(spoken.table(view)),
+        Command.READ_SCORES: lambda: plain.say(spoken.scores(view)),
+        Command.READ_TURN: lambda: plain.say(spoken.turn(view)),
+        Command.STATS: lambda: _stats(plain),
+    }
+    handler = handlers.get(command)
+    if handler is None:
+        return False
+    handler()
+    return True
+
+
+def show_trick(plain: Table, view: PlayerView) -> None:
+    number = len(view.tricks) + 1
+    if not view.trick:
+        note = ""
+        if not view.hearts_broken and any(c.suit is Suit.HEARTS for c in view.hand):
+            note = " Hearts are not broken yet."
+        plain.say(f"Trick {number}: you lead.{note}")
+        return
+    style = plain.console.style
+    cards = ", ".join(f"{view.names[seat]} {style.card(card)}" for seat, card in view.trick)
+    plain.say(f"Trick {number}: on the table: {cards}.")
+
+
+def show_hand(plain: Table, view: PlayerView) -> None:
+    style = plain.console.style
+    marks = view.legal if view.phase == Phase.PLAYING and view.is_my_turn else None
+    plain.say("Your hand:")
+    for suit in Suit:
+        cards = view.hand.of_suit(suit)
+        ranks = " ".join(
+            style.card(c)[:-1] + ("*" if marks is not None and c in marks else "") for c in cards
+        )
+        plain.say(f"  {style.suit(suit)}: {ranks or '-'}")
+
+
+def _hand(plain: Table, view: PlayerView) -> None:
+    if view.phase == Phase.PLAYING and view.is_my_turn:
+        show_trick(plain, view)
+    show_hand(plain, view)
+    if view.legal:
+        plain.say(f"You may play: {plain.console.style.cards(view.legal)}")
+
+
+def _scores(plain: Table, view: PlayerView) -> None:
+    game = plain.session.game
+    if game.results:
+        show_history(plain)
+    else:
+        plain.say("No deal has finished yet: every total is 0.")
+    taken = ", ".join(f"{plain.who(s)} {p}" for s, p in enumerate(view.points_taken))
+    plain.say(f"Points taken so far in deal {game.deal_number + 1}: {taken}.")
+
+
+def _last(plain: Table, view: PlayerView) -> None:
+    game = plain.session.game
+    if view.tricks:
+        number, trick, where = len(view.tricks), view.tricks[-1], ""
+    elif game.results:
+        number = len(game.results[-1].tricks)
+        trick, where = game.results[-1].tricks[-1], " of the previous deal"
+    else:
+        plain.say("No trick has been played yet.")
+        return
+    line = trick_line(plain.console.style, plain.names, game.rules, number, trick)
+    plain.say(line.replace(f"Trick {number}:", f"Trick {number}{where}:", 1))
+
+
+def _memory(plain: Table, view: PlayerView) -> None:
+    """The memory aids: what has gone, what is still out, who lacks which suit."""
+    aids = plain.session.memory()
+    style = plain.console.style
+    if not aids.played:
+        plain.say("No card has been played yet in this deal.")
+    else:
+        plain.say(f"Played in deal {aids.deal + 1}:")
+        for suit in Suit:
+            gone = style.cards(aids.played_of(suit)) or "-"
+            out = style.cards(aids.unseen_of(suit)) or "-"
+            plain.say(f"  {style.suit(suit)}: {gone}   (not seen yet: {out})")
+    if aids.still_out_from_pass and aids.pass_target is not None:
+        plain.say(
+            f"Still out from your pass to {view.names[aids.pass_target]}: "
+            f"{style.cards(aids.still_out_from_pass)}."
+        )
+    voids = [f"{view.names[v.seat]} has no {v.suit.word}" for v in aids.voids]
+    plain.say("Known voids: " + ("; ".join(voids) if voids else "none yet") + ".")
+    plain.say("Hearts are broken." if aids.hearts_broken else "Hearts are not broken yet.")
+    taken = ", ".join(f"{plain.who(s)} {p}" for s, p in enumerate(aids.points_taken))
+    plain.say(f"Points taken this deal: {taken}.")
+
+
+def _won(plain: Table, view: PlayerView) -> None:
+    style = plain.console.style
+    for seat in range(view.players):
+        won = view.won[seat]
+        verb = "have" if seat == view.seat else "has"
+        plain.say(f"{plain.who(seat)} {verb} won {style.cards(won) if won else 'nothing'}.")
+
+
+def _undo(plain: Table) -> None:
+    try:
+        events = plain.session.undo()
+    except SessionError as error:
+        plain.say(str(error))
+        return
+    plain.tell(events)
+    plain.skip_auto = True
+
+
+def _hint(plain: Table) -> None:
+    session = plain.session
+    view = session.view()
+    if session.human not in session.game.to_act():
+        plain.say("A hint is for when it is your turn.")
+        return
+    plain.say("Thinking...")
+    try:
+        hint = session.hint()
+    except NoHint as error:
+        plain.say(str(error))
+        return
+    except Exception as error:  # a hint must never end the game
+        plain.say(f"No hint this time ({error}).")
+        return
+    for line in hint_lines(hint, plain.console.style, [plain.who(s) for s in range(view.players)]):
+        plain.say(line)
+
+
+def _rules(plain: Table) -> None:
+    plain.say("The rules of this game:")
+    for line in plain.session.game.rules.describe():
+        plain.say(f"  {line}")
+
+
+def _stats(plain: Table) -> None:
+    for line in load_stats().lines():
+        plain.say(line)
+
+
+def _save(plain: Table, path: str) -> None:
+    saved, problem = plain.slot.save(plain.session, path)
+    plain.say(f"The game is saved in {saved}." if saved is not None else str(problem))

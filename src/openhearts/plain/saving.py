@@ -1,0 +1,61 @@
+"""Where the plain game saves, and what it does when it cannot.
+
+A ``save FILE`` that fails leaves the save file as it was; saving on the way out
+tries the save file, then the default one, then a file in the temporary directory,
+so that stopping never loses the game while any of them can be written.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from ..paths import data_dir
+from ..session import Session
+from ..session.saving import save_session
+
+__all__ = ["SaveSlot", "default_save_path"]
+
+
+def default_save_path() -> str:
+    """Where a game is saved when no ``--save`` file is given."""
+    return str(data_dir() / "saved-game.json")
+
+
+class SaveSlot:
+    """The save file of one plain game."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = os.path.expanduser(path) if path else default_save_path()
+
+    def save_to(self, session: Session, path: str) -> str | None:
+        """Save to ``path``; None when done, else the reason in words."""
+        try:
+            save_session(path, session.game, session.info())
+        except OSError as error:
+            return error.strerror or str(error)
+        return None
+
+    def save(self, session: Session, path: str = "") -> tuple[str | None, str | None]:
+        """``save [FILE]``: (where it was saved or None, the problem or None).  A new
+        file becomes the save file only once a save to it worked."""
+        target = os.path.expanduser(path) if path else self.path
+        problem = self.save_to(session, target)
+        if problem is None:
+            self.path = target
+            return target, None
+        return None, f"Could not save the game to {target}: {problem}."
+
+    def save_somewhere(self, session: Session) -> tuple[str | None, list[str]]:
+        """Save on the way out: the save file, else the default file, else a file in
+        the temporary directory.  Returns where, and the problems met on the way."""
+        problems: list[str] = []
+        fallback = str(Path(tempfile.gettempdir()) / "openhearts-saved-game.json")
+        for target in dict.fromkeys([self.path, default_save_path(), fallback]):
+            problem = self.save_to(session, target)
+            if problem is None:
+                self.path = target
+                return target, problems
+            problems.append(f"Could not save the game to {target}: {problem}.")
+        return None, problems

@@ -1,0 +1,37 @@
+"""The plain game's score tables: after a deal, on ``scores``, at the end."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..sentences import table
+from ..session.events import DealScored
+
+if TYPE_CHECKING:
+    from .table import Table
+
+__all__ = ["show_deal_result", "show_totals", "show_history"]
+
+
+def show_deal_result(plain: Table, event: DealScored) -> None:
+    rows = [
+        [name, event.result.points[seat], event.totals[seat]]
+        for seat, name in enumerate(plain.names)
+    ]
+    for text in table(["", "This deal", "Total"], rows):
+        plain.say(f"  {text}")
+
+
+def show_totals(plain: Table) -> None:
+    scores = plain.session.game.scores
+    rows = [[name, score] for name, score in zip(plain.names, scores, strict=True)]
+    for text in table(["", "Total"], rows):
+        plain.say(f"  {text}")
+
+
+def show_history(plain: Table) -> None:
+    game = plain.session.game
+    rows: list[list[object]] = [[f"Deal {r.number + 1}", *r.points] for r in game.results]
+    rows.append(["Total", *game.scores])
+    for text in table(["", *plain.names], rows):
+        plain.say(f"  {text}")

@@ -1,0 +1,81 @@
+"""``hearts play --plain``: a new or resumed game from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ..options import rules_from_args
+from ..record import RecordError
+from ..rules import RulesError
+from ..sentences import Style, supports_symbols
+from ..session import Session
+from ..session.names import table_names
+from ..session.saving import load_session
+from ..session.seats import BotError, make_bot
+from .game import PlainSession
+
+__all__ = ["SetupError", "run_plain"]
+
+
+class SetupError(Exception):
+    """The command line cannot start a game; the message says why."""
+
+
+def _new_session(args: argparse.Namespace) -> Session:
+    try:
+        rules = rules_from_args(args)
+    except RulesError as error:
+        raise SetupError(str(error)) from None
+    opponents = [n for n in (args.opponents or "").split(",") if n.strip()]
+    if len(opponents) > rules.players - 1:
+        raise SetupError(
+            f"--opponents: {len(opponents)} names for {rules.players - 1} computer players"
+        )
+    try:
+        make_bot(args.level, 0)
+    except BotError as error:
+        raise SetupError(str(error)) from None
+    except ImportError:
+        pass  # the session falls back to random players and says so
+    names = table_names(rules.players, args.name or "", opponents)
+    return Session.new(rules, args.seed, names, level=args.level, auto_play_one=args.auto_play_one)
+
+
+def _resumed_session(args: argparse.Namespace) -> Session:
+    try:
+        game, info = load_session(os.path.expanduser(args.resume))
+    except RecordError as error:
+        raise SetupError(f"cannot resume {args.resume}: {error}") from None
+    return Session.resume(game, info, name=args.name, level=args.level)
+
+
+def run_plain(args: argparse.Namespace) -> int:
+    """Set up (or resume) a game and play it in plain lines; returns the exit status."""
+    out = sys.stdout
+    style = Style(supports_symbols(out) and not getattr(args, "ascii", False))
+    try:
+        session = _resumed_session(args) if args.resume else _new_session(args)
+    except SetupError as error:
+        print(f"hearts play: {error}", file=sys.stderr)
+        return 2
+    save_path = args.save if args.save is not None else args.resume
+    plain = PlainSession(
+        session.game,
+        session.seats.bots,
+        me=session.human,
+        save_path=save_path or None,
+        auto_play_one=session.auto_play_one if args.resume else args.auto_play_one,
+        out=out,
+        style=style,
+        level=session.seats.level,
+    )
+    plain.session.seats.problem = session.seats.problem
+    if args.resume and (args.preset != "standard" or args.players or args.end_score or args.option):
+        plain.say("The rules come from the saved game; the rules options are ignored.")
+    if session.game.is_over:
+        plain.say(f"That game is already over ({args.resume}).")
+        plain.finish(save_record=False)
+        return 0
+    return plain.run()

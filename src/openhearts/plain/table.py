@@ -1,0 +1,62 @@
+"""What the parts of a plain game share: the session, the console, the save file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..sentences.events import Narrator
+from ..session import Session
+from ..session.events import DealScored, Event, TrickTaken
+from ..session.saving import SessionInfo
+from .console import Console
+from .saving import SaveSlot
+
+__all__ = ["Table"]
+
+
+@dataclass
+class Table:
+    session: Session
+    console: Console
+    slot: SaveSlot
+    #: Undo just happened: the person's sole legal card waits instead of being replayed.
+    skip_auto: bool = False
+
+    @property
+    def me(self) -> int:
+        return self.session.human
+
+    @property
+    def narrator(self) -> Narrator:
+        return Narrator(self.session.view(), self.console.style)
+
+    def say(self, text: str = "") -> None:
+        self.console.say(text)
+
+    def who(self, seat: int) -> str:
+        return "You" if seat == self.me else self.session.names[seat]
+
+    @property
+    def names(self) -> list[str]:
+        """Names for tables: the person's marked ``(you)``."""
+        return [
+            f"{name} (you)" if seat == self.me else name
+            for seat, name in enumerate(self.session.names)
+        ]
+
+    def tell(self, events: Iterable[Event]) -> None:
+        """Say what the events caused (deal results with their table)."""
+        from .scores import show_deal_result
+
+        narrator = self.narrator
+        for event in events:
+            for line in narrator.lines(event):
+                self.say(line)
+            if isinstance(event, TrickTaken):
+                self.say()
+            elif isinstance(event, DealScored):
+                show_deal_result(self, event)
+
+    def info(self) -> SessionInfo:
+        return self.session.info()

@@ -1,0 +1,84 @@
+"""Hints in sentences: the recommendation first, then every choice in the order the
+hint ranks them, each with the numbers it is ranked by.
+
+>>> from openhearts.session.hints import Hint, HintKind, HintOption
+>>> option = lambda card, points, margin: HintOption(
+...     cards=CardSet.parse(card), points=points, rank_value=margin)
+>>> hint = Hint(HintKind.PLAY, (option("8C", 2.6, -1.3), option("QC", 2.5, 0.4)), seat=0)
+>>> hint_line(hint, Style(), ("You", "West", "North", "East"))
+'Hint: play the 8♣ (about 2.6 points to take, -1.3 against the others). Next: Q♣ 2.5 (+0.4).'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..cards import CardSet
+from ..session.hints import Hint, HintKind, HintOption
+from ..session.words import join_words
+from .style import Style
+
+__all__ = ["hint_line", "hint_lines", "TOP"]
+
+#: How many ranked choices the one-line hint names.
+TOP = 3
+
+
+def _cards(style: Style, cards: CardSet) -> str:
+    return join_words([f"the {style.card(card)}" for card in cards])
+
+
+def _totals(names: Sequence[str], option: HintOption) -> str:
+    assert option.totals is not None
+    return ", ".join(f"{name} {total}" for name, total in zip(names, option.totals, strict=True))
+
+
+def _moon_line(hint: Hint, names: Sequence[str]) -> str:
+    best, other = hint.options
+    assert best.totals is not None and other.totals is not None
+    # Adding leaves your own total as it is; subtracting moves it by the points in play.
+    points = abs(best.totals[hint.seat] - other.totals[hint.seat])
+    if best.others_add:
+        return (
+            f"Hint: let everyone else add {points} (totals then: {_totals(names, best)}): "
+            "it leaves you alone with the lowest total."
+        )
+    return (
+        f"Hint: subtract {points} from your own total (totals then: {_totals(names, best)}): "
+        "adding would not leave you alone with the lowest total."
+    )
+
+
+def _value(option: HintOption) -> str:
+    return f"{option.points:.1f} ({option.rank_value:+.1f})"
+
+
+def hint_line(hint: Hint, style: Style, names: Sequence[str]) -> str:
+    """The hint in one sentence (the status line, the announcements)."""
+    if hint.kind == HintKind.PASS:
+        return f"Hint: pass {_cards(style, hint.best.cards)}."
+    if hint.kind == HintKind.MOON:
+        return _moon_line(hint, names)
+    best = hint.best
+    text = (
+        f"Hint: play the {style.card(best.card)} (about {best.points:.1f} points to take, "
+        f"{best.rank_value:+.1f} against the others)."
+    )
+    others = [f"{style.card(o.card)} {_value(o)}" for o in hint.options[1:TOP]]
+    if others:
+        text += " Next: " + ", ".join(others) + "."
+    return text
+
+
+def hint_lines(hint: Hint, style: Style, names: Sequence[str]) -> list[str]:
+    """The hint with every choice, best first (the plain game)."""
+    if hint.kind != HintKind.PLAY:
+        return [hint_line(hint, style, names)]
+    best = hint.best
+    lines = [
+        f"Hint: the hard computer player would play the {style.card(best.card)}.",
+        "Every card, best first: the points you can expect to take in the rest of this "
+        "deal, and in brackets those points against the others' average (lower is better):",
+    ]
+    lines += [f"  {style.card(option.card)}: {_value(option)}" for option in hint.options]
+    return lines

@@ -1,0 +1,54 @@
+"""The terminal game's card table: :class:`TableScreen`, put together from its parts.
+
+* :mod:`.table_base` -- state (reactive), layout, drawing, the computer players' turns;
+* :mod:`.table_hand` -- your cards: play, choose to pass, type by name;
+* :mod:`.table_keys` -- hint, undo and the reading keys;
+* :mod:`.table_dialogs` -- score sheet, game over, moon choice and the other dialogs.
+
+The keys come from the one key map (:mod:`openhearts.session.keys`), in either case.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.binding import Binding, BindingType
+
+from ..session.keys import Command, key_of, textual_keys
+from .table_dialogs import DialogsMixin
+from .table_hand import HandMixin
+from .table_keys import KeysMixin
+
+__all__ = ["TableScreen"]
+
+
+def _bind(command: Command, action: str | None = None) -> Binding:
+    label = key_of(command).label
+    return Binding(textual_keys(command), action or command.value, label, show=bool(label))
+
+
+class TableScreen(KeysMixin, HandMixin, DialogsMixin):
+    """The card table: opponents around, the trick in the middle, your hand at the bottom."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        _bind(Command.PASS),
+        _bind(Command.HINT),
+        _bind(Command.UNDO),
+        Binding("ctrl+z", "undo", show=False),
+        _bind(Command.LAST_TRICK),
+        _bind(Command.WON),
+        _bind(Command.MEMORY),
+        _bind(Command.SHEET),
+        _bind(Command.READ_TABLE),
+        *(Binding(str(n), f"read_card({n})", show=False) for n in range(1, 7)),
+        _bind(Command.READ_SCORES),
+        _bind(Command.READ_TURN),
+        _bind(Command.READ_HAND),
+        _bind(Command.OPTIONS),
+        _bind(Command.NEW_GAME),
+        _bind(Command.STATS),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("slash", "type_card('')", show=False),
+        *(Binding(key, f"type_card('{key}')", show=False) for key in "qkaj789"),
+        _bind(Command.CLEAR),
+    ]

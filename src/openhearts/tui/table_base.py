@@ -1,0 +1,360 @@
+"""The card table's state, drawing and flow: what the other table modules build on.
+
+The state that decides what the table shows is reactive (as in Textual's own
+examples): changing :attr:`TableBase.chosen` or :attr:`TableBase.message` redraws.
+The game itself is the face-neutral :class:`~openhearts.session.Session`; this screen
+draws it, lets the computer players act (in a worker thread, so the screen stays
+live) and turns the session's events into announcements.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, RichLog
+
+from ..cards import CardSet
+from ..game import TrickRecord
+from ..phases import Phase
+from ..sentences import Style
+from ..sentences import spoken as words
+from ..sentences.events import Narrator
+from ..session import Session
+from ..session.driver import decide
+from ..session.events import DealScored, DealStarted, Event
+from ..session.statistics import Stats
+from .widgets import (
+    HandView,
+    SeatInfo,
+    SeatPanel,
+    StatusLine,
+    TrickPicture,
+    TrickView,
+    slot_angle,
+    slot_side,
+)
+
+if TYPE_CHECKING:
+    from .app import HeartsApp
+
+__all__ = ["TableBase", "TRICK_PAUSE", "SPOKEN"]
+
+#: Pause after a finished trick, in units of the animation delay.
+TRICK_PAUSE = 2.5
+
+#: Cards said by name in the announcements (they are read aloud).
+SPOKEN = Style(spoken=True)
+
+
+class TableBase(Screen[None]):
+    """The card table: opponents around, the trick in the middle, your hand at the bottom."""
+
+    #: Cards chosen to pass.
+    chosen: reactive[CardSet] = reactive(CardSet, init=False)
+    #: The last thing said, under the status line.
+    message: reactive[str] = reactive("", init=False)
+    message_is_error: reactive[bool] = reactive(False, init=False)
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        #: Increases with every change of the game, so stale computer moves are dropped.
+        self.generation = 0
+        self.results_seen = len(session.game.results)
+        self.pending_sheet = False
+        #: The last trick of the deal just finished, shown until the score sheet opens.
+        self.previous_trick: TrickRecord | None = None
+        self.stats_recorded = session.game.is_over
+        self.final_stats: Stats | None = None
+        players = session.game.rules.players
+        self.slots = [self._slot(seat) for seat in range(players)]
+
+    @property
+    def hearts(self) -> HeartsApp:
+        from .app import HeartsApp
+
+        app = self.app
+        assert isinstance(app, HeartsApp)
+        return app
+
+    def _slot(self, seat: int) -> int:
+        """Display slot of a seat: 0 is you, then clockwise on screen."""
+        game = self.session.game
+        players = game.rules.players
+        if game.rules.direction == "counterclockwise":
+            return (self.session.human - seat) % players
+        return (seat - self.session.human) % players
+
+    # Layout ----------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        players = self.session.game.rules.players
+        human = self.session.human
+        sides: dict[str, list[tuple[float, int]]] = {"left": [], "top": [], "right": []}
+        for seat in range(players):
+            if seat == human:
+                continue
+            slot = self.slots[seat]
+            angle = slot_angle(slot, players)
+            side = slot_side(slot, players)
+            key = math.cos(angle) if side == "top" else -math.sin(angle)
+            sides[side].append((key, seat))
+        for entries in sides.values():
+            entries.sort()
+        with Vertical(id="table"):
+            with Horizontal(id="top"):
+                for _, seat in sides["top"]:
+                    yield SeatPanel(seat, id=f"seat-{seat}", classes="seat")
+            with Horizontal(id="middle"):
+                with Vertical(id="left", classes="side"):
+                    for _, seat in sides["left"]:
+                        yield SeatPanel(seat, id=f"seat-{seat}", classes="seat")
+                yield TrickView(id="trick")
+                with Vertical(id="right", classes="side"):
+                    for _, seat in sides["right"]:
+                        yield SeatPanel(seat, id=f"seat-{seat}", classes="seat")
+            yield SeatPanel(human, id=f"seat-{human}", classes="me")
+            yield HandView(id="hand")
+            yield Input(
+                id="entry",
+                placeholder="type cards (qs, 10h, queen of spades) and Enter; Escape cancels",
+            )
+            with Horizontal(id="status-row"):
+                yield StatusLine(id="status")
+                yield Button("Pass ▸", id="pass-button", variant="primary")
+            # Wrapped, so a long announcement is read whole, not cut at the edge.
+            yield RichLog(id="log", max_lines=500, wrap=True, markup=False)
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#entry", Input).display = False
+        log = self.query_one("#log", RichLog)
+        log.can_focus = False
+        for sentence in self.hearts.announcements[-50:]:
+            log.write(sentence)
+        self.query_one(HandView).focus()
+        self.refresh_table()
+        if self.session.game.is_over:
+            self.call_after_refresh(self.show_game_over)
+
+    def on_resize(self) -> None:
+        # On a small terminal the table needs the rows more than the log does.
+        height = self.app.size.height
+        for log in self.query("#log").results(RichLog):
+            log.styles.height = 3 if height >= 30 else 2
+        # A tall terminal gets the large cards in the hand.
+        for hand in self.query("#hand").results(HandView):
+            hand.styles.height = 6 if height >= 36 else 5
+
+    def on_screen_resume(self) -> None:
+        self.refresh_table()
+        self.advance()
+
+    def watch_chosen(self) -> None:
+        self.refresh_table()
+
+    def watch_message(self) -> None:
+        self.refresh_table()
+
+    def watch_message_is_error(self) -> None:
+        self.refresh_table()
+
+    # Drawing -------------------------------------------------------------------------
+
+    @property
+    def is_current(self) -> bool:
+        return self.is_attached and self.app.screen is self
+
+    def refresh_table(self) -> None:
+        if not self.is_mounted:
+            return
+        session = self.session
+        game = session.game
+        view = session.view()
+        players = game.rules.players
+        for seat in range(players):
+            passed = view.phase == Phase.PASSING and seat not in game.to_act()
+            info = SeatInfo(
+                seat=seat,
+                name=game.names[seat],
+                cards=view.hand_sizes[seat],
+                taken=view.points_taken[seat],
+                total=view.scores[seat],
+                won=view.won[seat],
+                tricks=sum(1 for t in view.tricks if t.winner == seat),
+                to_move=view.to_move == seat or (view.phase == Phase.PASSING and not passed),
+                dealer=view.dealer == seat,
+                passed=passed,
+                you=seat == session.human,
+                jack=game.rules.jack_of_diamonds,
+            )
+            self.query_one(f"#seat-{seat}", SeatPanel).show(info)
+        self.query_one(TrickView).show(self._picture())
+        my_turn = view.phase == Phase.PLAYING and view.to_move == session.human
+        received = view.received or CardSet()
+        # Received cards stay marked until you have played one card after the exchange.
+        fresh = received if len(view.hand) >= game.rules.hand_size - 1 else CardSet()
+        self.query_one(HandView).show(
+            view.hand.cards(),
+            legal=view.legal if my_turn else None,
+            chosen=self.chosen if view.phase == Phase.PASSING else CardSet(),
+            new=fresh,
+        )
+        passing = view.phase == Phase.PASSING and session.human in game.to_act()
+        button = self.query_one("#pass-button", Button)
+        if button.display != passing:
+            button.display = passing
+        status = Text()
+        status.append(words.status(view, len(self.chosen)), style="bold")
+        if self.message:
+            status.append("\n")
+            style = "bold #ffb4a8" if self.message_is_error else "#d7ecdc"
+            status.append(self.message, style=style)
+        self.query_one("#status", StatusLine).show(status)
+
+    def _picture(self) -> TrickPicture:
+        view = self.session.view()
+        game = self.session.game
+        players = game.rules.players
+        picture = TrickPicture(players, self.slots, game.names)
+        if view.trick:
+            picture.plays = list(view.trick)
+            self.previous_trick = None
+            return picture
+        last = view.tricks[-1] if view.tricks else self.previous_trick
+        if last is not None:
+            picture.plays = last.plays(players)
+            picture.winner = last.winner
+            picture.caption = words.trick_taken(view, last).split(" with ")[0]
+        elif view.phase == Phase.PASSING and view.pass_target is not None:
+            side = slot_side(self.slots[view.pass_target], players)
+            arrow = {"left": "◀", "right": "▶", "top": "▲"}[side]
+            picture.caption = (
+                f"Deal {view.deal_number + 1}: pass {view.rules.cards_passed} cards "
+                f"{arrow} {game.names[view.pass_target]}"
+            )
+        elif view.phase == Phase.PLAYING:
+            picture.caption = f"Deal {view.deal_number + 1}"
+        return picture
+
+    def say(self, sentences: Iterable[str], error: bool = False) -> None:
+        """Announce sentences (log, status line, file, speech)."""
+        for sentence in sentences:
+            self.hearts.announce(sentence)
+            self.message_is_error = error
+            self.message = sentence
+
+    def log_line(self, sentence: str) -> None:
+        if self.is_mounted:
+            self.query_one("#log", RichLog).write(sentence)
+
+    def refuse(self, reason: str) -> None:
+        self.app.bell()
+        self.say([reason], error=True)
+
+    def sentences(self, events: Iterable[Event]) -> list[str]:
+        """What the events say to the person."""
+        narrator = Narrator(self.session.view(), SPOKEN)
+        said: list[str] = []
+        for event in events:
+            said += narrator.lines(event)
+            if isinstance(event, DealScored):
+                said.append(narrator.points_sentence(event))
+            elif isinstance(event, DealStarted):
+                said.append(words.status(narrator.view))
+        return said
+
+    # The flow of the game ----------------------------------------------------------
+
+    def after_action(self, events: list[Event]) -> None:
+        """Bookkeeping after any change of the game."""
+        session = self.session
+        game = session.game
+        self.generation += 1
+        if len(game.results) > self.results_seen:
+            self.pending_sheet = True
+            tricks = game.results[-1].tricks
+            self.previous_trick = tricks[-1] if tricks else None
+        self.results_seen = len(game.results)
+        if game.phase != Phase.PASSING:
+            self.chosen = CardSet()
+        self.say(self.sentences(events))
+        if game.is_over:
+            if not self.stats_recorded:
+                self.stats_recorded = True
+                self.final_stats = self.hearts.storage.record_game(game, session.human)
+            self.hearts.storage.clear_game()
+        else:
+            self.hearts.storage.save_game(session)
+        self.refresh_table()
+
+    def advance(self) -> None:
+        """Start whatever must happen next without the human (computer moves, dialogs)."""
+        if self.is_current:
+            self.run_worker(self._drive(), group="driver", exclusive=True)
+
+    def _pause(self) -> float:
+        delay = self.hearts.settings.delay
+        view = self.session.view()
+        if view.phase == Phase.PLAYING and not view.trick and view.tricks:
+            return delay * TRICK_PAUSE
+        if view.phase == Phase.PASSING:
+            return 0.0
+        return delay
+
+    async def _drive(self) -> None:
+        session = self.session
+        while self.is_current:
+            generation = self.generation
+            game = session.game
+            if self.pending_sheet:
+                await asyncio.sleep(self.hearts.settings.delay * TRICK_PAUSE)
+                if generation != self.generation or not self.is_current:
+                    return
+                self.pending_sheet = False
+                self.show_sheet(after_deal=True)
+                return
+            if game.is_over:
+                return
+            if game.phase == Phase.MOON_CHOICE and game.current_player == session.human:
+                self.ask_moon()
+                return
+            seat = session.bot_to_act()
+            if seat is None:
+                if session.auto_card() is None:
+                    return
+                await asyncio.sleep(self._pause())
+                if generation != self.generation or not self.is_current:
+                    return
+                self.after_action(session.auto_play())
+                continue
+            await asyncio.sleep(self._pause())
+            if generation != self.generation or not self.is_current:
+                return
+            bot, view = session.seats.bots[seat], game.view(seat)
+            decision = await asyncio.to_thread(decide, bot, view)
+            if generation != self.generation or not self.is_current:
+                return
+            self.after_action(session.apply_decision(decision))
+
+    def stop_driving(self) -> None:
+        self.workers.cancel_group(self, "driver")
+        self.workers.cancel_group(self, "hint")
+
+    # Provided by the dialogs.
+    def show_sheet(self, after_deal: bool = False) -> None:
+        raise NotImplementedError
+
+    def show_game_over(self) -> None:
+        raise NotImplementedError
+
+    def ask_moon(self) -> None:
+        raise NotImplementedError

@@ -1,0 +1,215 @@
+"""The table's dialogs: score sheet, game over, moon choice, last trick, won cards,
+memory aids, statistics, help, options and a new game."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+
+from ..phases import Phase
+from ..sentences import spoken as words
+from ..session import SessionError
+from .screens import (
+    KEYS_HELP,
+    ChoiceScreen,
+    InfoScreen,
+    memory_text,
+    score_table,
+    trick_text,
+    won_cards_text,
+)
+from .table_base import TableBase
+from .widgets import SeatPanel, TrickView
+
+__all__ = ["DialogsMixin"]
+
+
+class DialogsMixin(TableBase):
+    def show_sheet(self, after_deal: bool = False) -> None:
+        game = self.session.game
+        if game.is_over:
+            self.show_game_over()
+            return
+        if not game.results:
+            self.say(["No deal has been finished yet."])
+            return
+        if after_deal:
+            # The new deal is dealt: the last deal's trick gives way to it behind the sheet.
+            self.previous_trick = None
+            self.refresh_table()
+        title = f"After deal {game.results[-1].number + 1}" if after_deal else "Score sheet"
+        table = score_table(game, self.session.human)
+        self.app.push_screen(
+            InfoScreen(title, table, button="Next deal" if after_deal else "Close")
+        )
+
+    def show_game_over(self) -> None:
+        session = self.session
+        game = session.game
+        view = session.view()
+        winners = " and ".join(game.names[s] for s in game.winners)
+        headline = words.status(view)
+        if self.hearts.announcements[-1:] != [headline]:
+            self.say([headline])
+        stats = self.final_stats or self.hearts.storage.load_stats()
+        body = Text(f"{headline}\n", style="bold")
+        body.append(f"Winner{'s' if len(game.winners) > 1 else ''}: {winners}\n")
+        group = Group(
+            body,
+            score_table(game, session.human),
+            Text.assemble(("Your statistics: ", "bold"), stats.summary()),
+        )
+        self.app.push_screen(
+            ChoiceScreen(
+                "Game over",
+                group,
+                [("again", "Play again"), ("options", "Options"), ("quit", "Quit")],
+                cancel="stay",
+            ),
+            self._game_over_choice,
+        )
+
+    def _game_over_choice(self, choice: str | None) -> None:
+        if choice == "again":
+            self.hearts.start_game(self.hearts.settings)
+        elif choice == "options":
+            self.hearts.show_options(in_game=False)
+        elif choice == "quit":
+            self.app.exit(0)
+
+    def ask_moon(self) -> None:
+        game = self.session.game
+        points = game.rules.points_in_play
+        suggested = game.suggested_moon_choice()
+        me = self.session.human
+        added = [s + (0 if seat == me else points) for seat, s in enumerate(game.scores)]
+        subtracted = [s - (points if seat == me else 0) for seat, s in enumerate(game.scores)]
+
+        def listing(values: list[int]) -> str:
+            return ", ".join(f"{n} {v}" for n, v in zip(game.names, values, strict=True))
+
+        totals = (
+            f"{listing(list(game.scores))}\nIf everyone else adds {points}: {listing(added)}"
+            f"\nIf you subtract {points}: {listing(subtracted)}"
+        )
+        self.say(
+            [
+                f"You shot the moon! Choose: everyone else adds {points}, or you subtract "
+                f"{points}. Suggested: {'add' if suggested else 'subtract'}."
+            ]
+        )
+        self.app.push_screen(
+            ChoiceScreen(
+                "You shot the moon!",
+                Text("Totals now: " + totals),
+                [("add", f"Everyone else adds {points}"), ("subtract", f"I subtract {points}")],
+                cancel="add" if suggested else "subtract",
+                focus="add" if suggested else "subtract",
+            ),
+            self._moon_choice,
+        )
+
+    def _moon_choice(self, choice: str | None) -> None:
+        game = self.session.game
+        if game.phase != Phase.MOON_CHOICE or game.current_player != self.session.human:
+            return
+        try:
+            events = self.session.choose_moon(self.session.human, choice != "subtract")
+        except SessionError as error:
+            self.refuse(str(error))
+            return
+        self.after_action(events)
+
+    def on_seat_panel_clicked(self, message: SeatPanel.Clicked) -> None:
+        message.stop()
+        self.show_won([message.seat])
+
+    def on_trick_view_clicked(self, message: TrickView.Clicked) -> None:
+        message.stop()
+        self.action_last_trick()
+
+    def action_last_trick(self) -> None:
+        view = self.session.view()
+        last = view.tricks[-1] if view.tricks else self.previous_trick
+        if last is None:
+            self.refuse("No trick has been finished yet in this deal.")
+            return
+        if not view.trick and view.tricks:
+            said = words.table(view)
+        else:
+            plays = ", ".join(
+                f"{words.who(view, s)} the {c.name}" for s, c in last.plays(view.players)
+            )
+            said = f"Last trick: {plays}. {words.trick_taken(view, last)}"
+        self.say([said])
+        number = len(view.tricks) if view.tricks else view.rules.hand_size
+        title = f"Trick {number} of {view.rules.hand_size}"
+        self.app.push_screen(
+            InfoScreen("Last trick", trick_text(last, view.names, view.players, title))
+        )
+
+    def action_won(self) -> None:
+        self.show_won(list(range(self.session.game.rules.players)))
+
+    def show_won(self, seats: list[int]) -> None:
+        view = self.session.view()
+        for seat in seats:
+            won = view.won[seat]
+            who = words.subject(view, seat)
+            verb = "have" if seat == view.seat else "has"
+            what = words.cards_words(won) if won else "nothing"
+            self.hearts.announce(f"{who} {verb} won {what}.")
+        title = "Cards won this deal" if len(seats) > 1 else f"Cards won by {view.names[seats[0]]}"
+        self.app.push_screen(
+            InfoScreen(title, won_cards_text(self.session.game, self.session.human, seats))
+        )
+
+    def action_memory(self) -> None:
+        """Memory aids for this deal: a dialog, and the same said in sentences."""
+        view = self.session.view()
+        for sentence in words.memory(view):
+            self.hearts.announce(sentence)
+        title = f"Memory: deal {view.deal_number + 1}"
+        self.app.push_screen(InfoScreen(title, memory_text(view)))
+
+    def action_sheet(self) -> None:
+        game = self.session.game
+        if game.results:
+            self.hearts.announce(words.scores(self.session.view()))
+        if game.is_over:
+            self.show_game_over()
+            return
+        self.app.push_screen(InfoScreen("Score sheet", score_table(game, self.session.human)))
+
+    def action_options(self) -> None:
+        self.hearts.show_options(in_game=True)
+
+    def action_new_game(self) -> None:
+        def chosen(choice: str | None) -> None:
+            if choice == "new":
+                self.hearts.start_game(self.hearts.settings)
+            elif choice == "options":
+                self.hearts.show_options(in_game=True)
+
+        self.app.push_screen(
+            ChoiceScreen(
+                "New game?",
+                Text("The game in progress will be abandoned."),
+                [("new", "New game"), ("options", "Options first"), ("cancel", "Cancel")],
+                focus="cancel",
+            ),
+            chosen,
+        )
+
+    def action_stats(self) -> None:
+        stats = self.hearts.storage.load_stats()
+        for line in stats.lines():
+            self.hearts.announce(line)
+        self.app.push_screen(InfoScreen("Your statistics", Text("\n".join(stats.lines()))))
+
+    def action_help(self) -> None:
+        self.hearts.announce(
+            "Help: arrows move along your hand, Enter plays, P passes, H hint, U undo, "
+            "C table, 1 to 6 each card, S scores, T turn, R your hand, M memory aids."
+        )
+        self.app.push_screen(InfoScreen("Keys", Text.from_markup(KEYS_HELP)))

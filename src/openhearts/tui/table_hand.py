@@ -1,0 +1,182 @@
+"""The person's cards: playing, choosing cards to pass, and typing cards by name."""
+
+from __future__ import annotations
+
+from textual.widgets import Button, Input
+
+from ..cards import Card, CardParseError, CardSet, parse_cards
+from ..phases import Phase
+from ..session import SessionError
+from ..session.checks import pass_problem
+from ..session.words import number_word
+from .table_base import TableBase
+from .widgets import HandView
+
+__all__ = ["HandMixin", "as_sentence"]
+
+
+def as_sentence(text: str) -> str:
+    """An engine message as a sentence: capital first, full stop last.
+
+    >>> as_sentence("cannot read 'x' as a card")
+    "Cannot read 'x' as a card."
+    """
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+class HandMixin(TableBase):
+    def play_card(self, card: Card) -> None:
+        session = self.session
+        game = session.game
+        if game.phase == Phase.PASSING:
+            self.toggle(card)
+            return
+        try:
+            events = session.play(session.human, card)
+        except SessionError as error:
+            self.refuse(str(error))
+            return
+        self.after_action(events)
+        self.advance()
+
+    def toggle(self, card: Card) -> None:
+        """Choose or unchoose a card to pass."""
+        session = self.session
+        game = session.game
+        if game.phase != Phase.PASSING or session.human not in game.to_act():
+            self.refuse(session.not_now())
+            return
+        count = game.rules.cards_passed
+        if card not in session.view().hand:
+            self.refuse(f"You do not hold the {card.pretty}.")
+            return
+        if card in self.chosen:
+            self.chosen = self.chosen - CardSet([card])
+            self.say([f"Unchosen: the {card.name}. {len(self.chosen)} of {count} chosen."])
+        elif len(self.chosen) >= count:
+            self.refuse(
+                f"You have already chosen {number_word(count)} cards: press P to pass "
+                "them, or unchoose one first."
+            )
+        else:
+            self.chosen = self.chosen | CardSet([card])
+            text = f"Chosen: the {card.name}. {len(self.chosen)} of {count} chosen."
+            if len(self.chosen) == count:
+                text += " Press P to pass them."
+            self.say([text])
+
+    def action_pass_cards(self) -> None:
+        session = self.session
+        game = session.game
+        if game.phase != Phase.PASSING or session.human not in game.to_act():
+            self.refuse("There is nothing to pass now.")
+            return
+        count = game.rules.cards_passed
+        if len(self.chosen) != count:
+            self.refuse(
+                f"Choose {number_word(count)} cards to pass first "
+                f"({len(self.chosen)} chosen): Enter or Space on a card chooses it."
+            )
+            return
+        try:
+            events = session.pass_cards(session.human, self.chosen)
+        except SessionError as error:
+            self.refuse(str(error))
+            return
+        self.chosen = CardSet()
+        self.after_action(events)
+        self.advance()
+
+    def on_hand_view_activated(self, message: HandView.Activated) -> None:
+        message.stop()
+        self.play_card(message.card)
+
+    def on_hand_view_cursor_moved(self, message: HandView.CursorMoved) -> None:
+        """With a speech command, say the card under the cursor (never queued up)."""
+        message.stop()
+        view = self.session.view()
+        text = message.card.name
+        if message.card in self.chosen:
+            text += ", chosen"
+        elif view.phase == Phase.PLAYING and view.is_my_turn and message.card not in view.legal:
+            text += ", not playable"
+        self.hearts.speaker.say_if_idle(text)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "pass-button":
+            self.action_pass_cards()
+
+    # Typing cards ----------------------------------------------------------------------
+
+    def action_type_card(self, prefix: str) -> None:
+        game = self.session.game
+        if game.phase not in (Phase.PASSING, Phase.PLAYING):
+            self.refuse("There is no card to choose now.")
+            return
+        entry = self.query_one("#entry", Input)
+        entry.display = True
+        entry.value = prefix
+        entry.focus()
+        entry.cursor_position = len(prefix)
+
+    def _close_entry(self) -> None:
+        entry = self.query_one("#entry", Input)
+        entry.value = ""
+        entry.display = False
+        self.query_one(HandView).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        self._close_entry()
+        if not text:
+            return
+        try:
+            cards = parse_cards(text)
+        except CardParseError as error:
+            self.refuse(as_sentence(str(error)))
+            return
+        if self.session.game.phase == Phase.PASSING:
+            self._type_pass(cards)
+            return
+        if len(cards) != 1:
+            self.refuse("Play one card at a time.")
+            return
+        if cards[0] in self.session.view().hand:
+            self.query_one(HandView).place(cards[0])
+        self.play_card(cards[0])
+
+    def _type_pass(self, cards: list[Card]) -> None:
+        """Typed cards to pass: all held, none twice, at most the number passed; then
+        chosen (and passed, when that makes the number)."""
+        view = self.session.view()
+        count = view.rules.cards_passed
+        wanted = [*(c for c in self.chosen if c not in cards), *cards]
+        problem = pass_problem(view, wanted) if len(wanted) >= count else None
+        if problem is None:
+            held = [c for c in cards if c not in view.hand]
+            twice = [c for c in cards if cards.count(c) > 1]
+            if held:
+                problem = f"You do not hold the {held[0].pretty}."
+            elif twice:
+                problem = f"You named the {twice[0].pretty} twice."
+        if problem is not None:
+            self.refuse(problem)
+            return
+        self.chosen = CardSet(wanted)
+        said = ", ".join(f"the {c.name}" for c in cards)
+        self.say([f"Chosen: {said}. {len(self.chosen)} of {count} chosen."])
+
+    def action_clear(self) -> None:
+        entry = self.query_one("#entry", Input)
+        if entry.display:
+            self._close_entry()
+            return
+        if self.chosen:
+            self.chosen = CardSet()
+            self.say(["Choice cleared."])

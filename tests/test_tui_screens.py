@@ -1,0 +1,204 @@
+"""The terminal game at 80×24 and 120×40: every screen readable (text snapshots), and
+the defects a new player met (options screen, typed passes, keys, quitting, the log,
+the score sheet)."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input, RichLog, Select
+
+from openhearts.tui.app import HeartsApp
+from openhearts.tui.options_screen import OptionsScreen
+from openhearts.tui.screens import ChoiceScreen, InfoScreen
+from openhearts.tui.widgets import TrickView
+from test_tui_app import human_move_by_keys, human_turn, make_app, settle, table
+
+SIZES = [(80, 24), (120, 40)]
+
+
+def screen_text(app: HeartsApp, save_to: Path | None = None) -> str:
+    """The screen as text, line by line, from Textual's own screenshot (SVG)."""
+    svg = app.export_screenshot()
+    if save_to is not None:
+        save_to.write_text(svg, encoding="utf-8")
+    parts = re.findall(r"<text[^>]*>(.*?)</text>", svg)
+    return "\n".join(html.unescape(part).replace("\xa0", " ") for part in parts)
+
+
+def on_table(app: HeartsApp) -> bool:
+    screen: object = app.screen
+    return screen is app.table
+
+
+async def open_and_read(pilot: Pilot[int], app: HeartsApp, key: str, tmp: Path) -> str:
+    await pilot.press(key)
+    await settle(pilot)
+    text = screen_text(app, tmp / f"{key}.svg")
+    await pilot.press("escape")
+    await settle(pilot)
+    return text
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_screen_is_readable(tmp_path: Path, size: tuple[int, int]) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path, seed=1, end_score=20, show_options=True)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, OptionsScreen)
+            text = screen_text(app, tmp_path / "options.svg")
+            for phrase in ("Your name", "Rules preset", "standard", "Start game"):
+                assert phrase in text, (phrase, text)
+            # Every input of the form keeps room to type in (defect 1: 3 columns wide).
+            for widget in app.screen.query("#options-form Input, #options-form Select"):
+                assert widget.region.width >= 20, (widget.id, widget.region.width)
+            await pilot.press("ctrl+s")
+            await settle(pilot, lambda: human_turn(app))
+            text = screen_text(app, tmp_path / "table.svg")
+            assert "Pass three cards to the left" in text
+            assert "West" in text and "North" in text and "East" in text
+            for key, phrase in [
+                ("question_mark", "Keys"),
+                ("d", "Score sheet"),
+                ("m", "Memory: deal 1"),
+                ("w", "Cards won this deal"),
+                ("i", "Your statistics"),
+            ]:
+                assert phrase in await open_and_read(pilot, app, key, tmp_path)
+            await human_move_by_keys(pilot, app)
+            for _ in range(30):
+                await settle(pilot, lambda: human_turn(app) or not on_table(app))
+                if table(app).session.view().tricks or not on_table(app):
+                    break
+                await human_move_by_keys(pilot, app)
+            if on_table(app):
+                assert "Trick" in await open_and_read(pilot, app, "l", tmp_path)
+            # Play on to the score sheet after the first deal.
+            for _ in range(60):
+                await settle(pilot, lambda: human_turn(app) or isinstance(app.screen, InfoScreen))
+                if isinstance(app.screen, InfoScreen):
+                    break
+                await human_move_by_keys(pilot, app)
+            assert isinstance(app.screen, InfoScreen)
+            text = screen_text(app, tmp_path / "after-deal.svg")
+            assert "After deal 1" in text and "Next deal" in text
+            # Defect 8: the last trick of the deal is not left behind the score sheet.
+            picture = table(app).query_one(TrickView).picture
+            assert picture is not None and not picture.plays
+
+    asyncio.run(run())
+
+
+def test_typed_passes_take_only_held_cards(tmp_path: Path) -> None:
+    """Defect 5: "/3s" counted as chosen without being held, then failed in lower case."""
+
+    async def run() -> None:
+        app = make_app(tmp_path, seed=1)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            screen = table(app)
+            view = screen.session.view()
+            stranger = screen.session.view(1).hand.cards()[0]
+            await pilot.press("slash")
+            entry = screen.query_one("#entry", Input)
+            entry.value = str(stranger)
+            await pilot.press("enter")
+            assert screen.message == f"You do not hold the {stranger.pretty}."
+            assert screen.message_is_error and not screen.chosen
+            await pilot.press("slash")
+            entry.value = "xx"
+            await pilot.press("enter")
+            assert screen.message.startswith("Cannot read 'xx' as a card")
+            held = view.hand.cards()[:2]
+            await pilot.press("slash")
+            entry.value = " ".join(str(card) for card in held)
+            await pilot.press("enter")
+            assert set(screen.chosen) == set(held) and not screen.message_is_error
+            await pilot.press("slash")
+            entry.value = " ".join(str(card) for card in view.hand.cards()[-2:])
+            await pilot.press("enter")
+            assert screen.message.startswith("Pass exactly three cards; you named four")
+            assert set(screen.chosen) == set(held)
+
+    asyncio.run(run())
+
+
+def test_uppercase_keys_work(tmp_path: Path) -> None:
+    """Defect 5: C, S, T, R and H as the docs print them did nothing."""
+
+    async def run() -> None:
+        app = make_app(tmp_path, seed=1)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            for key, start in [
+                ("C", "No cards on the table."),
+                ("S", "Scores: you 0"),
+                ("T", "Your turn to pass"),
+                ("R", "Your hand, 13 cards."),
+            ]:
+                await pilot.press(key)
+                assert app.announcements[-1].startswith(start), (key, app.announcements[-1])
+            await pilot.press("H")
+            await settle(pilot, lambda: app.announcements[-1].startswith("Hint"))
+            assert app.announcements[-1].startswith("Hint: pass the ")
+
+    asyncio.run(run())
+
+
+def test_quitting_says_where_the_game_is_saved(tmp_path: Path) -> None:
+    """Defect 8: quitting printed no "saved, resume with ..." line."""
+
+    async def run() -> str | None:
+        app = make_app(tmp_path, seed=1)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            await human_move_by_keys(pilot, app)
+            await settle(pilot, lambda: human_turn(app))
+            await pilot.press("ctrl+q")
+        return app.farewell()
+
+    farewell = asyncio.run(run())
+    assert farewell is not None
+    assert "The game is saved in " in farewell
+    assert "resume it with: hearts play --resume " in farewell
+
+
+def test_long_announcements_wrap_in_the_log(tmp_path: Path) -> None:
+    """Defect 8: long announcement lines were cut at the screen edge."""
+
+    async def run() -> None:
+        app = make_app(tmp_path, seed=1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            log = table(app).query_one("#log", RichLog)
+            before = len(log.lines)
+            long = "A long announcement " + "that goes on " * 20 + "to its very end."
+            app.announce(long)
+            await pilot.pause()
+            wrapped = [strip.text for strip in log.lines[before:]]
+            assert len(wrapped) > 1
+            assert " ".join(line.strip() for line in wrapped).endswith("to its very end.")
+
+    asyncio.run(run())
+
+
+def test_options_choices_are_kept(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path, show_options=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            players = app.screen.query_one("#opt-players", Select)
+            players.value = 3
+            await settle(pilot)
+            await pilot.press("ctrl+s")
+            await settle(pilot, lambda: app.table is not None)
+            assert table(app).session.game.rules.players == 3
+            assert not isinstance(app.screen, ChoiceScreen)
+
+    asyncio.run(run())

@@ -1,0 +1,165 @@
+"""The server made safe to expose: Host and Origin checks, X-Forwarded-For only from
+named proxies, per-address limits, caps, the turn clock, listing, fair statistics and
+the server's own player tokens."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from openhearts.web.storage import Storage
+from web_support import Player, ServerThread, fast_settings, running
+
+
+@pytest.fixture
+def storage(tmp_path: Path) -> Storage:
+    return Storage(f"sqlite:///{tmp_path / 'hearts.sqlite3'}")
+
+
+@pytest.fixture
+def server(storage: Storage) -> Iterator[ServerThread]:
+    with running(storage) as server:
+        yield server
+
+
+def test_host_and_origin_are_checked(storage: Storage) -> None:
+    settings = fast_settings(allowed_hosts=("127.0.0.1", "hearts.example"))
+    with running(storage, settings) as server:
+        assert server.get("/healthz").status_code == 200
+        # DNS rebinding: a page of evil.example resolved to this server.
+        rebound = server.get("/api/tables", headers={"Host": "evil.example"})
+        assert rebound.status_code == 421 and rebound.json()["error"] == "bad_host"
+        # Another site's page making a visitor's browser take a seat.
+        forged = httpx.post(
+            server.base + "/api/tables",
+            json={},
+            headers={"Origin": "https://evil.example"},
+        )
+        assert forged.status_code == 403 and forged.json()["error"] == "bad_origin"
+        same = httpx.post(server.base + "/api/tables", json={}, headers={"Origin": server.base})
+        assert same.status_code == 201
+        with pytest.raises(InvalidStatus):
+            connect(
+                server.ws_url(same.json()["table_id"]),
+                additional_headers={"Origin": "https://evil.example"},
+            )
+
+
+def test_forwarded_for_is_believed_only_from_named_proxies(storage: Storage) -> None:
+    def creates(settings: Any, forwarded: list[str]) -> list[int]:
+        with running(Storage(storage.url), settings) as server:
+            return [
+                httpx.post(
+                    server.base + "/api/tables", json={}, headers={"X-Forwarded-For": f}
+                ).status_code
+                for f in forwarded
+            ]
+
+    spoofed = [f"198.51.100.{i}" for i in range(4)]
+    # Loopback is not a named proxy: the header is ignored and the limit holds.
+    assert creates(fast_settings(create_rate=2), spoofed) == [201, 201, 429, 429]
+    # From a named proxy each forwarded address has its own allowance.
+    trusted = fast_settings(create_rate=2, trusted_proxies=("127.0.0.1",))
+    assert creates(trusted, spoofed) == [201] * 4
+
+
+def test_every_odd_request_gets_a_4xx_with_a_message(server: ServerThread) -> None:
+    table_id = server.post("/api/tables", {}).json()["table_id"]
+    for path in (
+        f"/api/tables/{table_id}/games/9223372036854775808/record",
+        f"/api/tables/{table_id}/games/-1/record",
+        f"/api/tables/{table_id}/games/１/record",
+        "/api/tables/%00%ff/join",
+        "/api/tables/" + "x" * 5000,
+    ):
+        answer = server.get(path)
+        assert 400 <= answer.status_code < 500, (path, answer.status_code)
+    for body in (b"[]", b"{", b'{"name": 5}', b"\xff\xfe", b'{"options": []}'):
+        answer = httpx.post(server.base + "/api/tables", content=body)
+        assert answer.status_code == 400 and answer.json()["message"], body
+
+
+def test_joins_connections_and_hellos_are_limited_per_address(storage: Storage) -> None:
+    settings = fast_settings(join_rate=2, connect_rate=3, sockets_per_address=2)
+    with running(storage, settings) as server:
+        table_id = server.post("/api/tables", {"players": 6}).json()["table_id"]
+        joins = [server.post(f"/api/tables/{table_id}/join", {}).status_code for _ in range(3)]
+        assert joins == [200, 200, 429]
+        url = server.ws_url(table_id)
+        first, second = Player(url).open(), Player(url).open()
+        with pytest.raises(InvalidStatus):
+            connect(url)  # a third socket at once
+        first.close()
+        second.close()
+        time.sleep(0.2)
+        with pytest.raises(InvalidStatus):
+            connect(url)  # the fourth connection in a minute
+
+
+def test_tables_per_address_are_capped(storage: Storage) -> None:
+    with running(storage, fast_settings(tables_per_address=2)) as server:
+        answers = [server.post("/api/tables", {}) for _ in range(3)]
+        assert [a.status_code for a in answers] == [201, 201, 429]
+        assert answers[2].json()["error"] == "too_many_tables"
+
+
+def test_friends_tables_are_unlisted_unless_the_host_says_so(server: ServerThread) -> None:
+    hidden = server.post("/api/tables", {}).json()
+    shown = server.post("/api/tables", {"listed": True}).json()
+    listed = [t["id"] for t in server.get("/api/tables").json()["tables"]]
+    assert shown["table_id"] in listed and hidden["table_id"] not in listed
+    host = Player(server.ws_url(hidden["table_id"]), token=hidden["token"]).open()
+    assert host.request({"type": "list", "listed": True})["type"] == "ack"
+    listed = [t["id"] for t in server.get("/api/tables").json()["tables"]]
+    assert hidden["table_id"] in listed
+    host.close()
+
+
+def test_the_turn_clock_moves_for_an_idle_person_then_gives_the_seat_to_a_bot(
+    storage: Storage,
+) -> None:
+    with running(storage, fast_settings(turn_clock=0.3, timeouts_to_bot=2)) as server:
+        data = server.post("/api/play-now", {}).json()
+        idle = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+        table = server.hub.tables[data["table_id"]]
+        # Connected but never moving: the game goes on without them.
+        idle.until(lambda m: m["type"] == "state" and m["seq"] >= 10, timeout=30)
+        seat = table.seats[data["seat"]]
+        assert seat.timeouts >= 2 and seat.away
+        # Acting again takes the seat back from the bot.
+        assert idle.request({"type": "auto", "play_one": True})["type"] == "ack"
+        assert (not seat.away and seat.timeouts == 0) or table.status == "finished"
+        idle.close()
+
+
+def test_a_per_table_clock_is_bounded_by_the_server(storage: Storage) -> None:
+    with running(storage, fast_settings(turn_clock=60, max_turn_clock=120)) as server:
+        slow = server.post("/api/tables", {"turn_clock": 3000}).json()
+        assert slow["table"]["turn_clock"] == 120
+        off = server.post("/api/tables", {"turn_clock": 0}).json()
+        assert off["table"]["turn_clock"] == 0
+
+
+def test_player_tokens_are_the_servers_and_hints_make_a_game_unrated(
+    server: ServerThread,
+) -> None:
+    weak = "a" * 16
+    data = server.post("/api/play-now", {"player_token": weak}).json()
+    assert data["player_token"] != weak
+    again = server.post("/api/tables", {"player_token": data["player_token"]}).json()
+    assert again["player_token"] == data["player_token"]
+    table = server.hub.tables[data["table_id"]]
+    player = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+    player.until(lambda m: m["type"] == "state")
+    assert table.rated
+    hint = player.request({"type": "hint"})
+    assert hint["type"] in ("hint", "error")
+    assert not table.rated and not server.get(f"/api/tables/{data['table_id']}").json()["rated"]
+    player.close()
