@@ -49,6 +49,7 @@ def test_options_reach_the_rules() -> None:
         ({"preset": "source-001", "players": 3}, "players: source-001 describes"),
         ({"options": "bogus=1"}, "bogus: not an option"),
         ({"options": "moon=sometimes"}, "moon: expected one of"),
+        ({"options": "sun=maybe"}, "sun: true or false"),
     ],
 )
 def test_bad_parameters_are_a_clear_error(parameters: dict[str, Any], message: str) -> None:
@@ -216,3 +217,77 @@ def test_openspiel_bots_play_every_player_count() -> None:
         returns = evaluate_bots.evaluate_bots(state, bots, rng)
         assert state.is_terminal()
         assert len(returns) == players
+
+
+def _random_decision_states(game: Any, rng: np.random.Generator, count: int) -> list[Any]:
+    """States at player decisions of random deals (passing, playing, late in the deal)."""
+    states = []
+    for _ in range(count):
+        state = game.new_initial_state()
+        stop = int(rng.integers(0, game.max_game_length() - 1))
+        steps = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+                continue
+            if steps == stop:
+                break
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            steps += 1
+        if not state.is_terminal():
+            states.append(state)
+    return states
+
+
+@pytest.mark.parametrize(
+    "config", [("standard", 4), ("source-003", 6), ("source-002", 3)], ids=config_id
+)
+def test_resampled_worlds_look_the_same_to_the_seat(config: tuple[str, int]) -> None:
+    """What OpenSpiel's ISMCTS needs: other hands redrawn, the seat's information kept."""
+    preset, players = config
+    game = load(preset=preset, players=players)
+    rng = np.random.default_rng(21)
+    changed = 0
+    for state in _random_decision_states(game, rng, 25):
+        seat = state.current_player()
+        world = state.resample_from_infostate(seat, lambda: float(rng.random()))
+        assert world.current_player() == seat
+        assert world.information_state_string(seat) == state.information_state_string(seat)
+        assert world.observation_tensor(seat) == state.observation_tensor(seat)
+        assert world.legal_actions() == state.legal_actions()
+        changed += str(world) != str(state)
+    assert changed > 0, "the other hands are never redrawn"
+
+
+def test_openspiel_ismcts_plays_the_game_on_resampled_worlds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ismcts = pytest.importorskip("open_spiel.python.algorithms.ismcts")
+    mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
+    resample = openspiel_game.OpenHeartsState.resample_from_infostate
+    worlds = []
+
+    def counted(state: Any, seat: int, sampler: Any) -> Any:
+        world = resample(state, seat, sampler)
+        worlds.append(str(world))
+        return world
+
+    monkeypatch.setattr(openspiel_game.OpenHeartsState, "resample_from_infostate", counted)
+    game = load(players=3, options="pass_cycle=hold")
+    state = game.new_initial_state()
+    rng = np.random.default_rng(2)
+    while state.is_chance_node():
+        state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+    bot = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(3)),
+        uct_c=2.0,
+        max_simulations=8,
+        random_state=np.random.RandomState(4),
+    )
+    for _ in range(4):
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    # Its searches ran in worlds drawn by our resampling, not in the true deal alone.
+    assert len(set(worlds)) > 1

@@ -495,3 +495,12 @@ def test_source_002_with_no_player_count_is_its_four_player_game() -> None:
     parser = argparse.ArgumentParser()
     add_rules_arguments(parser)
     assert rules_from_args(parser.parse_args(["--preset", "source-002"])) == rules
+
+
+@pytest.mark.parametrize("flag", ["sun", "jack_of_diamonds"])
+def test_flags_must_be_true_or_false_however_rules_are_built(flag: str) -> None:
+    """``-o sun=maybe`` on a command line must not quietly mean true."""
+    with pytest.raises(RulesError, match=rf"^{flag}: true or false, not 'maybe'"):
+        Rules.preset("source-003", None, **{flag: "maybe"})
+    with pytest.raises(RulesError, match=rf"^{flag}: true or false, not 1"):
+        Rules(**{flag: 1})  # type: ignore[arg-type]

@@ -7,7 +7,8 @@ import random
 import pytest
 
 from conftest import CONFIGS, build_hands, config_id
-from openhearts import CardSet, IllegalActionError, Rules
+from openhearts import CardSet, IllegalActionError, Pass, Rules
+from openhearts.bots import decide, make_bot
 from openhearts.turns import MOON_OTHERS_ADD, MOON_SHOOTER_SUBTRACTS, TurnGame, action_name
 
 
@@ -119,3 +120,32 @@ def test_the_view_after_a_single_deal_is_of_that_deal() -> None:
     assert list(view.points_taken) == list(turns.game.results[0].taken_points)
     # The game underneath has dealt the next deal; the view does not leave it changed.
     assert turns.game.phase == "passing" and len(turns.game.hand(2)) == 13
+
+
+def test_whole_actions_from_bots_apply_card_by_card() -> None:
+    turns = TurnGame(Rules(players=5), seed=12)
+    bots = [make_bot("easy", seat) for seat in range(5)]
+    while not turns.is_over:
+        seat = turns.seat
+        assert seat is not None
+        turns.apply_action(decide(bots[seat], turns.view(seat)))
+    assert len(turns.game.results) == 1
+
+
+def test_a_bad_whole_action_changes_nothing() -> None:
+    turns = TurnGame(Rules(), seed=12)
+    hand = turns.game.hand(0).cards()
+    with pytest.raises(IllegalActionError, match="pass exactly 3 cards"):
+        turns.apply_action(Pass(0, CardSet(hand[:2])))
+    missing = next(c for c in range(52) if c not in turns.game.hand(0))
+    with pytest.raises(IllegalActionError, match="you do not hold"):
+        turns.apply_action(Pass(0, CardSet([hand[0], hand[1], missing])))
+    with pytest.raises(IllegalActionError, match="seat 0's turn, not seat 1's"):
+        turns.apply_action(Pass(1, CardSet(turns.game.hand(1).cards()[:3])))
+    with pytest.raises(IllegalActionError, match="not an action"):
+        turns.apply_action("2C")  # type: ignore[arg-type]
+    assert turns.selected(0) == CardSet() and turns.seat == 0
+    turns.apply(hand[0])
+    with pytest.raises(IllegalActionError, match="before any card is chosen"):
+        turns.apply_action(Pass(0, CardSet(hand[1:4])))
+    assert turns.selected(0) == CardSet([hand[0]])

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .arena_ray import RayUnavailableError, play_boards
 from .bots import BOTS, ENGINE_PREFIX, BotError, act, engine_bot, load_bot, make_bot
 from .bots.base import Bot
 from .game import PLAYING, Game
@@ -459,8 +460,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers",
         type=int,
-        default=os.cpu_count() or 1,
-        help="worker processes (default: one per core)",
+        default=None,
+        help="worker processes, or boards at once on Ray (default: one per core, "
+        "of this machine or of the Ray cluster)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=["local", "ray"],
+        default="local",
+        help="where boards run: local worker processes, or Ray tasks (a cluster or a "
+        "local Ray instance; needs the ray extra); the results are the same",
+    )
+    parser.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDRESS",
+        help="the Ray cluster for --backend ray (e.g. ray://head:10001 or auto; "
+        "default: RAY_ADDRESS, else a local Ray instance)",
     )
     parser.add_argument(
         "--out",
@@ -507,6 +523,8 @@ def _command(args: argparse.Namespace, lineup: Sequence[str]) -> str:
         parts += ["-o", option]
     if args.out:
         parts += ["--out", args.out]
+    if args.backend != "local":
+        parts += ["--backend", args.backend]
     return shlex.join(parts)
 
 
@@ -517,7 +535,7 @@ def run(args: argparse.Namespace) -> int:
     except (RulesError, ArenaError) as error:
         print(f"hearts arena: {error}", file=sys.stderr)
         return 2
-    if args.workers < 1:
+    if args.workers is not None and args.workers < 1:
         print("hearts arena: --workers: at least 1", file=sys.stderr)
         return 2
     match = Match(rules, lineup, str(args.seed), args.games is not None)
@@ -541,14 +559,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"Resuming: {total - len(todo)} of {total} boards already played.", file=sys.stderr)
     interrupted = False
     try:
-        for record in _play(match, todo, args.workers, not args.no_progress, total - len(todo)):
+        boards = _play(match, todo, args, total - len(todo))
+        for record in boards:
             done[record["board"]] = record
             if log is not None:
                 with log.open("a", encoding="utf-8") as handle:
                     handle.write(json.dumps({"type": "board", **record}) + "\n")
     except KeyboardInterrupt:
         interrupted = True
-    except ArenaError as error:
+    except (ArenaError, RayUnavailableError) as error:
         print(f"hearts arena: {error}", file=sys.stderr)
         if log is not None:
             print(f"The finished boards are kept in {log}.", file=sys.stderr)
@@ -596,13 +615,19 @@ def _report_faults(faults: Sequence[dict[str, Any]], shown: int = 10) -> None:
 
 
 def _play(
-    match: Match, boards: list[int], workers: int, progress: bool, already: int
+    match: Match, boards: list[int], args: argparse.Namespace, already: int
 ) -> Iterator[dict[str, Any]]:
     """Finished board records, as they finish (in any order)."""
     if not boards:
         return
-    bar = _Progress(len(boards) + already, already, progress)
+    bar = _Progress(len(boards) + already, already, not args.no_progress)
+    workers = args.workers or os.cpu_count() or 1
     try:
+        if args.backend == "ray":
+            for record in play_boards(play_board, match, boards, args.workers, args.ray_address):
+                bar.advance()
+                yield record
+            return
         if workers == 1:
             for board in boards:
                 record = play_board(match, board)

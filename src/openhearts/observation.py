@@ -18,8 +18,8 @@ piece               shape     meaning
 ``in_play``         52        the deck of these rules (removed cards are 0)
 ``trick``           6 x 52    the trick in progress, by the seat that played each card
 ``played``          6 x 52    every card each seat has played this deal
-``points_taken``    6         points taken this deal, over the points in play
-``scores``          6         game totals, over the end score
+``points_taken``    6         points taken this deal, over the points in play (>= -1)
+``scores``          6         game totals, over the end score (kept within -4..4)
 ``voids``           6 x 4     suits a seat has shown it lacks (C, D, S, H)
 ``leader``          6         who led the trick in progress
 ``pass_offset``     6         how many seats on the cards go (0: a hold hand)
@@ -46,7 +46,7 @@ import numpy.typing as npt
 from .cards import CardSet, bits
 from .game import GAME_OVER, MOON_CHOICE, PASSING, PLAYING, PlayerView
 
-__all__ = ["MAX_PLAYERS", "PIECES", "SIZE", "encode", "piece"]
+__all__ = ["MAX_PLAYERS", "PIECES", "SIZE", "encode", "piece", "bounds"]
 
 #: Seat pieces are sized for this many players.
 MAX_PLAYERS: Final = 6
@@ -76,6 +76,9 @@ for _name, _shape in PIECES:
 
 #: How many numbers the array holds.
 SIZE: Final = _start
+
+# Totals beyond 4 end scores say nothing more (a game ends at one).
+_SCORE_LIMIT: Final = 4.0
 
 _PHASES: Final = {PASSING: 0, PLAYING: 1, MOON_CHOICE: 2, GAME_OVER: 3}
 
@@ -121,9 +124,10 @@ def encode(view: PlayerView, selected: int = 0, out: Array | None = None) -> Arr
             played[relative(seat), card] = 1.0
     points, scores, voids = piece(out, "points_taken"), piece(out, "scores"), piece(out, "voids")
     in_play = max(view.rules.points_in_play, 1)
+    end = view.rules.end_score
     for seat in range(players):
-        points[relative(seat)] = view.points_taken[seat] / in_play
-        scores[relative(seat)] = view.scores[seat] / view.rules.end_score
+        points[relative(seat)] = max(-1.0, view.points_taken[seat] / in_play)
+        scores[relative(seat)] = min(_SCORE_LIMIT, max(-_SCORE_LIMIT, view.scores[seat] / end))
         for suit in view.voids[seat]:
             voids[relative(seat), suit] = 1.0
     if view.leader is not None and view.phase == PLAYING:
@@ -135,3 +139,14 @@ def encode(view: PlayerView, selected: int = 0, out: Array | None = None) -> Arr
     piece(out, "phase")[_PHASES.get(view.phase, 3)] = 1.0
     piece(out, "hearts_broken")[0] = float(view.hearts_broken)
     return out
+
+
+def bounds() -> tuple[Array, Array]:
+    """The lowest and highest value of every number of the array (for a Box space)."""
+    low = np.zeros(SIZE, dtype=np.float32)
+    high = np.ones(SIZE, dtype=np.float32)
+    # The J♦'s -10 can make points taken negative.
+    piece(low, "points_taken")[:] = -1.0
+    piece(low, "scores")[:] = -_SCORE_LIMIT
+    piece(high, "scores")[:] = _SCORE_LIMIT
+    return low, high

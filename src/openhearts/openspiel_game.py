@@ -27,19 +27,23 @@ actions of :mod:`openhearts.turns`: cards ``0``-``51`` (our card numbers) passed
 time in seat order, then played, and ``52``/``53`` for a shooter's moon choice.  A
 seat's return is minus its points for the deal (higher is better).  Observation
 tensors are :mod:`openhearts.observation`'s encoding; information-state strings list
-the seat's own hand, pass and everything played, in order.
+the seat's own hand, pass and everything played, in order.  States implement
+``resample_from_infostate``, so OpenSpiel's information-set MCTS can search the game.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import random
 from typing import Any, Final
 
 import numpy as np
 import pyspiel
 
-from .cards import CardSet
-from .game import IllegalActionError
+from .bots.sampler import constraints, sample
+from .cards import CardSet, cards_of
+from .game import PASSING, IllegalActionError
 from .observation import PIECES, SIZE, encode
 from .options import rules_from_args
 from .rules import Rules, RulesError
@@ -226,6 +230,29 @@ class OpenHeartsState(pyspiel.State):  # type: ignore[misc]
     def rewards(self) -> list[float]:
         return list(self._rewards)
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> OpenHeartsState:
+        """A state ``player_id`` cannot tell from this one: the other hands (and passes)
+        drawn at random consistently with everything it knows, via our bots' sampler.
+
+        This is what OpenSpiel's information-set MCTS (``ISMCTSBot``) asks of a game.
+        ``probability_sampler()`` gives a number in [0, 1) that seeds the draw.
+        """
+        if self.turns is None:
+            raise ValueError("openhearts: resampling needs the cards dealt")
+        rng = random.Random(float(probability_sampler()))
+        dealt, chosen = _consistent_deal(self, player_id, rng)
+        world = OpenHeartsState(self.get_game())
+        if self.deal_number is not None and world.deal_number is None:
+            world.apply_action(self.deal_number)
+        players = self.rules.players
+        for index in range(self.rules.deck_mask.bit_count()):
+            world.apply_action(dealt[index % players][index // players])
+        for seat, action in self.moves:
+            if world.turns is not None and world.turns.game.phase == PASSING and seat != player_id:
+                action = chosen[seat].pop()
+            world.apply_action(action)
+        return world
+
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             if self.deal_number is None:
@@ -240,6 +267,69 @@ class OpenHeartsState(pyspiel.State):  # type: ignore[misc]
         game = self.turns.game
         hands = " | ".join(str(game.hand(seat)) for seat in range(self.rules.players))
         return f"{self.turns.phase}: {hands}; moves {_moves_text(self.moves)}"
+
+
+def _consistent_deal(
+    state: OpenHeartsState, seat: int, rng: random.Random
+) -> tuple[list[list[int]], list[list[int]]]:
+    """Dealt hands and passes of every seat that fit what ``seat`` knows of ``state``.
+
+    The hands held now are drawn by :func:`openhearts.bots.sampler.sample`; the cards each
+    seat has played go back into its hand; then the passes are undone: ``seat``'s own
+    and the one it received are known, any other pass is drawn from the cards its
+    receiver holds or has played (they came from somewhere; no one can tell where).
+    """
+    turns = state.turns
+    assert turns is not None and state.deal_number is not None
+    rules = state.rules
+    players = rules.players
+    view = turns.view(seat)
+    knowledge = constraints(view)
+    own_pass = int(view.passed or CardSet())
+    if not view.passing_done and own_pass:
+        # Set aside but not yet exchanged: still this seat's, and known to it.
+        knowledge = dataclasses.replace(
+            knowledge,
+            unseen=knowledge.unseen & ~own_pass,
+            allowed=tuple(mask & ~own_pass for mask in knowledge.allowed),
+        )
+    hidden = sample(knowledge, rng)
+    held = [int(view.hand) if s == seat else hidden[s] for s in range(players)]
+    for finished in view.tricks:
+        for who, card in finished.plays(players):
+            held[who] |= 1 << card
+    for who, card in view.trick:
+        held[who] |= 1 << card
+    # How many pass cards each seat has chosen so far, from the moves.
+    counts = [0] * players
+    offset = rules.pass_offset(state.deal_number)
+    if offset:
+        for who, _action in state.moves[: players * rules.cards_passed]:
+            counts[who] += 1
+    chosen: list[list[int]] = [[] for _ in range(players)]
+    if view.passing_done and offset:
+        # ``held`` is each seat's hand after the exchange: take back what it received.
+        passes = [0] * players
+        for giver in range(players):
+            taker = (giver + offset) % players
+            if giver == seat:
+                passes[giver] = own_pass
+            elif taker == seat:
+                passes[giver] = int(view.received or CardSet())
+            else:
+                pool = cards_of(held[taker])
+                passes[giver] = sum(1 << c for c in rng.sample(pool, rules.cards_passed))
+        dealt = [held[s] & ~passes[(s - offset) % players] | passes[s] for s in range(players)]
+        chosen = [cards_of(p) for p in passes]
+    else:
+        dealt = held
+        dealt[seat] |= own_pass
+        for other in range(players):
+            if other != seat and counts[other]:
+                chosen[other] = rng.sample(cards_of(dealt[other]), counts[other])
+    for order in chosen:
+        rng.shuffle(order)
+    return [cards_of(hand) for hand in dealt], chosen
 
 
 def _moves_text(moves: list[tuple[int, int]]) -> str:

@@ -243,6 +243,9 @@ class Rules:
             fix("first_lead", lead)
         elif self.deck_mask & SUIT_MASKS[Suit.CLUBS] == 0:
             raise RulesError("first_lead: no club is in play, so name the card that leads")
+        for flag in ("sun", "jack_of_diamonds"):
+            if not isinstance(getattr(self, flag), bool):
+                raise RulesError(f"{flag}: true or false, not {getattr(self, flag)!r}")
         if isinstance(self.end_score, bool) or not isinstance(self.end_score, int):
             raise RulesError(f"end_score: a whole number, not {self.end_score!r}")
         if self.end_score < 1:
@@ -363,9 +366,6 @@ class Rules:
         values = dict(data)
         if isinstance(values.get("pass_cycle"), list):
             values["pass_cycle"] = tuple(values["pass_cycle"])
-        for flag in ("sun", "jack_of_diamonds"):
-            if flag in values and not isinstance(values[flag], bool):
-                raise RulesError(f"{flag}: true or false, not {values[flag]!r}")
         try:
             return cls(**values)
         except TypeError as error:
@@ -487,7 +487,7 @@ def _four_only(name: str, players: int | None) -> None:
         raise RulesError(f"players: {name} describes a game of 4 players only")
 
 
-#: Preset name -> builder taking (players, **changes).
+#: Preset name -> builder taking ``(players, **changes)``.
 PRESETS: Final = {
     "standard": _standard,
     "source-000": _source_000,

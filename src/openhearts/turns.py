@@ -33,7 +33,18 @@ from typing import Final
 
 from .cards import CardSet, cards_of
 from .deal import DONE
-from .game import GAME_OVER, MOON_CHOICE, PASSING, Game, IllegalActionError, PlayerView
+from .game import (
+    GAME_OVER,
+    MOON_CHOICE,
+    PASSING,
+    Action,
+    Game,
+    IllegalActionError,
+    MoonChoice,
+    Pass,
+    Play,
+    PlayerView,
+)
 from .rules import Rules
 
 __all__ = [
@@ -163,6 +174,32 @@ class TurnGame:
             game.choose_moon(seat, others_add=action == MOON_OTHERS_ADD)
         else:
             game.play(action, seat=seat)
+
+    def apply_action(self, action: Action) -> None:
+        """Apply a whole :class:`~openhearts.game.Action` (e.g. a bot's decision) for
+        :attr:`seat`: a pass becomes its cards one at a time."""
+        if isinstance(action, Pass | Play | MoonChoice) and action.seat != self.seat:
+            raise IllegalActionError(f"it is seat {self.seat}'s turn, not seat {action.seat}'s")
+        if isinstance(action, Pass):
+            # Check the whole pass first, so a bad one leaves no card half chosen.
+            if self.game.phase != PASSING or self._selected[action.seat]:
+                raise IllegalActionError("a whole pass is only possible before any card is chosen")
+            if len(action.cards) != self.rules.cards_passed:
+                raise IllegalActionError(
+                    f"pass exactly {self.rules.cards_passed} cards, not {len(action.cards)}"
+                )
+            if action.cards.mask & ~self.legal_mask():
+                raise IllegalActionError(
+                    f"you do not hold {CardSet(action.cards.mask & ~self.legal_mask())}"
+                )
+            for card in action.cards:
+                self.apply(int(card))
+        elif isinstance(action, Play):
+            self.apply(int(action.card))
+        elif isinstance(action, MoonChoice):
+            self.apply(MOON_OTHERS_ADD if action.others_add else MOON_SHOOTER_SUBTRACTS)
+        else:
+            raise IllegalActionError(f"not an action: {action!r}")
 
     def _why_illegal(self, seat: int, action: int) -> str:
         phase = self.game.phase

@@ -38,6 +38,7 @@ __all__ = [
     "RandomBot",
     "LEVELS",
     "BOTS",
+    "LEVEL_NOTES",
     "make_bot",
     "load_bot",
     "act",
@@ -68,6 +69,17 @@ def _hard(seed: object) -> Bot:
     return bot
 
 
+def _expert(seed: object) -> Bot:
+    return _expert_with(seed)
+
+
+def _expert_with(seed: object, **options: object) -> Bot:
+    from .expert import ExpertBot
+
+    bot: Bot = ExpertBot(seed, **options)  # type: ignore[arg-type]
+    return bot
+
+
 def _openspiel(kind: str) -> Callable[..., Bot]:
     def build(seed: object, **options: object) -> Bot:
         from .openspiel_seat import OpenSpielBot
@@ -92,6 +104,15 @@ LEVELS: dict[str, Callable[[object], Bot]] = {
     "random": RandomBot,
     "easy": _easy,
     "hard": _hard,
+    "expert": _expert,
+}
+
+#: A few words on each level, for the faces' level lists.
+LEVEL_NOTES: dict[str, str] = {
+    "random": "plays any legal card",
+    "easy": "rules of thumb of a careful casual player",
+    "hard": "searches the cards it cannot see",
+    "expert": "the strongest; reads the other players' play and thinks longer (up to a second)",
 }
 
 #: Every bot that can be seated by name (the levels and outside programs): name ->
@@ -100,6 +121,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "random": _no_options("random", RandomBot),
     "easy": _no_options("easy", _easy),
     "hard": lambda seed, **options: _hard_with(seed, **options),
+    "expert": lambda seed, **options: _expert_with(seed, **options),
     "openspiel-ismcts": _openspiel("ismcts"),
     "openspiel-random": _openspiel("random"),
 }

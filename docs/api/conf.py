@@ -1,0 +1,28 @@
+"""Sphinx configuration of the API reference (built by ``python scripts/build_docs.py``)."""
+
+from __future__ import annotations
+
+import openhearts
+
+project = "OpenHearts"
+author = "OpenHearts contributors"
+copyright = "OpenHearts contributors, MIT licence"
+release = openhearts.__version__
+version = release
+
+extensions = ["sphinx.ext.autodoc", "sphinx.ext.viewcode"]
+
+# Each object is documented once, in the module that defines it (the package and
+# openhearts.bots re-export names in __all__; those pages keep only their summary).
+autodoc_default_options = {"members": True, "show-inheritance": True, "ignore-module-all": True}
+# A method without a docstring of its own shows none, rather than its base class's
+# (Textual's and Starlette's docstrings are written for their own documentation tools).
+autodoc_inherit_docstrings = False
+autodoc_member_order = "bysource"
+autodoc_typehints = "signature"
+autoclass_content = "class"
+
+html_theme = "alabaster"
+html_title = f"OpenHearts {release} API"
+exclude_patterns = ["_build"]
+templates_path: list[str] = []

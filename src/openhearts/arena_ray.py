@@ -1,0 +1,92 @@
+"""Arena boards on a Ray cluster (``hearts arena --backend ray``); needs the ``ray`` extra.
+
+A board's result depends only on the match and the board number (every shuffle and
+every bot is seeded from them), so boards can run anywhere: on Ray they are tasks,
+spread over every core of the cluster, and their records are exactly those the local
+workers produce (only the decision times differ).  The arena writes, resumes and
+summarises them as it does for local workers.
+
+Every node must have the same version of OpenHearts installed (and the packages of any
+``package.module:Class`` bot of the line-up): the tasks import it there.  See
+``docs/research.md`` for when a cluster is worth it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+__all__ = ["RayUnavailableError", "play_boards"]
+
+
+class RayUnavailableError(RuntimeError):
+    """Ray is not installed, or no cluster could be reached; the message says which."""
+
+
+def _ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise RayUnavailableError(
+            "--backend ray needs Ray: pip install 'openhearts[ray]'"
+        ) from None
+    return ray
+
+
+def play_boards(
+    play: Callable[[Any, int], dict[str, Any]],
+    match: Any,
+    boards: list[int],
+    tasks: int | None,
+    address: str | None,
+) -> Iterator[dict[str, Any]]:
+    """``play(match, board)`` for every board as Ray tasks; records as they finish.
+
+    :param tasks: how many boards run at once (default: the cluster's CPUs).
+    :param address: the cluster (``ray://host:10001`` or ``host:6379``, or ``auto``);
+        None connects to ``RAY_ADDRESS`` if set, else starts a local Ray instance that
+        is shut down again at the end.
+    """
+    ray = _ray()
+    started_here = not ray.is_initialized()
+    if started_here:
+        # Quiet: the arena reports progress itself, and a dashboard is not needed.
+        os.environ.setdefault("RAY_DEDUP_LOGS", "0")
+        try:
+            ray.init(
+                address=address,
+                include_dashboard=False,
+                log_to_driver=False,
+                logging_level="error",
+            )
+        except (ConnectionError, RuntimeError, ValueError) as error:
+            raise RayUnavailableError(f"--backend ray: cannot reach Ray ({error})") from None
+    try:
+        in_flight = tasks or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        remote = ray.remote(num_cpus=1)(play)
+        match_ref = ray.put(match)
+        queue = iter(boards)
+        first = [board for _, board in zip(range(in_flight), queue, strict=False)]
+        pending = [remote.remote(match_ref, board) for board in first]
+        try:
+            while pending:
+                ready, pending = ray.wait(pending, num_returns=1)
+                try:
+                    record: dict[str, Any] = ray.get(ready[0])
+                except ray.exceptions.RayTaskError as error:
+                    # The board's own error (a failing bot...), without Ray's wrapping.
+                    cause = getattr(error, "cause", None)
+                    if isinstance(cause, Exception):
+                        raise cause from None
+                    raise
+                yield record
+                following = next(queue, None)
+                if following is not None:
+                    pending.append(remote.remote(match_ref, following))
+        finally:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+    finally:
+        if started_here:
+            ray.shutdown()

@@ -1,0 +1,354 @@
+"""Hearts as a PettingZoo AEC environment and a Gymnasium single-seat environment.
+
+Needs the ``rl`` extra (``pip install 'openhearts[rl]'``: numpy, pettingzoo, gymnasium).
+
+:class:`HeartsEnv` is a multi-agent environment in PettingZoo's AEC (agent by agent)
+form, for every preset, player count and option: agents ``player_0`` ... are our seats
+in the order of play.  :class:`SingleSeatEnv` is a Gymnasium environment in which the
+agent plays one seat and our bots play the others.
+
+* **Actions** (``Discrete(54)``): ``0``-``51`` a card (our card numbers, see
+  :mod:`openhearts.cards`), passed one at a time then played; ``52``/``53`` a
+  shooter's moon choice (others add / shooter subtracts), where the rules let the
+  shooter choose.  See :mod:`openhearts.turns`.
+* **Observations**: a dict of ``observation``, the :mod:`openhearts.observation`
+  encoding of the seat's view (885 ``float32``, never another seat's hidden cards),
+  and ``action_mask``, 54 ``int8`` with 1 for each legal action (all 0 for a seat not
+  to act).
+* **Rewards**: minus each seat's points for a deal, when the deal ends; with
+  ``trick_rewards=True`` minus the points of each trick as it is won (a moon or sun
+  adjusts at the end of the deal).  The rewards of a deal add up to minus its points
+  either way.
+* **Episodes**: one deal, or with ``whole_game=True`` deal after deal until someone
+  reaches the end score.
+
+>>> env = HeartsEnv(preset="source-003", players=6, whole_game=False)
+>>> env.reset(seed=1)
+>>> env.agent_selection, env.last()[0]["action_mask"].sum()
+('player_0', np.int64(8))
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Final
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .bots import Bot, decide, make_bot
+from .observation import bounds, encode
+from .rules import Rules
+from .turns import ACTION_COUNT, TurnGame, action_name
+
+__all__ = ["HeartsEnv", "SingleSeatEnv", "env", "agent_name"]
+
+_RENDER_MODES: Final = ["ansi", "human"]
+
+
+def agent_name(seat: int) -> str:
+    """The agent name of a seat: ``player_0`` for seat 0."""
+    return f"player_{seat}"
+
+
+def _observation_space() -> spaces.Dict:
+    low, high = bounds()
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low, high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(ACTION_COUNT,), dtype=np.int8),
+        }
+    )
+
+
+def _action_mask(turns: TurnGame, seat: int) -> npt.NDArray[np.int8]:
+    mask = np.zeros(ACTION_COUNT, dtype=np.int8)
+    if turns.seat == seat:
+        mask[turns.legal_actions()] = 1
+    return mask
+
+
+def _observe(turns: TurnGame, seat: int) -> dict[str, Any]:
+    return {
+        "observation": encode(turns.view(seat), int(turns.selected(seat))),
+        "action_mask": _action_mask(turns, seat),
+    }
+
+
+class _Rewarder:
+    """Rewards per deal or per trick, from the change in points since the last call."""
+
+    def __init__(self, trick_rewards: bool) -> None:
+        self.trick_rewards = trick_rewards
+        self.last: list[int] = []
+
+    def reset(self, turns: TurnGame) -> None:
+        self.last = self._points(turns)
+
+    def _points(self, turns: TurnGame) -> list[int]:
+        return turns.points_so_far() if self.trick_rewards else turns.scored_points()
+
+    def __call__(self, turns: TurnGame) -> list[float]:
+        now = self._points(turns)
+        rewards = [float(before - after) for before, after in zip(self.last, now, strict=True)]
+        self.last = now
+        return rewards
+
+
+def _check_render_mode(mode: str | None) -> None:
+    if mode is not None and mode not in _RENDER_MODES:
+        raise ValueError(f"render_mode: one of {', '.join(_RENDER_MODES)}, not {mode!r}")
+
+
+def _render(turns: TurnGame, mode: str | None) -> str | None:
+    """The table as text: returned for ``ansi``, printed for ``human``."""
+    if mode is None:
+        gymnasium.logger.warn("render() needs a render_mode: 'ansi' or 'human'")
+        return None
+    game = turns.game
+    points = turns.points_so_far()
+    lines = [f"{turns.phase}; to act: {turns.seat}"]
+    for seat in range(turns.rules.players):
+        lines.append(f"  player_{seat}: {len(game.hand(seat))} cards, points {points[seat]}")
+    lines.append("  trick: " + " ".join(action_name(int(card)) for card in game.deal.trick))
+    text = "\n".join(lines)
+    if mode == "human":
+        print(text)
+        return None
+    return text
+
+
+class HeartsEnv(AECEnv):  # type: ignore[misc]
+    """Hearts for several learning agents, one action at a time (PettingZoo AEC).
+
+    :param rules: the rules; or build them from ``preset``, ``players`` and ``options``
+        (rules options by name, e.g. ``{"jack_of_diamonds": True}``).
+    :param whole_game: an episode is a whole game (to the end score), not one deal.
+    :param trick_rewards: reward each trick's points as it is won.
+    :param render_mode: ``"ansi"`` (``render()`` returns text) or ``"human"`` (prints it).
+    """
+
+    metadata: Final = {
+        "name": "openhearts_v0",
+        "render_modes": _RENDER_MODES,
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        *,
+        preset: str = "standard",
+        players: int | None = None,
+        options: dict[str, Any] | None = None,
+        whole_game: bool = False,
+        trick_rewards: bool = False,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        _check_render_mode(render_mode)
+        self.rules = rules or Rules.preset(preset, players=players, **(options or {}))
+        self.whole_game = whole_game
+        self.render_mode = render_mode
+        self.possible_agents = [agent_name(s) for s in range(self.rules.players)]
+        self.agents = self.possible_agents[:]
+        observation_space = _observation_space()
+        action_space = spaces.Discrete(ACTION_COUNT)
+        self.observation_spaces = {agent: observation_space for agent in self.possible_agents}
+        self.action_spaces = {agent: action_space for agent in self.possible_agents}
+        self._rewarder = _Rewarder(trick_rewards)
+        self._seeds = random.Random()
+        self.turns = TurnGame(self.rules, self._seeds.getrandbits(64), whole_game=whole_game)
+        self._start()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _start(self) -> None:
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._rewarder.reset(self.turns)
+        seat = self.turns.seat
+        assert seat is not None
+        self.agent_selection = agent_name(seat)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new deal (or game), shuffled from ``seed`` or else from the previous seed."""
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        self.turns = TurnGame(self.rules, self._seeds.getrandbits(64), whole_game=self.whole_game)
+        self._start()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        return _observe(self.turns, self.possible_agents.index(agent))
+
+    def step(self, action: int | None) -> None:
+        """Take ``action`` for :attr:`agent_selection`.
+
+        An illegal action raises :class:`~openhearts.IllegalActionError` saying why and
+        changes nothing (use the ``action_mask``).
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} must act: None is only for agents that are done")
+        self.turns.apply(int(action))
+        self._cumulative_rewards[agent] = 0.0
+        rewards = self._rewarder(self.turns)
+        self.rewards = {name: rewards[seat] for seat, name in enumerate(self.possible_agents)}
+        self._accumulate_rewards()
+        seat = self.turns.seat
+        if seat is None:
+            self.terminations = dict.fromkeys(self.agents, True)
+            # Every agent then steps once with None, in seat order from the next one.
+            after = (self.possible_agents.index(agent) + 1) % len(self.possible_agents)
+            self.agent_selection = self.possible_agents[after]
+        else:
+            self.agent_selection = agent_name(seat)
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        return _render(self.turns, self.render_mode)
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> HeartsEnv:
+    """PettingZoo's usual constructor name: ``openhearts.env.env(players=5)``."""
+    return HeartsEnv(**kwargs)
+
+
+class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
+    """Hearts for one learning agent at ``seat``; our bots play the other seats.
+
+    :param opponents: a bot level (``"random"``, ``"easy"``, ``"hard"``) for every other
+        seat, or one per seat (the learner's own entry is ignored), or built bots.
+    :param seat: the learner's seat (0 leads no more often than any other).
+    :param illegal_action: ``"raise"`` (an :class:`~openhearts.IllegalActionError` that
+        changes nothing) or ``"random"``: a random legal action is taken instead, the
+        reward is lowered by ``illegal_penalty`` and ``info["illegal_action"]`` is True
+        (for learners that do not use the mask).
+
+    The other parameters are :class:`HeartsEnv`'s.  ``info["action_mask"]`` repeats the
+    observation's mask, for libraries that look for it there.
+    """
+
+    metadata = {"render_modes": _RENDER_MODES}  # noqa: RUF012 (gymnasium's own name)
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        *,
+        opponents: str | list[str | Bot] = "easy",
+        seat: int = 0,
+        preset: str = "standard",
+        players: int | None = None,
+        options: dict[str, Any] | None = None,
+        whole_game: bool = False,
+        trick_rewards: bool = False,
+        illegal_action: str = "raise",
+        illegal_penalty: float = 0.0,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        _check_render_mode(render_mode)
+        if illegal_action not in ("raise", "random"):
+            raise ValueError(f"illegal_action: 'raise' or 'random', not {illegal_action!r}")
+        self.illegal_action = illegal_action
+        self.illegal_penalty = illegal_penalty
+        self.rules = rules or Rules.preset(preset, players=players, **(options or {}))
+        players = self.rules.players
+        if not 0 <= seat < players:
+            raise ValueError(f"seat: a seat from 0 to {players - 1}, not {seat!r}")
+        if isinstance(opponents, str):
+            opponents = [opponents] * players
+        if len(opponents) != players:
+            raise ValueError(f"opponents: one level or one per seat ({players}), not {opponents}")
+        # Level names are resolved now, so that a wrong name fails at once.
+        for other in opponents:
+            if isinstance(other, str):
+                make_bot(other)
+        self.seat = seat
+        self.opponents = opponents
+        self.whole_game = whole_game
+        self.render_mode = render_mode
+        self.observation_space = _observation_space()
+        self.action_space = spaces.Discrete(ACTION_COUNT)
+        self._rewarder = _Rewarder(trick_rewards)
+        self._bots: list[Bot | None] = []
+        self.turns = TurnGame(self.rules, 0, whole_game=whole_game)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A new deal (or game); the bots are seeded from the same seed."""
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(2**63))
+        self.turns = TurnGame(self.rules, game_seed, whole_game=self.whole_game)
+        self._bots = [
+            None
+            if seat == self.seat
+            else make_bot(other, f"{game_seed}:{seat}")
+            if isinstance(other, str)
+            else other
+            for seat, other in enumerate(self.opponents)
+        ]
+        self._rewarder.reset(self.turns)
+        # No trick can end before the learner's first card, so this brings no reward.
+        self._bots_act()
+        return self._observation(), self._info()
+
+    def _bots_act(self) -> float:
+        """Let the bots act until the learner is to act or the episode is over."""
+        reward = 0.0
+        while not self.turns.is_over and self.turns.seat != self.seat:
+            seat = self.turns.seat
+            assert seat is not None
+            bot = self._bots[seat]
+            assert bot is not None
+            self.turns.apply_action(decide(bot, self.turns.view(seat)))
+            reward += self._rewarder(self.turns)[self.seat]
+        return reward
+
+    def step(
+        self, action: int | np.int64
+    ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """The learner's action, then the bots' until its next turn; an illegal action
+        raises :class:`~openhearts.IllegalActionError` and changes nothing."""
+        if self.turns.is_over:
+            raise ValueError("the episode is over: call reset()")
+        illegal = not self.turns.legal_mask() >> int(action) & 1
+        if illegal and self.illegal_action == "random":
+            action = int(self.np_random.choice(self.turns.legal_actions()))
+        self.turns.apply(int(action))
+        reward = self._rewarder(self.turns)[self.seat] + self._bots_act()
+        if illegal:
+            reward -= self.illegal_penalty
+        if self.render_mode == "human":
+            self.render()
+        info = self._info()
+        info["illegal_action"] = illegal
+        return self._observation(), reward, self.turns.is_over, False, info
+
+    def _observation(self) -> dict[str, Any]:
+        return _observe(self.turns, self.seat)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": _action_mask(self.turns, self.seat)}
+
+    def render(self) -> str | None:
+        return _render(self.turns, self.render_mode)

@@ -1,0 +1,75 @@
+"""``hearts arena --backend ray`` on a local Ray instance gives the local workers' results."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from openhearts import arena
+from openhearts.arena_ray import play_boards
+
+ray = pytest.importorskip("ray", reason="Ray (the ray extra) is not installed")
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    """One small local Ray instance for the module (starting one takes seconds)."""
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="error")
+    yield
+    ray.shutdown()
+
+
+def _run(*argv: str) -> int:
+    parser = argparse.ArgumentParser()
+    arena.add_arguments(parser)
+    return arena.run(parser.parse_args(["--no-progress", *argv]))
+
+
+def _boards(out: Path) -> dict[int, dict[str, Any]]:
+    """Each board's record, without the decision times (the only thing that may differ)."""
+    lines = out.with_suffix(".jsonl").read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in lines[1:]]
+    return {r["board"]: {k: v for k, v in r.items() if k != "timing"} for r in records}
+
+
+MATCH = ["--bot", "easy", "--bot", "random", "--preset", "source-003", "--players", "5"]
+
+
+@pytest.mark.usefixtures("local_ray")
+def test_ray_and_local_workers_give_identical_boards_and_resume(tmp_path: Path) -> None:
+    local, on_ray = tmp_path / "local", tmp_path / "ray"
+    assert _run(*MATCH, "--deals", "6", "--workers", "1", "--out", str(local)) == 0
+    # Half the match on Ray, then the same command for the whole match resumes it.
+    assert _run(*MATCH, "--deals", "3", "--backend", "ray", "--out", str(on_ray)) == 0
+    assert len(_boards(on_ray)) == 3
+    assert _run(*MATCH, "--deals", "6", "--backend", "ray", "--out", str(on_ray)) == 0
+    assert _boards(on_ray) == _boards(local)
+    summaries = [json.loads(p.with_suffix(".json").read_text()) for p in (local, on_ray)]
+    tables = [[{k: v for k, v in row.items() if "ms" not in k} for row in s["table"]]
+              for s in summaries]  # fmt: skip
+    assert tables[0] == tables[1]
+    assert "--backend ray" in summaries[1]["command"]
+
+
+@pytest.mark.usefixtures("local_ray")
+def test_a_board_that_fails_on_ray_raises_its_own_error() -> None:
+    def failing(match: object, board: int) -> dict[str, Any]:
+        # Defined here so that Ray ships it by value to its workers.
+        raise arena.ArenaError(f"board {board}: bot 'broken' in seat 1 failed")
+
+    with pytest.raises(arena.ArenaError, match=r"^board 2: bot 'broken' in seat 1 failed$"):
+        list(play_boards(failing, None, [2], 1, None))
+
+
+def test_without_ray_the_arena_says_what_to_install(
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)
+    assert _run("--deals", "1", "--backend", "ray", "--out", str(tmp_path / "none")) == 1
+    assert "pip install 'openhearts[ray]'" in capsys.readouterr().err

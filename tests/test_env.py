@@ -1,0 +1,243 @@
+"""The PettingZoo and Gymnasium environments (:mod:`openhearts.env`)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from conftest import CONFIGS, config_id
+from openhearts import IllegalActionError, Rules
+
+pytest.importorskip("pettingzoo", reason="the rl extra (pettingzoo) is not installed")
+pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed")
+
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+from openhearts.env import HeartsEnv, SingleSeatEnv, agent_name, env
+
+#: What PettingZoo's api_test says of any environment whose observations are dicts with an
+#: action mask (its own card-game environments are exempted from these by name).
+DICT_OBSERVATION_NOTES = {
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be gymnasium.spaces.box or "
+    "gymnasium.spaces.discrete",
+}
+
+
+def checked_api_test(hearts: HeartsEnv) -> None:
+    """PettingZoo's api_test; any warning beyond the dict-observation notes fails."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(hearts, num_cycles=200)
+    assert {str(w.message) for w in caught} <= DICT_OBSERVATION_NOTES
+
+
+def masked_choice(rng: np.random.Generator, mask: np.ndarray) -> int:
+    return int(rng.choice(np.flatnonzero(mask)))
+
+
+def run_episode(hearts: HeartsEnv, seed: int) -> tuple[dict[str, float], int]:
+    """Play an episode with random legal actions; the rewards each agent got, and steps."""
+    hearts.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    totals = dict.fromkeys(hearts.possible_agents, 0.0)
+    steps = 0
+    for agent in hearts.agent_iter():
+        observation, reward, terminated, truncated, _ = hearts.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            hearts.step(None)
+            continue
+        hearts.step(masked_choice(rng, observation["action_mask"]))
+        steps += 1
+    return totals, steps
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_pettingzoo_api_test(config: tuple[str, int]) -> None:
+    preset, players = config
+    checked_api_test(HeartsEnv(preset=preset, players=players))
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"whole_game": True, "options": {"end_score": 30}},
+        {"trick_rewards": True, "preset": "source-003", "players": 5},
+        {"trick_rewards": True, "whole_game": True, "options": {"end_score": 30}},
+    ],
+    ids=["whole-game", "trick-rewards", "both"],
+)
+def test_pettingzoo_api_test_with_options(kwargs: dict[str, Any]) -> None:
+    checked_api_test(HeartsEnv(**kwargs))
+
+
+def test_pettingzoo_seed_test() -> None:
+    seed_test(lambda: env(players=3), num_cycles=50)
+
+
+@pytest.mark.parametrize("trick_rewards", [False, True])
+def test_a_deal_rewards_minus_its_points(trick_rewards: bool) -> None:
+    hearts = HeartsEnv(preset="source-003", players=4, trick_rewards=trick_rewards)
+    for seed in range(5):
+        totals, steps = run_episode(hearts, seed)
+        result = hearts.turns.game.results[0]
+        assert [totals[agent_name(s)] for s in range(4)] == [-p for p in result.points]
+        assert steps >= 52
+
+
+def test_trick_rewards_arrive_before_the_end() -> None:
+    hearts = HeartsEnv(trick_rewards=True)
+    hearts.reset(seed=4)
+    rng = np.random.default_rng(4)
+    early = 0
+    while not hearts.turns.is_over:
+        hearts.step(masked_choice(rng, hearts.observe(hearts.agent_selection)["action_mask"]))
+        early += any(hearts.rewards.values()) and not hearts.turns.is_over
+    assert early > 0
+
+
+def test_a_whole_game_runs_to_the_end_score() -> None:
+    hearts = HeartsEnv(players=5, whole_game=True, options={"end_score": 40})
+    totals, _ = run_episode(hearts, 9)
+    game = hearts.turns.game
+    assert game.is_over and max(game.scores) >= 40
+    assert [totals[agent_name(s)] for s in range(5)] == [-s for s in game.scores]
+    assert hearts.agents == []
+
+
+def test_same_seed_same_deal_and_seed_none_moves_on() -> None:
+    hearts = HeartsEnv()
+    hearts.reset(seed=3)
+    first = hearts.turns.game.hand(0)
+    hearts.reset()
+    second = hearts.turns.game.hand(0)
+    hearts.reset(seed=3)
+    assert hearts.turns.game.hand(0) == first != second
+
+
+def test_an_illegal_action_says_why_and_changes_nothing() -> None:
+    hearts = HeartsEnv(options={"pass_cycle": "hold"})
+    hearts.reset(seed=1)
+    agent = hearts.agent_selection
+    mask = hearts.observe(agent)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(IllegalActionError, match=r"first trick must be led|do not hold"):
+        hearts.step(illegal)
+    with pytest.raises(IllegalActionError, match="not an action"):
+        hearts.step(99)
+    with pytest.raises(ValueError, match="must act"):
+        hearts.step(None)
+    assert hearts.agent_selection == agent
+    assert np.array_equal(hearts.observe(agent)["action_mask"], mask)
+
+
+def test_only_the_agent_to_act_has_legal_actions() -> None:
+    hearts = HeartsEnv(players=6)
+    hearts.reset(seed=2)
+    for agent in hearts.agents:
+        mask = hearts.observe(agent)["action_mask"]
+        assert (mask.sum() > 0) == (agent == hearts.agent_selection)
+
+
+def test_bad_construction_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="players: Hearts is played by 3 to 6"):
+        HeartsEnv(players=8)
+    with pytest.raises(ValueError, match="render_mode"):
+        HeartsEnv(render_mode="rgb_array")
+    with pytest.raises(ValueError, match="no bot level 'wizard'"):
+        SingleSeatEnv(opponents="wizard")
+    with pytest.raises(ValueError, match="seat: a seat from 0 to 3"):
+        SingleSeatEnv(seat=4)
+
+
+def test_render_shows_the_table_as_text() -> None:
+    hearts = HeartsEnv(render_mode="ansi")
+    hearts.reset(seed=1)
+    text = hearts.render()
+    assert text is not None and "player_3: 13 cards" in text
+
+
+def test_gymnasium_env_checker() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the checker warns that it cannot check masked actions
+        check_env(
+            SingleSeatEnv(opponents="random", illegal_action="random"), skip_render_check=True
+        )
+
+
+def test_illegal_actions_can_be_replaced_and_penalised() -> None:
+    single = SingleSeatEnv(illegal_action="random", illegal_penalty=5.0)
+    observation, _ = single.reset(seed=1)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    observation, reward, _, _, info = single.step(illegal)
+    assert info["illegal_action"] is True and reward == -5.0
+    legal = int(np.flatnonzero(observation["action_mask"])[0])
+    assert single.step(legal)[4]["illegal_action"] is False
+    strict = SingleSeatEnv()
+    observation, _ = strict.reset(seed=1)
+    with pytest.raises(IllegalActionError):
+        strict.step(int(np.flatnonzero(observation["action_mask"] == 0)[0]))
+    with pytest.raises(ValueError, match="illegal_action: 'raise' or 'random'"):
+        SingleSeatEnv(illegal_action="ignore")
+
+
+@pytest.mark.parametrize(
+    ("rules", "seat"), [(Rules(), 0), (Rules.preset("source-002", players=5), 3)]
+)
+def test_one_seat_against_bots_gets_its_deal_points(rules: Rules, seat: int) -> None:
+    single = SingleSeatEnv(rules, opponents="easy", seat=seat)
+    rng = np.random.default_rng(seat)
+    for episode in range(3):
+        observation, info = single.reset(seed=episode)
+        total, done, steps = 0.0, False, 0
+        while not done:
+            assert np.array_equal(info["action_mask"], observation["action_mask"])
+            action = masked_choice(rng, observation["action_mask"])
+            observation, reward, done, truncated, info = single.step(action)
+            total += reward
+            steps += 1
+            assert not truncated
+        assert total == -single.turns.game.results[0].points[seat]
+        assert steps >= rules.hand_size
+    with pytest.raises(ValueError, match="call reset"):
+        single.step(0)
+
+
+def test_one_seat_against_bots_is_repeatable() -> None:
+    def trajectory() -> list[float]:
+        single = SingleSeatEnv(opponents=["random", "easy", "random", "easy"], seat=1)
+        observation, _ = single.reset(seed=11)
+        rewards, done = [], False
+        while not done:
+            action = int(np.flatnonzero(observation["action_mask"])[0])
+            observation, reward, done, _, _ = single.step(action)
+            rewards.append(reward)
+        return rewards
+
+    assert trajectory() == trajectory()
+
+
+def test_the_example_agent_trains_and_evaluates() -> None:
+    """``examples/linear_agent.py`` runs in a tiny mode and reports both agents' points."""
+    script = Path(__file__).resolve().parent.parent / "examples" / "linear_agent.py"
+    arguments = ["--episodes", "5", "--eval", "3", "--players", "3", "--json"]
+    completed = subprocess.run(
+        [sys.executable, str(script), *arguments],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    figures = json.loads(completed.stdout)
+    assert figures["episodes"] == 5 and figures["eval"] == 3
+    for key in ("random_points", "trained_points"):
+        assert -26 <= figures[key] <= 26 * 2
