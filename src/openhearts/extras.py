@@ -26,6 +26,10 @@ EXTRA_OF_MODULE: Final[dict[str, tuple[str, str]]] = {
     "numpy": ("rl", "the learning environments' packages are"),
     "pettingzoo": ("rl", "the learning environments' packages are"),
     "gymnasium": ("rl", "the learning environments' packages are"),
+    "pyspiel": ("openspiel", "OpenSpiel is"),
+    "open_spiel": ("openspiel", "OpenSpiel is"),
+    "ray": ("ray", "Ray is"),
+    "sphinx": ("docs", "the documentation builder is"),
 }
 
 
