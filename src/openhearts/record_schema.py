@@ -172,7 +172,9 @@ def schema() -> dict[str, Any]:
             "session": _session(),
         },
         "required": ["format", "version", "rules", "events"],
-        "additionalProperties": False,
+        # A program may keep its own keys beside the game, as the faces keep "session";
+        # loading ignores them.
+        "additionalProperties": True,
     }
 
 
