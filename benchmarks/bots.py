@@ -1,13 +1,15 @@
 """Decision times of the bots: median and 95th percentile per level.
 
 Plays seeded deals with one bot of the measured level against ``easy`` opponents and
-times every play decision that has a real choice (two or more legal cards).  For
+times every play decision that has a real choice (two or more legal cards), and
+separately every pass (``pass_*``: ``hard`` and ``expert`` pass by simulation).  For
 ``hard``, the same deals are played twice, with its playouts in the compiled kernel and
 in the pure-Python engine, and the report gives both times, the speed-up, and how many
 decisions chose the same card (all of them, when the kernel equals its reference).
 
     python benchmarks/bots.py --level hard --deals 20
     python benchmarks/bots.py --level hard --deals 20 --workers 2
+    python benchmarks/bots.py --level expert --deals 20
 """
 
 from __future__ import annotations
@@ -26,10 +28,16 @@ from openhearts.kernel import COMPILED
 
 
 def measure(
-    level: str, deals: int, budget: int, workers: int, seed: str, compiled: bool = True
+    level: str,
+    deals: int,
+    budget: int,
+    workers: int,
+    seed: str,
+    compiled: bool = True,
+    passes: list[float] | None = None,
 ) -> tuple[list[float], list[int]]:
     """Seconds per real decision of the measured bot over ``deals`` deals, and the cards
-    it chose in those decisions."""
+    it chose in those decisions; the seconds of each pass are added to ``passes``."""
     times: list[float] = []
     choices: list[int] = []
     rules = Rules()
@@ -47,8 +55,11 @@ def measure(
         while not game.is_over and game.deal_number == number:
             mover = game.to_act()[0]
             choice = game.phase == "playing" and mover == seat and len(game.legal_plays()) > 1
+            passing = game.phase == "passing" and mover == seat
             start = time.perf_counter()
             act(game, mover, bots[mover])
+            if passing and passes is not None:
+                passes.append(time.perf_counter() - start)
             if choice:
                 times.append(time.perf_counter() - start)
                 action = game.actions[-1]
@@ -79,14 +90,19 @@ def main() -> None:
     parser.add_argument("--seed", default="bench")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
-    times, choices = measure(args.level, args.deals, args.budget, args.workers, args.seed)
+    passes: list[float] = []
+    times, choices = measure(
+        args.level, args.deals, args.budget, args.workers, args.seed, passes=passes
+    )
     figures: dict[str, Any] = {
         "level": args.level,
         "budget": args.budget if args.level == "hard" else None,
         "workers": args.workers,
-        "kernel": COMPILED if args.level == "hard" else None,
+        "kernel": COMPILED if args.level in ("hard", "expert") else None,
         **summary(times),
     }
+    if passes:
+        figures.update({f"pass_{key}": value for key, value in summary(passes).items()})
     if args.level == "hard":
         slow_times, slow_choices = measure(
             "hard", args.deals, args.budget, args.workers, args.seed, compiled=False

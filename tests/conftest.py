@@ -9,15 +9,38 @@ search with fresh random examples locally.
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
+import jsonschema
 import pytest
 from hypothesis import HealthCheck, settings
 
+import openhearts.record
 from openhearts import Card, CardSet, DealState, Game, MoonChoice, Pass, Play, PlayerView, Rules
 from openhearts.game import Action
+from openhearts.record_schema import schema
+
+_RECORD_VALIDATOR = jsonschema.Draft202012Validator(
+    schema(), format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+)
+_write_record = openhearts.record.dumps
+
+
+def _checked_record(game: Game, extra: Mapping[str, Any] | None = None) -> str:
+    """``record.dumps``, checking every record the suite writes against the published
+    schema.  Installed here, before any face imports ``dumps`` by name."""
+    text = _write_record(game, extra)
+    error = jsonschema.exceptions.best_match(_RECORD_VALIDATOR.iter_errors(json.loads(text)))
+    if error is not None:
+        raise AssertionError(f"a record does not fit docs/record.schema.json: {error}")
+    return text
+
+
+openhearts.record.dumps = _checked_record
 
 settings.register_profile(
     "openhearts",

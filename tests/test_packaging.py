@@ -26,6 +26,8 @@ BLOCK_THIRD_PARTY = textwrap.dedent(
     class NoThirdParty:
         def find_spec(self, name, path=None, target=None):
             top = name.partition(".")[0]
+            if BLOCKED is not None and top not in BLOCKED:
+                return None
             if top in sys.stdlib_module_names or top == "openhearts":
                 return None
             raise ModuleNotFoundError(f"No module named {name!r}", name=name)
@@ -36,11 +38,14 @@ BLOCK_THIRD_PARTY = textwrap.dedent(
 
 
 def run_without_dependencies(
-    code: str, tmp_path: Path, stdin: str = ""
+    code: str, tmp_path: Path, stdin: str = "", only: tuple[str, ...] | None = None
 ) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a child interpreter where no third-party package can be imported
+    (with ``only``: just those packages cannot)."""
     environment = {**os.environ, "OPENHEARTS_HOME": str(tmp_path), "PYTHONPATH": str(ROOT / "src")}
+    block = f"BLOCKED = {None if only is None else set(only)!r}\n" + BLOCK_THIRD_PARTY
     return subprocess.run(
-        [sys.executable, "-c", BLOCK_THIRD_PARTY + textwrap.dedent(code)],
+        [sys.executable, "-c", block + textwrap.dedent(code)],
         capture_output=True,
         text=True,
         input=stdin,
@@ -118,6 +123,20 @@ def test_the_web_server_without_its_extra_names_it_in_one_line(tmp_path: Path) -
         "hearts serve: the web game's packages are not installed: pip install 'openhearts[web]' "
         "(starlette is missing)"
     ]
+
+
+def test_the_web_server_on_postgresql_without_the_driver_names_the_extra(tmp_path: Path) -> None:
+    result = run_without_dependencies(
+        "from openhearts.cli import main; "
+        "raise SystemExit(main(['serve', '--database', 'postgresql://u@127.0.0.1:1/db']))",
+        tmp_path,
+        only=("psycopg",),
+    )
+    assert result.stderr.strip().splitlines()[-1] == (
+        "hearts serve: the PostgreSQL driver is not installed: "
+        "pip install 'openhearts[postgres]' (psycopg is missing)"
+    )
+    assert result.returncode == 1
 
 
 def test_the_terminal_game_without_its_extra_says_so_and_plays_in_plain_lines(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import re
 import shutil
 import socket
@@ -26,6 +27,8 @@ from typing import Any
 
 import pytest
 
+from openhearts import Game, Rules
+from openhearts.session.keys import KEYS, Command, key_of
 from openhearts.web.storage import Storage
 from web_support import settled_game, store_game
 
@@ -293,7 +296,7 @@ def test_play_a_complete_deal_by_clicking(server: str, browser: Browser) -> None
         # Three opponents with names, card counts and points.
         expect(page.locator("#opponents .opponent")).to_have_count(3)
         expect(page.locator("#opponents .opponent").first).to_contain_text("13 cards")
-        expect(page.locator("#opponents .opponent").first).to_contain_text("0 pts")
+        expect(page.locator("#opponents .opponent").first).to_contain_text("0 points")
 
         passed = pass_by_clicking(page)
         page.wait_for_function("() => document.body.dataset.phase === 'playing'")
@@ -326,6 +329,28 @@ def test_play_a_complete_deal_by_clicking(server: str, browser: Browser) -> None
         wait_passing(page)
         expect(page.locator("#center-note")).to_have_text("Passing to the right")
 
+        # The finished deal, trick by trick: thirteen tricks of four cards, the 2♣ first.
+        page.click("#show-review")
+        expect(page.locator("#review-title")).to_have_text("Tricks of deal 2")
+        expect(page.locator("#review-summary")).to_contain_text("no trick finished yet")
+        expect(page.locator("#review-next")).to_be_disabled()
+        page.click("#review-previous")
+        expect(page.locator("#review-title")).to_have_text("Tricks of deal 1")
+        tricks = page.locator("#review-tricks li")
+        expect(tricks).to_have_count(13)
+        expect(tricks.first.locator('[data-card="2C"]')).to_have_count(1)
+        plays = page.eval_on_selector_all(
+            "#review-tricks li", "nodes => nodes.map(n => n.querySelectorAll('[data-card]').length)"
+        )
+        assert plays == [4] * 13
+        shown = page.eval_on_selector_all(
+            "#review-tricks [data-card]", "nodes => nodes.map(n => n.dataset.card)"
+        )
+        assert len(set(shown)) == 52
+        expect(page.locator("#review-tricks .winner")).to_have_count(13)
+        page.keyboard.press("Escape")
+        expect(page.locator("#review-dialog")).to_be_hidden()
+
 
 def test_keyboard_and_announcement_keys(server: str, browser: Browser) -> None:
     answer = post(server, "/api/play-now", {"name": "Kim", "level": "random"})
@@ -333,7 +358,10 @@ def test_keyboard_and_announcement_keys(server: str, browser: Browser) -> None:
         open_seat(page, server, answer)
         wait_passing(page)
         announcer = page.locator("#announcer")
-        page.keyboard.press("h")
+        # The keys are those of the shared key map, in either case: R says the hand.
+        page.keyboard.press("Shift+R")
+        expect(announcer).to_contain_text("Your hand, 13 cards.")
+        page.keyboard.press("r")
         expect(announcer).to_contain_text("Your hand, 13 cards.")
         page.keyboard.press("t")
         expect(announcer).to_have_text("Your turn to pass 3 cards to the left.")
@@ -341,6 +369,16 @@ def test_keyboard_and_announcement_keys(server: str, browser: Browser) -> None:
         expect(announcer).to_contain_text("Scores: you 0,")
         page.keyboard.press("c")
         expect(announcer).to_have_text("No cards on the table.")
+        check_the_key_map(page)
+
+        # H asks for a hint (three cards chosen), Escape puts them back.
+        page.keyboard.press("h")
+        pressed = page.locator('#hand .hand-card[aria-pressed="true"]')
+        expect(pressed).to_have_count(3)
+        expect(page.locator("#status")).to_contain_text("Hint: pass")
+        page.keyboard.press("Escape")
+        expect(pressed).to_have_count(0)
+        expect(announcer).to_contain_text("No card chosen")
 
         # Arrow keys move between cards, Enter chooses, P passes.
         page.keyboard.press("ArrowRight")
@@ -392,6 +430,32 @@ def test_keyboard_and_announcement_keys(server: str, browser: Browser) -> None:
             wait_played(page, code)
 
 
+def check_the_key_map(page: Page) -> None:
+    """Every command of the shared key map is either done by the page with the map's keys
+    (listed in the Keys dialog) or has no place on the web; the dialogs open by key."""
+    commands = {command.value for command in Command}
+    handled, elsewhere = page.evaluate(
+        "() => import('/static/keys.js').then(m => [Object.keys(m.COMMANDS), m.NOT_ON_THE_WEB])"
+    )
+    assert set(handled) | set(elsewhere) == commands and not set(handled) & set(elsewhere)
+    page.keyboard.press("?")
+    expect(page.locator("#help-dialog")).to_be_visible()
+    listed = page.eval_on_selector_all(
+        "#help-keys dd[data-command]", "nodes => nodes.map(n => n.dataset.command)"
+    )
+    assert listed == [k.command.value for k in KEYS if k.keys and k.command.value in handled]
+    descriptions = page.eval_on_selector_all(
+        "#help-keys dd[data-command]", "nodes => nodes.map(n => n.textContent)"
+    )
+    assert descriptions == [key_of(Command(c)).description for c in listed]
+    page.keyboard.press("Escape")
+    for key, dialog in (("d", "scores"), ("W", "won"), ("l", "review"), ("i", "stats")):
+        page.keyboard.press(key)
+        expect(page.locator(f"#{dialog}-dialog")).to_be_visible()
+        page.keyboard.press("Escape")
+        expect(page.locator(f"#{dialog}-dialog")).to_be_hidden()
+
+
 PLAYED_JS = """() => {
   const s = window.openhearts.state;
   return [...s.tricks.flatMap((t) => t.cards), ...s.trick.map((p) => p[1])];
@@ -413,7 +477,7 @@ def test_memory_aids_panel_and_sentence(server: str, browser: Browser) -> None:
         # against a state that cannot move under it.
         page.locator("#auto-play-one").uncheck()
         page.wait_for_function("() => window.openhearts.state.auto_play_one === false")
-        pass_by_clicking(page)
+        passed = pass_by_clicking(page)
         while True:
             page.wait_for_function(
                 "() => document.body.dataset.myTurn === 'true'"
@@ -448,6 +512,14 @@ def test_memory_aids_panel_and_sentence(server: str, browser: Browser) -> None:
         expect(points).to_have_count(4)
         expect(points.first).to_have_text(re.compile(r"^You: \d+$"))
         expect(page.locator("#played-hearts")).to_have_text(re.compile("^Hearts are "))
+        # The server's memory aids (the session core's) say who holds the cards we passed.
+        memory = page.evaluate("() => window.openhearts.state.memory")
+        assert set(memory["still_out_from_pass"]) <= set(passed)
+        assert set(memory["still_out_from_pass"]) == set(passed) - set(played)
+        if memory["still_out_from_pass"]:
+            expect(page.locator("#played-passed")).to_contain_text("you passed.")
+        else:
+            expect(page.locator("#played-passed")).to_be_hidden()
         announcer = page.locator("#announcer")
         expect(announcer).to_contain_text("Played: ")
         said = f"{SUIT_WORDS[first[1]]} {SPOKEN.get(first[0], first[0])}"
@@ -512,6 +584,23 @@ def test_winner_at_the_end_and_play_again(server: str, browser: Browser) -> None
         wait_passing(page)
         expect(page.locator("#hand .hand-card")).to_have_count(13)
         assert page.evaluate("() => window.openhearts.state.scores") == [0, 0, 0, 0]
+
+        # The statistics the server kept of the finished game, for this browser's player.
+        page.evaluate(
+            "token => localStorage.setItem('openhearts.player', token)", answer["player_token"]
+        )
+        page.click("#nav-stats")
+        expect(page.locator("#stats-dialog")).to_be_visible()
+        expect(page.locator("#stats-note")).to_have_text("Lee: 1 game finished in this browser.")
+        stats = page.eval_on_selector_all(
+            "#stats-list dt, #stats-list dd", "nodes => nodes.map(n => n.textContent)"
+        )
+        values = dict(zip(stats[::2], stats[1::2], strict=True))
+        assert values["Games played"] == "1" and values["Deals played"] == "1", values
+        assert values["Games won"] in ("0 (0%)", "1 (100%)"), values
+        expect(page.locator("#stats-close")).to_be_focused()
+        page.keyboard.press("Escape")
+        expect(page.locator("#stats-dialog")).to_be_hidden()
 
 
 def test_shared_table_join_spectate_and_come_back(server: str, browser: Browser) -> None:
@@ -738,6 +827,9 @@ def test_hint_and_undo_against_bots(server: str, browser: Browser) -> None:
         page.click("#hint")
         hinted = page.locator("#hand .hand-card.hint")
         expect(hinted).to_have_count(1)
+        expect(page.locator("#status")).to_contain_text(
+            re.compile(r"you can expect about \d+(\.\d)? points? in the rest of the deal")
+        )
         expect(hinted).to_have_class(re.compile(r"\blegal\b"))
         code = hinted.get_attribute("data-card")
         assert code is not None
@@ -944,3 +1036,148 @@ def test_moon_choice_dialog(server: str, browser: Browser) -> None:
             page.wait_for_timeout(50)
         moon = [m for m in received if m["type"] == "moon"]
         assert len(moon) == 1 and moon[0]["others_add"] is False
+
+
+def test_a_missing_table_offers_no_link_to_copy(server: str, browser: Browser) -> None:
+    with new_page(browser, viewport={"width": 1000, "height": 760}) as page:
+        page.goto(server + "/t/NoSuchTable")
+        expect(page.locator("#waiting-title")).to_have_text("No such table")
+        expect(page.locator("#copy-link")).to_be_hidden()
+        expect(page.locator("#share-link")).to_be_hidden()
+        expect(page.locator("#join-form")).to_be_hidden()
+
+
+def test_a_friend_opening_a_shared_link_is_asked_for_a_name(server: str, browser: Browser) -> None:
+    """No more "Player 2": a browser with no name yet gets a name form in the waiting
+    room, and takes the seat under the name typed."""
+    answer = post(server, "/api/tables", {"name": "Host", "level": "random"})
+    with new_page(browser, viewport={"width": 1000, "height": 760}) as friend:
+        friend.goto(server + answer["url"])
+        form = friend.locator("#join-form")
+        expect(form).to_be_visible()
+        expect(friend.locator("#join-name")).to_be_focused()
+        expect(friend.locator("#waiting-note")).to_contain_text("Type your name")
+        # Watching until then: no seat is taken for a nameless guest.
+        summary = get_json(server, f"/api/tables/{answer['table_id']}")
+        assert [seat["kind"] for seat in summary["seats"]] == ["human", "empty", "empty", "empty"]
+        friend.click("#join-submit")
+        expect(friend.locator("#join-error")).to_have_text("Type the name the others will see.")
+        friend.fill("#join-name", "  Gwen ")
+        friend.keyboard.press("Enter")
+        expect(form).to_be_hidden()
+        expect(friend.locator("#waiting-note")).to_have_text(
+            "Waiting for the host to start the game."
+        )
+        mine = friend.locator("#seat-list li", has=friend.locator(".badge.you"))
+        expect(mine).to_contain_text("Gwen")
+        summary = get_json(server, f"/api/tables/{answer['table_id']}")
+        assert summary["seats"][1]["name"] == "Gwen"
+        assert friend.evaluate("() => localStorage.getItem('openhearts.name')") == "Gwen"
+
+
+WORDS_BROKEN_JS = """() => {
+  // Every word of the score table's head must sit on one line.
+  const broken = [];
+  for (const cell of document.querySelectorAll('#scores-table thead th')) {
+    const text = cell.firstChild;
+    if (!text || text.nodeType !== Node.TEXT_NODE) continue;
+    const re = /\\S+/g;
+    let m;
+    while ((m = re.exec(text.data))) {
+      const range = document.createRange();
+      range.setStart(text, m.index);
+      range.setEnd(text, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (tops.size > 1) broken.push(m[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+def test_the_phone_score_table_breaks_names_between_words_only(
+    server: str, browser: Browser
+) -> None:
+    answer = post(server, "/api/play-now", {"name": "Wolfgangssonmaximilian", "level": "random"})
+    options = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    with new_page(browser, **options) as page:
+        open_seat(page, server, answer)
+        wait_passing(page)
+        page.click("#show-scores")
+        expect(page.locator("#scores-table thead th")).to_have_count(5)
+        expect(page.locator("#scores-table thead")).to_contain_text("Wolfgangssonmaximilian")
+        assert page.evaluate(WORDS_BROKEN_JS) == []
+        # A long name scrolls the table inside the dialog, never the page.
+        assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+
+
+def one_point_game() -> Game:
+    """A standard game after a whole first deal, in the second deal at a turn of seat 0's
+    where some player has taken exactly 1 point this deal."""
+    rules = Rules.preset("standard")
+    for attempt in range(200):
+        game = Game(rules, seed=f"one-point{attempt}")
+        rng = random.Random(attempt)
+        while not game.is_over and game.deal_number < 2:
+            if game.phase == "passing":
+                seat = game.to_act()[0]
+                game.pass_cards(seat, rng.sample(game.hand(seat).cards(), 3))
+                continue
+            if game.phase != "playing":
+                break
+            view = game.view(0)
+            if game.deal_number == 1 and game.current_player == 0 and 1 in view.points_taken:
+                return game
+            game.play(rng.choice(game.legal_plays().cards()))
+    raise AssertionError("no second deal with a 1-point player in 200 games")
+
+
+def test_points_in_words_and_the_tricks_of_a_stored_game(
+    browser: Browser, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A game in its second deal, a player on 1 point: the plates say "1 point", and the
+    tricks of the deal in progress and of the first deal can be read trick by trick."""
+    game = one_point_game()
+    token = "P" * 32
+    folder = tmp_path_factory.mktemp("one-point")
+    database = folder / "web.sqlite3"
+    storage = Storage(f"sqlite:///{database}")
+    store_game(storage, "OnePoint", "standard", game, 0, token, auto_play_one=False)
+    storage.close()
+    view = game.view(0)
+    one = view.points_taken.index(1)
+    with (
+        running_server(_free_port(), database, folder / "server.log", 600) as base,
+        new_page(browser, viewport={"width": 1280, "height": 800}) as page,
+    ):
+        open_seat(page, base, {"table_id": "OnePoint", "token": token, "url": "/t/OnePoint"})
+        page.wait_for_function("() => document.body.dataset.myTurn === 'true'")
+        plate = page.locator("#me-info" if one == 0 else f'#opponents [data-seat="{one}"]')
+        expect(plate).to_contain_text(re.compile(r"(?<!\d)1 point · total"))
+        expect(page.locator("body")).not_to_contain_text("pts")
+
+        # L (the last trick, in the shared key map) opens the tricks and says the last one.
+        page.locator("#hand").focus()
+        page.keyboard.press("l")
+        expect(page.locator("#review-title")).to_have_text("Tricks of deal 2")
+        tricks = page.locator("#review-tricks li")
+        expect(tricks).to_have_count(len(view.tricks))
+        last = view.tricks[-1]
+        expect(page.locator("#announcer")).to_contain_text(
+            f"Trick {len(view.tricks)}: {'you' if last.leader == 0 else game.names[last.leader]}, "
+            f"{last.cards[0].name}"
+        )
+        shown = page.eval_on_selector_all(
+            "#review-tricks li",
+            "nodes => nodes.map(n => [...n.querySelectorAll('[data-card]')]"
+            ".map(c => c.dataset.card))",
+        )
+        assert shown == [[str(card) for card in trick.cards] for trick in view.tricks]
+        page.click("#review-previous")
+        expect(page.locator("#review-title")).to_have_text("Tricks of deal 1")
+        expect(tricks).to_have_count(13)
+        taken = ", ".join(
+            f"{'you' if seat == 0 else game.names[seat]} {points}"
+            for seat, points in enumerate(game.results[0].taken_points)
+        )
+        expect(page.locator("#review-summary")).to_contain_text(f"points taken: {taken}")

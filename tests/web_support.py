@@ -22,6 +22,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from openhearts import Game, Rules, record
 from openhearts.bots import act, make_bot
+from openhearts.cards import CardSet
 from openhearts.web.hub import Hub
 from openhearts.web.server import WS_MAX_BYTES, create_app
 from openhearts.web.settings import Settings
@@ -332,6 +333,8 @@ class Moment:
     hands: list[list[str]]
     #: The tricks of the deal that the last action finished, if it finished one.
     finished_tricks: list[dict[str, Any]] | None = None
+    #: Every card in play this deal (the deck less the rules' removed cards).
+    in_play: frozenset[str] = frozenset()
 
 
 def timeline(record_text: str) -> list[Moment]:
@@ -353,7 +356,8 @@ def timeline(record_text: str) -> list[Moment]:
                 cards |= {str(c) for c in view.received}
             known.append(frozenset(cards))
             hands.append([str(c) for c in view.hand])
-        return Moment(game.deal_number, known, frozenset(played), hands, finished)
+        in_play = frozenset(str(c) for c in CardSet(game.rules.deck_mask))
+        return Moment(game.deal_number, known, frozenset(played), hands, finished, in_play)
 
     moments = [moment(None)]
     for action in final.actions:
@@ -409,6 +413,14 @@ def check_knowledge(
         else:
             assert state["hand"] == [] and state["legal"] == []
         state.pop("names")
+        memory = dict(state.pop("memory"))
+        # The memory aids' unseen cards are exactly the cards in play less those played
+        # and those in the seat's own hand: a list of them says nothing more.
+        unseen = set(memory.pop("unseen"))
+        assert unseen == moment.in_play - set(memory["played"]) - set(state["hand"]), (
+            f"seat {seat} was sent unseen cards that are not the complement of what it knows"
+        )
+        state["memory"] = memory
         events = []
         for event in message["events"]:
             if moment.finished_tricks is not None and event["event"] in (

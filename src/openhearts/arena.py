@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from .arena_ray import RayUnavailableError, play_boards
-from .bots import BOTS, BotError, act, load_bot, make_bot
+from .bots import BOTS, ENGINE_PREFIX, BotError, act, engine_bot, load_bot, make_bot
 from .bots.base import Bot
 from .game import PLAYING, Game
 from .options import add_rules_arguments, rules_from_args
@@ -62,12 +62,15 @@ class ArenaError(ValueError):
 
 @dataclass(frozen=True)
 class BotSpec:
-    """A bot as named on the command line: ``easy``, ``hard:budget=20``, ``pkg.mod:Cls``."""
+    """A bot as named on the command line: ``easy``, ``hard:budget=20``, ``pkg.mod:Cls``,
+    ``cmd:./mybot --flag``."""
 
     text: str
 
     def parts(self) -> tuple[str, dict[str, Any]]:
-        """Bot name (or import path) and keyword options."""
+        """Bot name (or import path, or ``cmd:PROGRAM``) and keyword options."""
+        if self.text.startswith(ENGINE_PREFIX):
+            return self.text, {}
         head, sep, tail = self.text.partition(":")
         if head in BOTS:
             options: dict[str, Any] = {}
@@ -89,6 +92,8 @@ class BotSpec:
     def build(self, seed: object) -> Bot:
         level, options = self.parts()
         try:
+            if level.startswith(ENGINE_PREFIX):
+                return engine_bot(level.removeprefix(ENGINE_PREFIX), seed)
             if level not in BOTS:
                 return load_bot(level, seed)
             return make_bot(level, seed, **options)
@@ -152,6 +157,7 @@ def play_board(match: Match, board: int) -> dict[str, Any]:
     specs = [BotSpec(text) for text in match.lineup]
     rotations: list[dict[str, Any]] = []
     timing: dict[str, list[float]] = {}
+    faults: list[dict[str, Any]] = []
     for rotation in range(players):
         bots = [
             specs[(seat - rotation) % players].build(f"{match.seed}:{board}:{rotation}:{seat}")
@@ -163,28 +169,19 @@ def play_board(match: Match, board: int) -> dict[str, Any]:
             seed=f"{match.seed}:{board}",
             first_deal=board % len(rules.pass_cycle or ("hold",)),
         )
-        first = game.deal_number
-        while not game.is_over and (match.games or game.deal_number == first):
-            seat = game.to_act()[0]
-            playing = game.phase == PLAYING
-            start = time.perf_counter()
-            try:
-                act(game, seat, bots[seat])
-            except Exception as error:  # someone else's bot: report it, do not crash
-                raise ArenaError(
-                    f"board {board}, rotation {rotation}: bot {labels[seat]!r} in seat {seat} "
-                    f"failed: {type(error).__name__}: {error}"
-                ) from None
-            if playing:
-                row = timing.setdefault(labels[seat], [0.0, 0.0, 0.0])
-                spent = time.perf_counter() - start
-                row[0] += spent
-                row[1] += 1
-                row[2] = max(row[2], spent)
-        for bot in bots:
-            close = getattr(bot, "close", None)
-            if callable(close):
-                close()
+        try:
+            _play_rotation(
+                game, bots, labels, match.games, timing, f"board {board}, rotation {rotation}"
+            )
+        finally:
+            for bot in bots:
+                close = getattr(bot, "close", None)
+                if callable(close):
+                    close()
+        # Outside programs that failed were replaced by a fallback bot: say so.
+        for seat, bot in enumerate(bots):
+            for fault in getattr(bot, "faults", ()):
+                faults.append({"bot": labels[seat], "rotation": rotation, "fault": str(fault)})
         results = game.results if match.games else game.results[:1]
         rotations.append(
             {
@@ -194,7 +191,39 @@ def play_board(match: Match, board: int) -> dict[str, Any]:
                 "winners": list(game.winners) if match.games else None,
             }
         )
-    return {"board": board, "rotations": rotations, "timing": timing}
+    record: dict[str, Any] = {"board": board, "rotations": rotations, "timing": timing}
+    if faults:
+        record["faults"] = faults
+    return record
+
+
+def _play_rotation(
+    game: Game,
+    bots: list[Bot],
+    labels: list[str],
+    whole_games: bool,
+    timing: dict[str, list[float]],
+    where: str,
+) -> None:
+    """Play the deal (or the game) of one rotation, timing each bot's decisions."""
+    first = game.deal_number
+    while not game.is_over and (whole_games or game.deal_number == first):
+        seat = game.to_act()[0]
+        playing = game.phase == PLAYING
+        start = time.perf_counter()
+        try:
+            act(game, seat, bots[seat])
+        except Exception as error:  # someone else's bot: report it, do not crash
+            raise ArenaError(
+                f"{where}: bot {labels[seat]!r} in seat {seat} "
+                f"failed: {type(error).__name__}: {error}"
+            ) from None
+        if playing:
+            row = timing.setdefault(labels[seat], [0.0, 0.0, 0.0])
+            spent = time.perf_counter() - start
+            row[0] += spent
+            row[1] += 1
+            row[2] = max(row[2], spent)
 
 
 # Statistics ----------------------------------------------------------------------------
@@ -305,7 +334,17 @@ def summarise(match: Match, records: Sequence[dict[str, Any]]) -> dict[str, Any]
                 "ci95_high": diff.mean + diff.half_width,
             }
         )
-    return {"boards": len(records), "table": table, "differences": differences}
+    faults = [
+        {"board": record["board"], **fault}
+        for record in records
+        for fault in record.get("faults", ())
+    ]
+    return {
+        "boards": len(records),
+        "table": table,
+        "differences": differences,
+        "faults": faults,
+    }
 
 
 # Output --------------------------------------------------------------------------------
@@ -400,8 +439,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="SPEC",
         help="a bot of the line-up, in seat order: random, easy, hard, hard:budget=N, "
-        "openspiel-ismcts:sims=700, openspiel-random, or "
-        "package.module:Class (repeatable; the last one fills the remaining seats; "
+        "openspiel-ismcts:sims=700, openspiel-random, package.module:Class, or "
+        "'cmd:PROGRAM ARGS' for a program speaking the engine protocol "
+        "(repeatable; the last one fills the remaining seats; "
         "default: easy against random)",
     )
     count = parser.add_mutually_exclusive_group()
@@ -546,6 +586,7 @@ def run(args: argparse.Namespace) -> int:
         f"each in {rules.players} seat rotations"
     )
     print(markdown_table(summary, match.games))
+    _report_faults(summary["faults"])
     if interrupted:
         print(
             f"\nStopped after {len(records)} of {total} boards; run the same command to resume.",
@@ -553,6 +594,24 @@ def run(args: argparse.Namespace) -> int:
         )
         return 130
     return 0
+
+
+def _report_faults(faults: Sequence[dict[str, Any]], shown: int = 10) -> None:
+    """Outside programs that failed, on standard error: the match went on without them."""
+    if not faults:
+        return
+    print(
+        f"\n{len(faults)} time(s) a bot program failed and a fallback bot took its seat:",
+        file=sys.stderr,
+    )
+    for fault in faults[:shown]:
+        print(
+            f"  board {fault['board']}, rotation {fault['rotation']}, {fault['bot']}: "
+            f"{fault['fault']}",
+            file=sys.stderr,
+        )
+    if len(faults) > shown:
+        print(f"  ... and {len(faults) - shown} more (in the JSON results)", file=sys.stderr)
 
 
 def _play(

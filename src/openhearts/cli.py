@@ -18,6 +18,8 @@ from .extras import missing_extra_message
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "play": ("openhearts.play", "play a game against the computer (terminal)"),
     "replay": ("openhearts.replay", "print a saved game trick by trick"),
+    "export": ("openhearts.convert", "write a game record as PBN-style text"),
+    "import": ("openhearts.convert", "read a PBN-style text record into a game record"),
     "arena": ("openhearts.arena", "play bots against each other and compare them"),
     "serve": ("openhearts.web.server", "start the web game server"),
     "prune": ("openhearts.web.prune", "forget the web server's old finished and abandoned tables"),

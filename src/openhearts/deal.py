@@ -4,6 +4,8 @@
 strings deals together.  Bots may build a :class:`DealState` for a position they
 imagine (sampled hidden hands) with :meth:`DealState.from_position` and play it out:
 ``legal_mask``, ``play_card`` and ``undo_play`` are the hot path and do no checking.
+No undo log is kept: ``undo_play`` and ``undo_pass`` work out what to restore from the
+tricks and passes the state records anyway, so a finished deal carries nothing extra.
 
 >>> from openhearts.rules import Rules
 >>> state = DealState.new(Rules(), [int(CardSet.parse(h)) for h in (
@@ -17,7 +19,7 @@ imagine (sampled hidden hands) with :meth:`DealState.from_position` and play it 
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from .cards import (
     HEARTS_MASK,
@@ -53,7 +55,7 @@ class DealState:
         "phase", "leader", "to_move", "trick", "tricks", "taken", "tricks_won",
         "played", "in_first_trick", "hearts_broken", "points", "shooter", "shot", "moon_choice",
         "_first_trick_bar", "_first_trick_fallback", "_break_mask", "_lead_restricted",
-        "_undo",
+        "_broken_by",
     )  # fmt: skip
 
     rules: Rules
@@ -81,7 +83,8 @@ class DealState:
     _first_trick_fallback: int
     _break_mask: int
     _lead_restricted: bool
-    _undo: list[tuple[Any, ...]]
+    #: The card whose play broke hearts (-1: none did), so that undoing it mends them.
+    _broken_by: int
 
     @classmethod
     def new(cls, rules: Rules, hands: list[int], deal_number: int = 0) -> DealState:
@@ -102,7 +105,7 @@ class DealState:
         self.shooter = None
         self.shot = None
         self.moon_choice = None
-        self._undo = []
+        self._broken_by = -1
         if self.pass_offset == 0:
             self._start_play()
         else:
@@ -144,7 +147,7 @@ class DealState:
         self.shooter = None
         self.shot = None
         self.moon_choice = None
-        self._undo = []
+        self._broken_by = -1
         return self
 
     def _setup(self, rules: Rules, deal_number: int) -> None:
@@ -194,7 +197,7 @@ class DealState:
         other._first_trick_fallback = self._first_trick_fallback
         other._break_mask = self._break_mask
         other._lead_restricted = self._lead_restricted
-        other._undo = self._undo[:]
+        other._broken_by = self._broken_by
         return other
 
     # Passing ---------------------------------------------------------------------
@@ -204,7 +207,6 @@ class DealState:
 
     def set_pass(self, seat: int, cards: int) -> None:
         """Set aside a seat's pass; when every seat has passed, the cards change hands."""
-        self._undo.append(("pass", seat, self.hands[:], self.passes[:]))
         self.hands[seat] &= ~cards
         self.passes[seat] = cards
         if all(p is not None for p in self.passes):
@@ -257,14 +259,12 @@ class DealState:
         self.played |= bit
         trick = self.trick
         trick.append(card)
-        if self.hearts_broken or not bit & self._break_mask:
-            broke = False
-        else:
-            self.hearts_broken = broke = True
+        if not self.hearts_broken and bit & self._break_mask:
+            self.hearts_broken = True
+            self._broken_by = card
         players = self.players
         if len(trick) < players:
             self.to_move = seat + 1 if seat + 1 < players else 0
-            self._undo.append((card, broke, None))
             return
         mask = 0
         for other in trick:
@@ -277,19 +277,15 @@ class DealState:
         self.tricks_won[winner] += 1
         self.tricks.append((leader, tuple(trick), winner))
         self.in_first_trick = False
-        self._undo.append((card, broke, leader))
         self.trick = []
         self.leader = self.to_move = winner
         if not self.hands[winner]:
             self._score()
 
     def undo_play(self) -> int:
-        """Take back the last play and return its card."""
-        card: int
-        card, broke, completed_leader = self._undo.pop()
-        if broke:
-            self.hearts_broken = False
-        if completed_leader is not None:
+        """Take back the last play and return its card: the last card of the trick in
+        progress, or of the last trick when none is in progress."""
+        if not self.trick:
             leader, cards, winner = self.tricks.pop()
             self.trick = list(cards)
             mask = 0
@@ -302,7 +298,10 @@ class DealState:
             self.points = None
             self.shooter = None
             self.shot = None
-        self.trick.pop()
+        card = self.trick.pop()
+        if card == self._broken_by:
+            self.hearts_broken = False
+            self._broken_by = -1
         seat = (self.leader + len(self.trick)) % self.players
         bit = 1 << card
         self.hands[seat] |= bit
@@ -402,19 +401,17 @@ class DealState:
         assert self.shooter is not None
         self.to_move = self.shooter
 
-    def undo_pass(self) -> None:
-        _, _seat, hands, passes = self._undo.pop()
-        self.hands = hands
-        self.passes = passes
-        self.phase = PASSING
-        self.leader = self.to_move = -1
-
-    @property
-    def last_undo_kind(self) -> str | None:
-        """``pass`` or ``play`` for the newest undo record (None when there is none)."""
-        if not self._undo:
-            return None
-        return "pass" if self._undo[-1][0] == "pass" else "play"
+    def undo_pass(self, seat: int) -> None:
+        """Take back ``seat``'s pass, the last one made; an exchange is reversed first."""
+        hands = self.hands
+        passes = self.passes
+        if self.phase != PASSING:
+            for giver, given in enumerate(passes):
+                hands[(giver + self.pass_offset) % self.players] &= ~(given or 0)
+            self.phase = PASSING
+            self.leader = self.to_move = -1
+        hands[seat] |= passes[seat] or 0
+        passes[seat] = None
 
     def key(self) -> tuple[object, ...]:
         """Everything that decides the future of the deal, for equality checks and caches."""

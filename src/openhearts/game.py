@@ -24,7 +24,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Final
 
 from .cards import (
@@ -57,6 +56,7 @@ __all__ = [
     "PLAYING",
     "MOON_CHOICE",
     "conventional_moon_choice",
+    "pack_tricks",
 ]
 
 GAME_OVER: Final[Phase] = Phase.GAME_OVER
@@ -112,9 +112,13 @@ class TrickRecord:
         return [((self.leader + i) % players, card) for i, card in enumerate(self.cards)]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DealResult:
-    """What one finished deal came to."""
+    """What one finished deal came to.
+
+    A game keeps one per deal, so it is kept small: the tricks are stored as bytes
+    (:attr:`trick_plays` and :attr:`tricks` unpack them when asked).
+    """
 
     number: int
     dealer: int
@@ -130,16 +134,41 @@ class DealResult:
     shot: Shot | None
     #: ``"add"``/``"subtract"`` where the shooter chose, else ``None``.
     moon_choice: MoonScore | None
-    #: The tricks as plain ``(leader, card numbers, winner)`` tuples; :attr:`tricks`
-    #: gives them as :class:`TrickRecord` objects, built when first asked for.
-    trick_plays: tuple[tuple[int, tuple[int, ...], int], ...] = field(default=(), repr=False)
+    #: The tricks, each as its leader, its winner and its cards in play order, one byte
+    #: each (see :func:`pack_tricks`).
+    packed_tricks: bytes = field(default=b"", repr=False)
 
-    @cached_property
+    @property
+    def trick_plays(self) -> tuple[tuple[int, tuple[int, ...], int], ...]:
+        """The tricks as plain ``(leader, card numbers, winner)`` tuples."""
+        data = self.packed_tricks
+        width = len(self.points) + 2
+        return tuple(
+            (data[at], tuple(data[at + 2 : at + width]), data[at + 1])
+            for at in range(0, len(data), width)
+        )
+
+    @property
     def tricks(self) -> tuple[TrickRecord, ...]:
+        """The tricks as :class:`TrickRecord` objects."""
         return tuple(
             TrickRecord(leader, tuple(map(CARDS.__getitem__, cards)), winner)
             for leader, cards, winner in self.trick_plays
         )
+
+
+def pack_tricks(tricks: Iterable[tuple[int, Sequence[int], int]]) -> bytes:
+    """Tricks as bytes: leader, winner, then the cards, for each trick.
+
+    >>> pack_tricks([(1, (0, 5, 9), 2)])
+    b'\\x01\\x02\\x00\\x05\\t'
+    """
+    data = bytearray()
+    for leader, cards, winner in tricks:
+        data.append(leader)
+        data.append(winner)
+        data.extend(cards)
+    return bytes(data)
 
 
 @dataclass(frozen=True)
@@ -231,14 +260,17 @@ def conventional_moon_choice(scores: Sequence[int], shooter: int, points: int) -
 def _shuffled_hands(rules: Rules, seed: object, deal_number: int, dealer: int) -> list[int]:
     rng = random.Random(_deal_seed(seed, deal_number))
     # Sorting by random keys is an unbiased shuffle and several times faster than
-    # random.shuffle, which calls back into Python once per card.
-    deck = sorted(cards_of(rules.deck_mask), key=lambda _card: rng.random())
+    # random.shuffle, which calls back into Python once per card.  The keys are drawn
+    # in card order, as sorted(deck, key=...) would draw them, so deals stay the same.
+    deck = cards_of(rules.deck_mask)
+    draw = rng.random
+    keys = [draw() for _card in deck]
     players = rules.players
     hands = [0] * players
     # Dealt one at a time from the dealer's left, as at a real table.
     seat = (dealer + 1) % players
-    for card in deck:
-        hands[seat] |= 1 << card
+    for index in sorted(range(len(deck)), key=keys.__getitem__):
+        hands[seat] |= 1 << deck[index]
         seat = seat + 1 if seat + 1 < players else 0
     return hands
 
@@ -328,14 +360,17 @@ class Game:
         self.initial_scores: tuple[int, ...] = tuple(start)
         self.results: list[DealResult] = []
         self.scores: list[int] = start[:]
-        # Plays are logged as ints (seat << 6 | card), the most common action made cheap;
-        # ``actions`` turns the log into action objects.
-        self._log: list[int | Pass | MoonChoice] = []
+        # Actions are logged compactly, since a game keeps them all: a play as its card
+        # number, a pass as the complement of its mask (negative), a moon choice as a
+        # bool; the acting seats in ``_seats``.  ``actions`` turns them into objects.
+        self._log: list[int] = []
+        self._seats = bytearray()
         # The legal mask for the state after ``_legal_at`` logged actions (-1: none).
         self._legal_at = -1
         self._legal_mask = 0
-        # Finished deals' states with the index of their first action, for undo.
-        self._finished: list[tuple[DealState, int]] = []
+        # The index of the first action of each finished deal before the current one; the
+        # state of such a deal is rebuilt from its result if undo steps back into it.
+        self._finished: list[int] = []
         self._deal_start = 0
         self.deal = self._new_deal(first_deal)
 
@@ -358,7 +393,7 @@ class Game:
 
     def deal_states(self) -> list[DealState]:
         """The state of every deal so far, the current one last (read only)."""
-        return [state for state, _start in self._finished] + [self.deal]
+        return [_replayed(self.rules, r) for r in self.results[: len(self._finished)]] + [self.deal]
 
     @property
     def deal_number(self) -> int:
@@ -446,7 +481,7 @@ class Game:
     @property
     def actions(self) -> list[Action]:
         """Every action so far, in order (a new list; change the game through its methods)."""
-        return [_action_of(entry) for entry in self._log]
+        return [_action_of(entry, seat) for entry, seat in zip(self._log, self._seats, strict=True)]
 
     # Actions -------------------------------------------------------------------------
 
@@ -482,11 +517,28 @@ class Game:
         if missing:
             raise IllegalActionError(f"you do not hold {CardSet(missing).pretty}")
         deal.set_pass(seat, chosen.mask)
-        self._log.append(Pass(seat, chosen))
+        self._log.append(~chosen.mask)
+        self._seats.append(seat)
 
     def play(self, card: int | str, seat: int | None = None) -> None:
         """Play a card for the seat to move (``seat``, if given, must be that seat)."""
         deal = self.deal
+        log = self._log
+        if (
+            self._legal_at == len(log)
+            and seat is None
+            and (card.__class__ is Card or card.__class__ is int)
+            and card >= 0  # type: ignore[operator]
+            and self._legal_mask >> card & 1  # type: ignore[operator]
+        ):
+            # The common case, checked against the mask legal_mask() just returned (so
+            # in the play phase: any action since would have changed the log's length).
+            log.append(card)  # type: ignore[arg-type]
+            self._seats.append(deal.to_move)
+            deal.play_card(card)  # type: ignore[arg-type]
+            if deal.phase == DONE:
+                self._finish_deal()
+            return
         if deal.phase != PLAYING:
             raise IllegalActionError(self._not_playing_reason())
         if seat is not None and seat != deal.to_move:
@@ -499,11 +551,11 @@ class Game:
             number = card
         else:
             number = self._as_card(card)
-        log = self._log
         legal = self._legal_mask if self._legal_at == len(log) else deal.legal_mask()
         if not legal >> number & 1:
             raise IllegalActionError(self.why_illegal(number))
-        log.append(deal.to_move << 6 | number)
+        log.append(number)
+        self._seats.append(deal.to_move)
         deal.play_card(number)
         if deal.phase == DONE:
             self._finish_deal()
@@ -527,7 +579,8 @@ class Game:
         if seat != deal.shooter:
             raise IllegalActionError("only the player who shot the moon chooses")
         deal.choose_moon(bool(others_add))
-        self._log.append(MoonChoice(seat, bool(others_add)))
+        self._log.append(bool(others_add))
+        self._seats.append(seat)
         self._finish_deal()
 
     def _finish_deal(self) -> None:
@@ -537,7 +590,7 @@ class Game:
         for seat, value in enumerate(deal.points):
             self.scores[seat] += value
         if max(self.scores) < self.rules.end_score:
-            self._finished.append((deal, self._deal_start))
+            self._finished.append(self._deal_start)
             self._deal_start = len(self._log)
             self.deal = self._new_deal(deal.deal_number + 1)
 
@@ -549,9 +602,9 @@ class Game:
             pass_direction=self.rules.pass_direction(deal.deal_number)
             if deal.pass_offset
             else "hold",
-            dealt=tuple(CardSet(h) for h in deal.dealt),
-            passes=tuple(CardSet(p or 0) for p in deal.passes),
-            trick_plays=tuple(deal.tricks),
+            dealt=tuple(map(_card_set, deal.dealt)),
+            passes=tuple(_card_set(p or 0) for p in deal.passes),
+            packed_tricks=pack_tricks(deal.tricks),
             taken_points=tuple(deal.raw_points()),
             points=tuple(deal.points),
             shooter=deal.shooter,
@@ -566,18 +619,19 @@ class Game:
         self._legal_at = -1
         if len(self._log) == self._deal_start and self._finished:
             # Nothing done yet in this deal: step back into the one the last action ended.
-            self.deal, self._deal_start = self._finished.pop()
+            self.deal = _replayed(self.rules, self.results[-1])
+            self._deal_start = self._finished.pop()
             self._unscore_last_deal()
         elif self.deal.phase == DONE:
             self._unscore_last_deal()
-        action = _action_of(self._log.pop())
+        action = _action_of(self._log.pop(), self._seats.pop())
         deal = self.deal
         if isinstance(action, MoonChoice):
             deal.undo_moon_choice()
         elif isinstance(action, Play):
             deal.undo_play()
         else:
-            deal.undo_pass()
+            deal.undo_pass(action.seat)
         return action
 
     def _unscore_last_deal(self) -> None:
@@ -696,10 +750,33 @@ class Game:
         )
 
 
-def _action_of(entry: int | Pass | MoonChoice) -> Action:
-    if entry.__class__ is int:
-        return Play(entry >> 6, CARDS[entry & 63])  # type: ignore[operator]
-    return entry  # type: ignore[return-value]
+def _card_set(mask: int) -> CardSet:
+    """A CardSet of a mask the engine made (so known to be valid), without the checks."""
+    cards = object.__new__(CardSet)
+    object.__setattr__(cards, "mask", mask)
+    return cards
+
+
+def _action_of(entry: int, seat: int) -> Action:
+    if entry.__class__ is bool:
+        return MoonChoice(seat, bool(entry))
+    if entry >= 0:
+        return Play(seat, CARDS[entry])
+    return Pass(seat, CardSet(~entry))
+
+
+def _replayed(rules: Rules, result: DealResult) -> DealState:
+    """The final state of a finished deal, played again from its result."""
+    state = DealState.new(rules, [hand.mask for hand in result.dealt], result.number)
+    if state.phase == PASSING:
+        for seat, given in enumerate(result.passes):
+            state.set_pass(seat, given.mask)
+    for _leader, cards, _winner in result.trick_plays:
+        for card in cards:
+            state.play_card(card)
+    if result.moon_choice is not None:
+        state.choose_moon(result.moon_choice is MoonScore.OTHERS_ADD)
+    return state
 
 
 def _voids(

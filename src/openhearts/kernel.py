@@ -40,7 +40,6 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Sequence
-from functools import lru_cache
 from types import ModuleType
 from typing import Final, NamedTuple
 
@@ -70,6 +69,7 @@ Points = tuple[int, ...]
 
 #: The policies :func:`playout` knows.
 POLICIES: Final = ("random", "easy")
+_SEED_MASK: Final = (1 << 64) - 1
 
 
 def _load() -> ModuleType | None:
@@ -147,8 +147,23 @@ _MOON_CODES: Final = {
 _PackedRules = tuple[int, int, int, bool, int, bool, int, bool, int, int, int, int]
 
 
-@lru_cache(maxsize=64)
+#: Packed rules by the id of their Rules object (kept alive in the entry, so the id
+#: cannot be reused): hashing a Rules on every call would cost more than a playout.
+_packed: dict[int, tuple[Rules, _PackedRules]] = {}
+
+
 def _packed_rules(rules: Rules) -> _PackedRules:
+    entry = _packed.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    if len(_packed) >= 64:
+        _packed.clear()
+    packed = _pack_rules(rules)
+    _packed[id(rules)] = (rules, packed)
+    return packed
+
+
+def _pack_rules(rules: Rules) -> _PackedRules:
     """The rules as the kernel reads them: the same derived masks as DealState._setup."""
     probe = DealState.from_position(
         rules, [0] * rules.players, leader=0, trick=[], taken=[0] * rules.players,
@@ -344,9 +359,9 @@ def playout(
     """
     if _compiled is None:
         return reference_playout(rules, position, policy, seed, count, add_for)
-    code = _check_policy(policy)
+    code = 0 if policy == "random" else _check_policy(policy)
     return _compiled.playout(  # type: ignore[no-any-return]
-        _packed_rules(rules), position, code, seed & (1 << 64) - 1, count, add_for, -1, False
+        _packed_rules(rules), position, code, seed & _SEED_MASK, count, add_for, -1, False
     )
 
 

@@ -26,7 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--level",
         default="easy",
-        help="computer players' level: random, easy or hard (default: easy)",
+        help="computer players' level: random, easy, hard or expert (expert thinks longer; "
+        "default: easy)",
     )
     parser.add_argument(
         "--no-auto-play-one",

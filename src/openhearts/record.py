@@ -31,7 +31,7 @@ from .deal import DealState
 from .game import Action, Game, IllegalActionError, MoonChoice, Pass, Play
 from .rules import Rules, RulesError
 
-__all__ = ["RecordError", "dumps", "loads", "save", "load", "FORMAT", "VERSION"]
+__all__ = ["RecordError", "dumps", "loads", "save", "load", "events", "FORMAT", "VERSION"]
 
 FORMAT: Final = "openhearts-record"
 VERSION: Final = 1
@@ -41,7 +41,9 @@ class RecordError(ValueError):
     """A record that cannot be read or does not replay; the message gives the line."""
 
 
-def _events(game: Game) -> Iterator[dict[str, Any]]:
+def events(game: Game) -> Iterator[dict[str, Any]]:
+    """The record's events in order: each deal's hands, then its passes, plays and moon
+    choice, as the JSON objects the record holds."""
     actions = iter(game.actions)
     for state in game.deal_states():
         yield {"deal": state.deal_number, "hands": [str(CardSet(h)) for h in state.dealt]}
@@ -84,10 +86,10 @@ def dumps(game: Game, extra: Mapping[str, Any] | None = None) -> str:
     for key, value in header.items():
         lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)},")
     lines.append('  "events": [')
-    events = [json.dumps(event, ensure_ascii=False) for event in _events(game)]
-    lines.extend(f"    {text}," for text in events[:-1])
-    if events:
-        lines.append(f"    {events[-1]}")
+    texts = [json.dumps(event, ensure_ascii=False) for event in events(game)]
+    lines.extend(f"    {text}," for text in texts[:-1])
+    if texts:
+        lines.append(f"    {texts[-1]}")
     lines.append("  ],")
     result = {
         "over": game.is_over,

@@ -9,21 +9,25 @@ printed as far as it goes and said to be unfinished.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 
 from .cards import Card, CardSet
+from .convert import load_any
 from .deal import DealState
 from .game import DealResult, Game, TrickRecord
-from .record import RecordError, load
+from .record import RecordError
 from .sentences import Style, direction_words, shot_line, supports_symbols, table, trick_line
 
 __all__ = ["add_arguments", "run", "replay_lines"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a game record (from hearts play or save)")
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        help="a game record (from hearts play or save), JSON or PBN-style text",
+    )
     parser.add_argument(
         "--no-hands", dest="hands", action="store_false", help="leave out the hands and passes"
     )
@@ -34,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        game = load(os.path.expanduser(args.file))
+        game = load_any(args.file)
     except RecordError as error:
         print(f"hearts replay: {args.file}: {error}", file=sys.stderr)
         return 2

@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable
+from typing import Final
 
 from ..cards import Card, CardSet
 from ..game import (
@@ -37,12 +38,16 @@ __all__ = [
     "RandomBot",
     "LEVELS",
     "BOTS",
+    "LEVEL_NOTES",
     "make_bot",
     "load_bot",
     "act",
     "BotError",
     "decide",
     "decide_safely",
+    "engine_bot",
+    "add_level",
+    "ENGINE_PREFIX",
 ]
 
 
@@ -61,6 +66,17 @@ def _hard(seed: object) -> Bot:
     from .hard import HardBot
 
     bot: Bot = HardBot(seed)
+    return bot
+
+
+def _expert(seed: object) -> Bot:
+    return _expert_with(seed)
+
+
+def _expert_with(seed: object, **options: object) -> Bot:
+    from .expert import ExpertBot
+
+    bot: Bot = ExpertBot(seed, **options)  # type: ignore[arg-type]
     return bot
 
 
@@ -88,6 +104,15 @@ LEVELS: dict[str, Callable[[object], Bot]] = {
     "random": RandomBot,
     "easy": _easy,
     "hard": _hard,
+    "expert": _expert,
+}
+
+#: A few words on each level, for the faces' level lists.
+LEVEL_NOTES: dict[str, str] = {
+    "random": "plays any legal card",
+    "easy": "rules of thumb of a careful casual player",
+    "hard": "searches the cards it cannot see",
+    "expert": "the strongest; reads the other players' play and thinks longer (up to a second)",
 }
 
 #: Every bot that can be seated by name (the levels and outside programs): name ->
@@ -96,6 +121,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "random": _no_options("random", RandomBot),
     "easy": _no_options("easy", _easy),
     "hard": lambda seed, **options: _hard_with(seed, **options),
+    "expert": lambda seed, **options: _expert_with(seed, **options),
     "openspiel-ismcts": _openspiel("ismcts"),
     "openspiel-random": _openspiel("random"),
 }
@@ -118,9 +144,46 @@ def make_bot(level: str, seed: object = 0, **options: object) -> Bot:
             if isinstance(error, BotError):
                 raise
             raise BotError(f"bot {level!r}: {error}") from None
+    if level.startswith(ENGINE_PREFIX):
+        return engine_bot(level.removeprefix(ENGINE_PREFIX), seed, **options)
     if ":" in level:
         return load_bot(level, seed)
-    raise BotError(f"no bot level {level!r}: choose {', '.join(BOTS)} or module:Class")
+    raise BotError(f"no bot level {level!r}: choose {', '.join(BOTS)}, module:Class or cmd:PROGRAM")
+
+
+def add_level(name: str, spec: str) -> None:
+    """Offer another bot as a level by ``name`` (``hearts serve --bot-level NAME=SPEC``):
+    ``spec`` is anything :func:`make_bot` builds, such as ``cmd:./mybot --flag``.
+
+    >>> add_level("cautious", "easy")
+    >>> type(make_bot("cautious", seed=1)).__name__
+    'EasyBot'
+    >>> del LEVELS["cautious"], BOTS["cautious"]
+    """
+    if not name.replace("-", "").replace("_", "").isalnum():
+        raise BotError(f"bot level name {name!r}: letters, digits, - and _ only")
+    if name in BOTS or spec == name:
+        raise BotError(f"there is already a bot called {name!r}")
+
+    def build(seed: object) -> Bot:
+        return make_bot(spec, seed)
+
+    LEVELS[name] = build
+    BOTS[name] = _no_options(name, build)
+
+
+#: ``cmd:PROGRAM ARGS`` seats a program speaking the engine protocol (docs/engine-protocol.md).
+ENGINE_PREFIX: Final = "cmd:"
+
+
+def engine_bot(command: str, seed: object = 0, **options: object) -> Bot:
+    """A bot played by an outside program (:class:`~openhearts.bots.engine.EngineBot`)."""
+    from .engine import EngineBot
+
+    if not command.strip():
+        raise BotError("cmd: give the program to run, e.g. cmd:./mybot --flag")
+    bot: Bot = EngineBot(command, seed, **options)  # type: ignore[arg-type]
+    return bot
 
 
 def load_bot(spec: str, seed: object = 0) -> Bot:

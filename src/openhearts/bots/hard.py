@@ -42,14 +42,24 @@ from ..deal import MOON_CHOICE, PLAYING, DealState
 from ..game import PlayerView, conventional_moon_choice
 from ..rules import Rules
 from .base import BaseBot
+from .passing import simulate_pass
 from .policy import JD, QS, moon_threat, pass_policy, play_policy
 from .sampler import Knowledge, WorldSampler, constraints, sample
 
-__all__ = ["HardBot", "CardValue", "DEFAULT_BUDGET", "playout"]
+__all__ = [
+    "HardBot",
+    "CardValue",
+    "DEFAULT_BUDGET",
+    "DEFAULT_PASS_WORLDS",
+    "playout",
+    "moon_choices",
+]
 
 #: Worlds (deals of the unseen cards) examined per decision by default; on one core of
 #: a 2-core machine this keeps decisions under a second.
 DEFAULT_BUDGET = 60
+#: Worlds per candidate pass (see :mod:`openhearts.bots.passing`).
+DEFAULT_PASS_WORLDS = 30
 
 
 def playout(
@@ -93,6 +103,15 @@ def playout(
     return state.points
 
 
+def moon_choices(view: PlayerView) -> tuple[bool, ...]:
+    """The moon choice each seat would make with the scores of ``view`` (where the
+    shooter chooses): True to add to the others."""
+    rules = view.rules
+    return tuple(
+        conventional_moon_choice(view.scores, s, rules.points_in_play) for s in range(rules.players)
+    )
+
+
 class CardValue(NamedTuple):
     """What the search found for one legal card."""
 
@@ -124,6 +143,8 @@ class _Task:
     seed: int
     worlds: range
     deadline: float | None
+    #: Deals of the hidden cards chosen beforehand (indexed by world); empty: sample.
+    deals: tuple[tuple[int, ...], ...] = ()
     #: Deal worlds with :class:`WorldSampler` and play them out through the compiled
     #: kernel (when built), rather than with :func:`sample` and the Python engine.
     compiled: bool = True
@@ -150,8 +171,10 @@ def _evaluate(task: _Task) -> _Totals:
             and (time.monotonic() > task.deadline)
         ):
             break
-        rng = random.Random(task.seed * 1_000_003 + world)
-        hands = deal(rng)
+        if task.deals:
+            hands = list(task.deals[world])
+        else:
+            hands = deal(random.Random(task.seed * 1_000_003 + world))
         hands[seat] = task.hand
         position = kernel.Position(
             tuple(hands), task.leader, task.trick, task.taken, task.tricks_won, task.played,
@@ -199,6 +222,8 @@ class HardBot(BaseBot):
     :param workers: processes to spread the worlds over (1: think in this process).
     :param time_limit: optional cap in seconds per decision; when it is reached the
         worlds examined so far decide (and decisions are no longer repeatable).
+    :param pass_worlds: worlds per candidate pass for passing by simulation
+        (:mod:`openhearts.bots.passing`); 0 passes by the rules of thumb.
     :param compiled: play the worlds out through the compiled kernel
         (:mod:`openhearts.kernel`) when it is built, dealing them with the prepared
         :class:`~openhearts.bots.sampler.WorldSampler`; False uses the pure-Python
@@ -213,9 +238,13 @@ class HardBot(BaseBot):
         budget: int = DEFAULT_BUDGET,
         workers: int = 1,
         time_limit: float | None = None,
+        pass_worlds: int = DEFAULT_PASS_WORLDS,
         compiled: bool = True,
     ) -> None:
         super().__init__(seed)
+        if pass_worlds < 0:
+            raise ValueError("pass_worlds: 0 (rules of thumb) or more")
+        self.pass_worlds = pass_worlds
         if budget < 1:
             raise ValueError("budget: at least one world per decision")
         if workers < 1:
@@ -248,6 +277,10 @@ class HardBot(BaseBot):
     # Decisions ---------------------------------------------------------------------
 
     def choose_pass(self, view: PlayerView) -> CardSet:
+        if self.pass_worlds:
+            key = f"{self.seed}:{view.deal_number}:{view.seat}"
+            worlds = self.pass_worlds
+            return CardSet(simulate_pass(view, key, moon_choices(view), worlds))
         return CardSet(
             pass_policy(view.hand.mask, view.rules.cards_passed, view.rules.jack_of_diamonds)
         )
@@ -297,9 +330,11 @@ class HardBot(BaseBot):
         key = f"{self.seed}:{view.deal_number}:{view.seat}:{gone}:{hand}:{trick}"
         seed = zlib.crc32(key.encode())
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
+        knowledge = constraints(view)
+        deals = self._deals(view, knowledge, seed)
         base = _Task(
             rules=rules,
-            knowledge=constraints(view),
+            knowledge=knowledge,
             hand=hand,
             leader=view.leader if view.leader is not None else view.seat,
             trick=trick,
@@ -312,19 +347,14 @@ class HardBot(BaseBot):
             deal_number=view.deal_number,
             candidates=candidates,
             modes=modes,
-            add_for=tuple(
-                conventional_moon_choice(view.scores, s, rules.points_in_play)
-                for s in range(rules.players)
-            ),
+            add_for=moon_choices(view),
             seed=seed,
-            worlds=range(self.budget),
+            worlds=range(len(deals) if deals else self.budget),
             deadline=deadline,
+            deals=deals,
             compiled=self.compiled,
         )
-        if self.workers > 1 and len(candidates) * self.budget > 40:
-            totals = self._parallel(base)
-        else:
-            totals = _evaluate(base)
+        totals = self._totals(base)
         results: list[tuple[Card, float, float]] = []
         for index, card in enumerate(candidates):
             rows = totals[index * len(modes) : (index + 1) * len(modes)]
@@ -334,6 +364,20 @@ class HardBot(BaseBot):
                 results.append((Card(member), best[1] / worlds, best[0] / worlds))
         results.sort(key=lambda item: (item[2], item[0]))
         return results
+
+    def _totals(self, task: _Task) -> _Totals:
+        """Play out every world of ``task``: per candidate and mode, the sums of the
+        margin and of own points, and the number of worlds."""
+        if self.workers > 1 and len(task.candidates) * self.budget > 40:
+            return self._parallel(task)
+        return _evaluate(task)
+
+    def _deals(
+        self, view: PlayerView, knowledge: Knowledge, seed: int
+    ) -> tuple[tuple[int, ...], ...]:
+        """Deals of the hidden cards to search, chosen before searching; empty (here)
+        lets every world sample its own deal uniformly among the consistent ones."""
+        return ()
 
     def _parallel(self, task: _Task) -> _Totals:
         if self._pool is None:

@@ -16,7 +16,8 @@ asking OpenSpiel anything, the rebuilt state is checked against our view: the sa
 to move, the same hand, the same legal cards.
 
 Only rules OpenSpiel's Hearts can express are accepted (4 players, 3 cards passed, the
-2♣ leads, moon adds 26 to the others, no sun): see :func:`openspiel_options`.
+2♣ leads, moon adds 26 to the others, no sun): the mapping is
+:mod:`openhearts.openspiel`'s.
 """
 
 from __future__ import annotations
@@ -26,22 +27,14 @@ import random
 import zlib
 from typing import Any
 
+from .. import openspiel
 from ..cards import Card, CardSet
 from ..game import PASSING, PlayerView
-from ..rules import FirstTrick, HeartsBreak, MoonScoring, Rules
+from ..rules import Rules
 from .base import BaseBot
 from .sampler import constraints, sample
 
-__all__ = ["OpenSpielBot", "OpenSpielError", "openspiel_options", "OS_TO_OURS", "OURS_TO_OS"]
-
-#: OpenSpiel suit index (C, D, H, S) -> ours (C, D, S, H).
-_SUIT_TO_OURS = (0, 1, 3, 2)
-#: OpenSpiel card action (``rank * 4 + suit``) -> our card number (``suit * 13 + rank``).
-OS_TO_OURS: tuple[int, ...] = tuple(_SUIT_TO_OURS[a % 4] * 13 + a // 4 for a in range(52))
-#: Our card number -> OpenSpiel card action.
-OURS_TO_OS: tuple[int, ...] = tuple(OS_TO_OURS.index(c) for c in range(52))
-
-_INSTALL = "OpenSpiel is not installed: pip install open-spiel (or the project's [test] extra)"
+__all__ = ["OpenSpielBot", "OpenSpielError", "lockstep_state"]
 
 
 class OpenSpielError(ValueError):
@@ -49,67 +42,28 @@ class OpenSpielError(ValueError):
     disagree."""
 
 
-def openspiel_options(rules: Rules) -> dict[str, bool]:
-    """The parameters of OpenSpiel's ``hearts`` game that play by ``rules``.
-
-    >>> openspiel_options(Rules.preset("standard"))["qs_breaks_hearts"]
-    False
-    >>> openspiel_options(Rules(players=3))
-    Traceback (most recent call last):
-    ...
-    openhearts.bots.openspiel_seat.OpenSpielError: OpenSpiel's Hearts is for 4 players ...
-    """
-    problems = []
-    if rules.players != 4 or rules.removed:
-        problems.append("for 4 players with the full deck")
-    if rules.cards_passed != 3:
-        problems.append("passes 3 cards")
-    if rules.first_lead_card != 0:
-        problems.append("has the 2♣ lead")
-    if rules.moon is not MoonScoring.OTHERS_ADD or rules.sun:
-        problems.append("scores a moon as +26 to the others (no sun)")
-    if rules.first_trick not in (FirstTrick.NO_POINTS_UNLESS_FORCED, FirstTrick.ALLOWED):
-        problems.append("bars either every point card or none on the first trick")
-    if problems:
-        raise OpenSpielError(
-            "OpenSpiel's Hearts is " + ", ".join(problems) + "; these rules differ"
-        )
-    return {
-        "pass_cards": any(name != "hold" for name in rules.pass_cycle or ("hold",)),
-        "no_pts_on_first_trick": rules.first_trick is FirstTrick.NO_POINTS_UNLESS_FORCED,
-        "must_break_hearts": rules.hearts_break is not HeartsBreak.NEVER_RESTRICTED,
-        "qs_breaks_hearts": rules.hearts_break is HeartsBreak.POINT_CARD,
-        "jd_bonus": rules.jack_of_diamonds,
-    }
-
-
 def _pyspiel() -> Any:
     try:
         import pyspiel
     except ImportError:
-        raise OpenSpielError(_INSTALL) from None
+        raise OpenSpielError(
+            "OpenSpiel is not installed: pip install open-spiel (or the project's [test] extra)"
+        ) from None
     return pyspiel
 
 
 @functools.lru_cache(maxsize=16)
-def _game(options: tuple[tuple[str, bool], ...]) -> Any:
-    return _pyspiel().load_game("hearts", dict(options))
-
-
 def _game_for(rules: Rules) -> Any:
-    """The OpenSpiel game for ``rules`` (the one place that maps our rules to it)."""
-    return _game(tuple(sorted(openspiel_options(rules).items())))
+    """The OpenSpiel game for ``rules`` (the mapping is :mod:`openhearts.openspiel`)."""
+    _pyspiel()
+    try:
+        return openspiel.load_game(rules)
+    except openspiel.OpenSpielMappingError as error:
+        raise OpenSpielError(f"OpenSpiel's Hearts cannot play these rules: {error}") from None
 
 
 def _cards(mask: int) -> list[int]:
     return [c for c in range(52) if mask >> c & 1]
-
-
-def _os_mask(actions: list[int]) -> int:
-    mask = 0
-    for action in actions:
-        mask |= 1 << OS_TO_OURS[action]
-    return mask
 
 
 def lockstep_state(view: PlayerView, rng: random.Random) -> Any:
@@ -156,10 +110,10 @@ def lockstep_state(view: PlayerView, rng: random.Random) -> Any:
         dealt = final[seat:] + final[:seat]
     actions = [offset]
     cards = [_cards(hand) for hand in dealt]
-    actions += [OURS_TO_OS[cards[k % players][k // players]] for k in range(52)]
-    actions += [OURS_TO_OS[card] for given in passes for card in _cards(given)]
-    actions += [OURS_TO_OS[card] for trick in view.tricks for card in trick.cards]
-    actions += [OURS_TO_OS[card] for _, card in view.trick]
+    actions += [openspiel.card_to_action(cards[k % players][k // players]) for k in range(52)]
+    actions += [openspiel.card_to_action(card) for given in passes for card in _cards(given)]
+    actions += [openspiel.card_to_action(card) for trick in view.tricks for card in trick.cards]
+    actions += [openspiel.card_to_action(card) for _, card in view.trick]
     state = game.new_initial_state()
     try:
         for action in actions:
@@ -177,7 +131,7 @@ def _check(state: Any, view: PlayerView, seat: int) -> None:
         raise OpenSpielError(
             f"OpenSpiel's state has player {state.current_player()} to move, not seat {seat}"
         )
-    legal = _os_mask(state.legal_actions())
+    legal = openspiel.actions_to_mask(state.legal_actions())
     expected = view.hand.mask if view.phase == PASSING else view.legal.mask
     if legal != expected:
         raise OpenSpielError(
@@ -251,7 +205,7 @@ class OpenSpielBot(BaseBot):
                 bot = _pyspiel().make_uniform_random_bot(player, self._number)
                 self._random[player] = bot
         action: int = bot.step(state)
-        return OS_TO_OURS[action]
+        return int(openspiel.action_to_card(action))
 
     def choose_pass(self, view: PlayerView) -> CardSet:
         state = lockstep_state(view, self.rng)
@@ -260,7 +214,7 @@ class OpenSpielBot(BaseBot):
         for _ in range(view.rules.cards_passed):
             card = self._step(state)
             chosen |= 1 << card
-            state.apply_action(OURS_TO_OS[card])
+            state.apply_action(openspiel.card_to_action(card))
         return CardSet(chosen)
 
     def choose_play(self, view: PlayerView) -> Card:

@@ -15,7 +15,7 @@ from typing import Final
 
 from ..cards import HEARTS_MASK, JACK_OF_DIAMONDS, QUEEN_OF_SPADES, SUIT_MASKS
 
-__all__ = ["play_policy", "pass_policy", "moon_threat", "QS", "JD"]
+__all__ = ["play_policy", "pass_policy", "pass_ranking", "moon_threat", "QS", "JD"]
 
 QS: Final = int(QUEEN_OF_SPADES)
 JD: Final = int(JACK_OF_DIAMONDS)
@@ -255,6 +255,15 @@ def pass_policy(hand: int, count: int, jack: bool) -> int:
     a short side suit to make a void, then the highest cards."""
     if count <= 0:
         return 0
+    result = 0
+    for card in pass_ranking(hand, count, jack)[:count]:
+        result |= 1 << card
+    return result
+
+
+def pass_ranking(hand: int, count: int, jack: bool) -> list[int]:
+    """The cards of ``hand``, the most worth passing first (the order of
+    :func:`pass_policy`)."""
     spades = hand & SPADES
     long_spades = (spades & ~(QS_BIT | HIGH_SPADES)).bit_count() >= 3
     scores: list[tuple[float, int]] = []
@@ -279,7 +288,4 @@ def pass_policy(hand: int, count: int, jack: bool) -> int:
             score = -50
         scores.append((score, card))
     scores.sort(reverse=True)
-    result = 0
-    for _, card in scores[:count]:
-        result |= 1 << card
-    return result
+    return [card for _, card in scores]

@@ -4,10 +4,9 @@ A hint lists the choices in the order they are ranked, each with the numbers it 
 ranked by, so the recommendation (the first) is always the best by its own numbers:
 
 * playing: every legal card with the points you can expect to take in the rest of
-  the deal and the margin over the others' average that the ``hard`` player ranks
+  the deal and the margin over the others' average that the ``expert`` player ranks
   cards by (lower is better: a moon shot counts for what it is worth);
-* passing: the cards the ``hard`` player would pass (it decides passes by rules of
-  thumb, so there is no expected count to show);
+* passing: the cards the ``expert`` player would pass (chosen by simulation);
 * a moon choice: both ways, with the totals each would give, the conventional one
   first (others add unless that would not leave you alone with the lowest total).
 
@@ -72,28 +71,34 @@ class Hint:
         return self.options[0]
 
 
-def make_hint(view: PlayerView, seed: object = "hint") -> Hint:
-    """The hint for the view's seat now (raises :class:`NoHint`)."""
+def make_hint(view: PlayerView, seed: object = "hint", budget: int | None = None) -> Hint:
+    """The hint for the view's seat now (raises :class:`NoHint`); ``budget``: the expert
+    player's worlds searched per decision (None: its default)."""
     if view.phase == Phase.PASSING and view.passed is None and view.pass_target is not None:
         return _pass_hint(view, seed)
     if view.phase == Phase.PLAYING and view.is_my_turn and view.legal:
-        return _play_hint(view, seed)
+        return _play_hint(view, seed, budget)
     if view.phase == Phase.MOON_CHOICE and view.is_my_turn:
         return _moon_hint(view)
     raise NoHint("A hint is for when it is your turn.")
 
 
 def _pass_hint(view: PlayerView, seed: object) -> Hint:
-    from ..bots.hard import HardBot
+    from ..bots.expert import ExpertBot
 
-    cards = CardSet(HardBot(f"{seed}").choose_pass(view))
+    cards = CardSet(ExpertBot(f"{seed}").choose_pass(view))
     return Hint(HintKind.PASS, (HintOption(cards=cards),), view.seat)
 
 
-def _play_hint(view: PlayerView, seed: object) -> Hint:
-    from ..bots.hard import HardBot
+def _play_hint(view: PlayerView, seed: object, budget: int | None) -> Hint:
+    from ..bots.expert import EXPERT_POOL, ExpertBot
 
-    bot = HardBot(f"{seed}:{view.deal_number}:{len(view.tricks)}:{len(view.trick)}")
+    bot_seed = f"{seed}:{view.deal_number}:{len(view.tricks)}:{len(view.trick)}"
+    bot = (
+        ExpertBot(bot_seed)
+        if budget is None
+        else ExpertBot(bot_seed, budget=budget, pool=max(budget, EXPERT_POOL))
+    )
     try:
         values = bot.evaluate(view)
     finally:

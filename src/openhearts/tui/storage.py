@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from .. import paths
+from ..bots import LEVELS
 from ..game import Game
 from ..record import RecordError
 from ..rules import PRESETS, Rules, RulesError
@@ -42,7 +43,7 @@ HOME_VARIABLE: Final = paths.HOME_VARIABLE
 SPEEDS: Final[dict[str, float]] = {"off": 0.0, "fast": 0.25, "normal": 0.6, "slow": 1.1}
 
 #: Computer levels offered on the options screen.
-LEVEL_NAMES: Final = ("random", "easy", "hard")
+LEVEL_NAMES: Final = tuple(LEVELS)
 
 
 @dataclass

@@ -7,35 +7,31 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final
 
-from ..bots import make_bot
 from ..cards import Card, CardSet
 from ..game import (
-    MOON_CHOICE,
     PASSING,
     PLAYING,
-    Action,
     Game,
     IllegalActionError,
     MoonChoice,
     Pass,
     Play,
-    PlayerView,
-    conventional_moon_choice,
 )
-from .botwork import close_bot
+from ..session.undo import UndoError, undo_last_choice
 from .connection import Connection
+from .hints import hint_json
 from .protocol import CHAT_CHARS, WebError, now_text
 from .seat import Seat
 from .storage import (
     token_hash,
 )
-from .table import Table, forced
+from .table import Table
 from .views import Event
 
 if TYPE_CHECKING:
     from .hub import Hub
 
-__all__ = ["COMING_BACK", "HANDLERS", "Handler", "hint_of"]
+__all__ = ["COMING_BACK", "HANDLERS", "Handler"]
 
 log = logging.getLogger("openhearts.web")
 
@@ -163,20 +159,12 @@ async def _undo(hub: Hub, connection: Connection, table: Table, message: Any) ->
         if not table.is_solo(seat):
             raise WebError("not_allowed", "undo is only for games against bots")
         _fresh(table, game, message.seq)
-        popped: list[Action] = []
-        found = False
-        while table.seq:
-            action = game.undo()
-            popped.append(action)
-            # A card "Auto play one" played was no decision, and going back to it would
-            # only have the server play it again.
-            if action.seat == seat.index and not forced(game, auto=seat.auto_play_one):
-                found = True
-                break
-        if not found:
-            for action in reversed(popped):
-                game.apply(action)
-            raise WebError("nothing_to_undo", "there is nothing of yours to take back")
+        # The session core's undo: back to the person's last real choice (a card "Auto
+        # play one" played was none), with everything the bots did after it.
+        try:
+            popped = list(undo_last_choice(game, seat.index, seat.auto_play_one).actions)
+        except UndoError as error:
+            raise WebError("nothing_to_undo", str(error)) from None
         table.version += 1
         try:
             await hub.store(hub.storage.truncate_actions, table.id, table.game_number, table.seq)
@@ -203,6 +191,7 @@ async def _hint(hub: Hub, connection: Connection, table: Table, message: Any) ->
         if seat.index not in game.to_act():
             raise WebError("not_your_turn", "hints are for your own turn")
         view = game.view(seat.index)
+        seed = game.seed
         seq = table.seq
     request_id = message.id
     if connection.hinting:
@@ -215,7 +204,7 @@ async def _hint(hub: Hub, connection: Connection, table: Table, message: Any) ->
         # Thought about aside, so the player may go on sending messages meanwhile.
         try:
             answer = await hub.bot_work.run(
-                connection.address, hint_of, view, hub.settings.hint_budget
+                connection.address, hint_json, view, seed, hub.settings.hint_budget
             )
         except WebError as error:
             connection.error(error.code, error.message, request_id)
@@ -228,38 +217,6 @@ async def _hint(hub: Hub, connection: Connection, table: Table, message: Any) ->
             connection.hinting = False
 
     hub.background(work())
-
-
-def hint_of(view: PlayerView, budget: int | None) -> dict[str, Any]:
-    """What the strongest bot here would do (runs in a worker thread)."""
-    if view.phase == MOON_CHOICE:
-        others_add = conventional_moon_choice(view.scores, view.seat, view.rules.points_in_play)
-        return {"phase": view.phase, "others_add": others_add}
-    if view.phase == PASSING:
-        for level in ("hard", "easy", "random"):
-            try:
-                bot = make_bot(level, seed=0)
-            except Exception:
-                continue
-            try:
-                return {"phase": view.phase, "pass": [str(c) for c in bot.choose_pass(view)]}
-            finally:
-                close_bot(bot)
-        raise WebError("hint_unavailable", "no bot can suggest a pass here")
-    try:
-        from ..bots.hard import HardBot
-
-        hard = HardBot(seed=0) if budget is None else HardBot(seed=0, budget=budget)
-        try:
-            ranking = hard.analyse(view)
-        finally:
-            hard.close()
-    except (ImportError, AttributeError, TypeError) as error:
-        raise WebError("hint_unavailable", f"hints need the hard bot ({error})") from None
-    return {
-        "phase": view.phase,
-        "ranking": [{"card": str(card), "points": round(float(p), 2)} for card, p in ranking],
-    }
 
 
 async def _auto(hub: Hub, connection: Connection, table: Table, message: Any) -> None:

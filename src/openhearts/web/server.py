@@ -26,6 +26,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from ..bots import add_level
+from ..extras import missing_extra_message
 from ..options import add_rules_arguments, parse_option
 from ..rules import (
     PRESET_SOURCES,
@@ -37,6 +39,7 @@ from ..rules import (
     RulesError,
     Seating,
 )
+from . import keys, review
 from .connection import Connection
 from .exposure import LOOPBACK_NAMES, add_exposure_arguments, exposure_settings
 from .guard import ADDRESS_KEY, Guard
@@ -399,6 +402,8 @@ def create_app(storage: Storage, settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{table_id}", get_table),
         Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
         Route("/api/tables/{table_id}/games/{number}/record", game_record),
+        Route("/api/tables/{table_id}/deals", review.deals),
+        Route("/api/keys", keys.keys),
         Route("/api/stats", stats),
         WebSocketRoute("/ws/{table_id}", live_table),
         Mount("/static", StaticFiles(directory=static_dir(), check_dir=False), name="static"),
@@ -434,6 +439,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--level",
         default="easy",
         help="default level of the bots: random, easy or hard (default: easy)",
+    )
+    parser.add_argument(
+        "--bot-level",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        help="offer another bot as a level, e.g. mine='cmd:./mybot --flag' for a program "
+        "speaking the engine protocol (docs/engine-protocol.md); repeatable",
     )
     parser.add_argument(
         "--bot-delay",
@@ -515,8 +528,18 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     )
 
 
+def add_bot_levels(texts: list[str]) -> None:
+    """Register each ``NAME=SPEC`` of ``--bot-level`` (raises ValueError if malformed)."""
+    for text in texts:
+        name, equals, spec = text.partition("=")
+        if not equals or not name.strip() or not spec.strip():
+            raise ValueError(f"--bot-level {text!r}: write NAME=SPEC, e.g. mine=cmd:./mybot")
+        add_level(name.strip(), spec.strip())
+
+
 def run(args: argparse.Namespace) -> int:
     try:
+        add_bot_levels(args.bot_level)
         settings = settings_from_args(args)
     except (RulesError, TypeError, ValueError) as error:
         print(f"hearts serve: {error}", file=sys.stderr)
@@ -526,7 +549,10 @@ def run(args: argparse.Namespace) -> int:
         storage = Storage(url)
         version = storage.migrate()
     except StorageError as error:
-        print(f"hearts serve: {error}", file=sys.stderr)
+        # A missing database driver is a missing extra: say which one to install.
+        cause = error.__context__
+        extra = missing_extra_message(cause) if isinstance(cause, ImportError) else None
+        print(f"hearts serve: {extra or error}", file=sys.stderr)
         return 1
     import uvicorn
 

@@ -28,6 +28,7 @@ from ..game import (
 from ..rules import Rules
 from .botwork import close_bot
 from .connection import Connection
+from .memory import memory_json
 from .protocol import PROTOCOL, WebError
 from .seat import BOT_NAMES, Seat
 from .storage import (
@@ -201,6 +202,7 @@ class Table:
         # Public (it follows from the cards played and the rules), so everyone gets it:
         # a client whose "Auto play one" is on must not send a card while it holds.
         state["settled"] = game.points_settled()
+        state["memory"] = memory_json(view, index)
         return {
             "type": "state",
             "seq": self.seq,

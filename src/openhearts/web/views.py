@@ -1,4 +1,5 @@
-"""What goes over the wire: a seat's view, the events of an action, names.
+"""What goes over the wire: a seat's view, the events of an action, names (cleaned by
+the session core's one rule for names, :mod:`openhearts.session.names`).
 
 Every card a client receives comes from :meth:`Game.view` of its own seat (or a
 spectator's view with no hand), from the action it made itself, or from cards played
@@ -18,12 +19,11 @@ in front of everyone.  Nothing here reads another seat's hand.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any
 
-from ..cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, Card, CardSet, Suit
+from ..cards import Card, CardSet, Suit
 from ..game import (
     GAME_OVER,
     MOON_CHOICE,
@@ -38,6 +38,8 @@ from ..game import (
     PlayerView,
     TrickRecord,
 )
+from ..session.names import NAME_CHARS, clean_name
+from ..session.points import card_points
 
 __all__ = [
     "NAME_CHARS",
@@ -45,27 +47,8 @@ __all__ = [
     "apply_with_events",
     "cards_json",
     "clean_name",
-    "trick_points",
     "view_json",
 ]
-
-#: Longest name kept (longer ones are cut).
-NAME_CHARS: Final = 24
-
-
-def clean_name(text: object, default: str) -> str:
-    """A display name: control and format characters dropped, white space collapsed,
-    at most :data:`NAME_CHARS` characters; ``default`` when nothing is left.
-    Escaping for HTML is the page's job (it shows names as text)."""
-    if not isinstance(text, str):
-        return default
-    kept = "".join(
-        " " if ch.isspace() else ch
-        for ch in text[: NAME_CHARS * 8]
-        if ch.isspace() or unicodedata.category(ch)[0] != "C"
-    )
-    name = " ".join(kept.split())[:NAME_CHARS].strip()
-    return name or default
 
 
 def cards_json(cards: Iterable[int] | None) -> list[str]:
@@ -84,19 +67,6 @@ def _in_order(cards: Iterable[int]) -> list[str]:
 
 def _trick_json(trick: TrickRecord) -> dict[str, Any]:
     return {"leader": trick.leader, "cards": _in_order(trick.cards), "winner": trick.winner}
-
-
-def trick_points(view_rules: Any, cards: Iterable[int]) -> int:
-    """Points of a trick's cards under the rules (J♦ bonus included)."""
-    points = 0
-    for card in cards:
-        if card // 13 == Suit.HEARTS:
-            points += 1
-        elif card == QUEEN_OF_SPADES:
-            points += 13
-        elif card == JACK_OF_DIAMONDS and view_rules.jack_of_diamonds:
-            points -= 10
-    return points
 
 
 def view_json(view: PlayerView, seat: int | None) -> dict[str, Any]:
@@ -203,7 +173,7 @@ def apply_with_events(game: Game, action: Action) -> list[Event]:
                         "leader": finished.leader,
                         "cards": _in_order(finished.cards),
                         "winner": finished.winner,
-                        "points": trick_points(game.rules, finished.cards),
+                        "points": card_points(game.rules, finished.cards),
                     }
                 )
             )

@@ -78,3 +78,12 @@ export function actOnTyped(code) {
   focusCard(code);
   onCardClick(code);
 }
+
+/** Escape: forget the cards chosen to pass. */
+export function clearChoice() {
+  if (!mustPass() || !app.selected.length) return;
+  app.selected = [];
+  announce(`No card chosen: choose ${plural(cardsToPass(), "card")} to pass.`);
+  renderHand();
+  renderStatus();
+}

@@ -1,7 +1,11 @@
 // The server's HTTP API.
 
-export async function api(method, path, body) {
-  const init = { method, headers: {} };
+/**
+ * Call the server: the answer's JSON, or an Error with the server's message (and
+ * `status`, `code`).  `headers` adds request headers (e.g. Authorization).
+ */
+export async function api(method, path, body, headers = {}) {
+  const init = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);

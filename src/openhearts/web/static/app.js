@@ -9,14 +9,17 @@ import { actOnTyped, confirmPass } from "./actions.js";
 import { announce, flash, toast } from "./announce.js";
 import { installSprite, parseCard } from "./cards.js";
 import { renderUnread, sendChat } from "./chat.js";
-import { connect, route, send } from "./connection.js";
+import { connect, joinWithName, route, send } from "./connection.js";
 import { closeDialog, openDialog } from "./dialogs.js";
 import { $, storage } from "./dom.js";
-import { onKeyDown } from "./keys.js";
+import { requestHint, requestUndo } from "./hints.js";
+import { loadKeys, onKeyDown } from "./keys.js";
 import { askToLeave, leaveTable } from "./leave.js";
 import { createTable, goToLobby, playNow, updatePlayerChoices } from "./lobby.js";
 import { openPlayed } from "./memory.js";
+import { openReview, stepReview } from "./review.js";
 import { openScores } from "./scores.js";
+import { openStats } from "./stats.js";
 import { app, mySeat } from "./store.js";
 import { renderTable } from "./table.js";
 
@@ -27,6 +30,9 @@ function init() {
   $("opt-preset").addEventListener("change", updatePlayerChoices);
   $("nav-lobby").addEventListener("click", goToLobby);
   $("nav-help").addEventListener("click", () => openDialog("help-dialog"));
+  $("nav-stats").addEventListener("click", openStats);
+  $("stats-close").addEventListener("click", () => closeDialog("stats-dialog"));
+  $("join-form").addEventListener("submit", joinWithName);
   $("help-close").addEventListener("click", () => closeDialog("help-dialog"));
   $("copy-link").addEventListener("click", async () => {
     const input = $("share-link");
@@ -42,15 +48,16 @@ function init() {
   $("fill-bots").addEventListener("click", () => send("fill"));
   $("start-game").addEventListener("click", () => send("start"));
   $("pass-confirm").addEventListener("click", confirmPass);
-  $("hint").addEventListener("click", () => send("hint"));
-  $("undo").addEventListener("click", () => {
-    app.selected = [];
-    app.hintCard = null;
-    send("undo");
-  });
+  $("hint").addEventListener("click", requestHint);
+  $("undo").addEventListener("click", requestUndo);
   $("show-scores").addEventListener("click", () => openScores());
   $("show-played").addEventListener("click", openPlayed);
   $("played-close").addEventListener("click", () => closeDialog("played-dialog"));
+  $("show-review").addEventListener("click", openReview);
+  $("review-previous").addEventListener("click", () => stepReview(-1));
+  $("review-next").addEventListener("click", () => stepReview(1));
+  $("review-close").addEventListener("click", () => closeDialog("review-dialog"));
+  $("won-close").addEventListener("click", () => closeDialog("won-dialog"));
   $("auto-play-one").addEventListener("change", (event) => {
     app.autoWanted = event.target.checked;
     if (send("auto", { play_one: app.autoWanted }) === null) app.autoWanted = null;
@@ -98,6 +105,7 @@ function init() {
     send("moon", { others_add: false });
   });
   document.addEventListener("keydown", onKeyDown);
+  loadKeys().catch(() => {});
   let resizeTimer = null;
   window.addEventListener("resize", () => {
     clearTimeout(resizeTimer);

@@ -23,7 +23,7 @@ export async function openTable(tableId) {
   Object.assign(app, {
     tableId, token: storage.get(seatKey(tableId)), role: null, seat: null, host: false,
     table: null, state: null, seq: -1, selected: [], hintCard: null, flash: null,
-    joinTried: false, dealInfo: new Map(), busy: false,
+    joinTried: false, askName: false, dealInfo: new Map(), busy: false,
   });
   show("waiting");
   $("waiting-title").textContent = "Table";
@@ -34,7 +34,11 @@ export async function openTable(tableId) {
   connect();
 }
 
-/** Take a free seat of a waiting table when the browser holds none there yet. */
+/**
+ * Take a free seat of a waiting table when the browser holds none there yet.  A
+ * browser with no name yet (a friend opening a shared link) is asked for one first:
+ * the waiting room then shows the name form, and `joinWithName` takes the seat.
+ */
 async function tryJoin() {
   app.joinTried = true;
   let summary;
@@ -48,17 +52,53 @@ async function tryJoin() {
     return;
   }
   if (summary.status !== "waiting" || !summary.seats.some((s) => s.kind === "empty")) return;
-  const body = {};
   const name = storage.get("openhearts.name");
-  if (name) body.name = name;
-  const playerToken = storage.get("openhearts.player");
-  if (playerToken) body.player_token = playerToken;
+  if (!name) {
+    app.askName = true;
+    return;
+  }
   try {
-    const answer = await api("POST", `/api/tables/${encodeURIComponent(app.tableId)}/join`, body);
-    rememberSeat(answer);
-    app.token = answer.token;
+    await join(name);
   } catch (error) {
     if (error.status !== 409) toast(error.message);
+  }
+}
+
+/** Join the table under `name`; the seat token is kept in the browser. */
+async function join(name) {
+  const body = { name };
+  const playerToken = storage.get("openhearts.player");
+  if (playerToken) body.player_token = playerToken;
+  const answer = await api("POST", `/api/tables/${encodeURIComponent(app.tableId)}/join`, body);
+  rememberSeat(answer);
+  app.token = answer.token;
+}
+
+/** The waiting room's name form: take a free seat under the name typed. */
+export async function joinWithName(event) {
+  event.preventDefault();
+  const input = $("join-name");
+  const error = $("join-error");
+  const name = input.value.trim();
+  if (!name) {
+    error.textContent = "Type the name the others will see.";
+    input.focus();
+    return;
+  }
+  error.textContent = "";
+  storage.set("openhearts.name", name);
+  const button = $("join-submit");
+  button.disabled = true;
+  try {
+    await join(name);
+    app.askName = false;
+    // The connection so far was a spectator's: say hello again with the seat token.
+    closeSocket();
+    connect();
+  } catch (failure) {
+    error.textContent = failure.message;
+  } finally {
+    button.disabled = false;
   }
 }
 
@@ -70,7 +110,9 @@ function showMissingTable() {
   $("seat-list").replaceChildren();
   $("fill-bots").hidden = true;
   $("start-game").hidden = true;
-  $("share-link").value = location.href;
+  $("join-form").hidden = true;
+  // Nothing to share: the link leads nowhere.
+  $("share-box").hidden = true;
 }
 
 export function connect() {

@@ -6,6 +6,7 @@ import { closeDialog, openMoonDialog } from "./dialogs.js";
 import { $ } from "./dom.js";
 import { focusCard } from "./hand.js";
 import { renderPlayed } from "./memory.js";
+import { followReview } from "./review.js";
 import { openScores } from "./scores.js";
 import { statusText } from "./status.js";
 import { app, mayPlay, mustPass, mySeat, nameOf, settledForMe } from "./store.js";
@@ -53,6 +54,7 @@ export function onState(message) {
   }
   renderTable();
   if ($("played-dialog").open) renderPlayed();
+  followReview();
   const myTurn = mayPlay();
   if (myTurn && !app.wasMyTurn) onMyTurn();
   app.wasMyTurn = myTurn;

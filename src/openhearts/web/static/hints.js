@@ -1,10 +1,33 @@
-// Hints from the server's strongest bot.
+// Hints from the server's strongest bot, and undo (both for games against bots only).
 
 import { flash } from "./announce.js";
 import { cardName, isCardCode } from "./cards.js";
+import { send } from "./connection.js";
 import { focusCard, renderHand } from "./hand.js";
-import { app, cardsToPass } from "./store.js";
+import { app, cardsToPass, mySeat } from "./store.js";
 import { listWords } from "./words.js";
+
+export function requestHint() {
+  if (mySeat() === null || !app.state) return;
+  if (!app.state.can_hint) {
+    flash("Hints are only for games against computer players.", "error");
+    return;
+  }
+  send("hint");
+}
+
+export function requestUndo() {
+  if (mySeat() === null || !app.state) return;
+  if (!app.state.can_undo) {
+    flash(app.state.can_hint
+      ? "There is nothing of yours to take back."
+      : "Undo is only for games against computer players.", "error");
+    return;
+  }
+  app.selected = [];
+  app.hintCard = null;
+  send("undo");
+}
 
 export function onHint(message) {
   app.pending.delete(message.id);
@@ -15,16 +38,24 @@ export function onHint(message) {
     flash(`Hint: pass ${cards} (chosen for you: confirm with Pass).`);
   } else if (message.phase === "playing" && Array.isArray(message.ranking)
       && message.ranking.length) {
-    const best = message.ranking[0].card;
-    if (!isCardCode(best)) return;
-    app.hintCard = best;
+    // Best first: the order is the hard player's (points against the others' average).
+    const best = message.ranking[0];
+    if (!isCardCode(best.card)) return;
+    app.hintCard = best.card;
     renderHand();
-    focusCard(best);
-    flash(`Hint: play the ${cardName(best)}.`);
+    focusCard(best.card);
+    flash(`Hint: play the ${cardName(best.card)}: you can expect about ${points(best.points)} `
+      + "in the rest of the deal.");
   } else if (message.phase === "moon_choice") {
     const text = message.others_add
       ? "Hint: let everyone else add the points."
       : "Hint: subtract the points yourself.";
     flash(text);
   }
+}
+
+/** Expected points in words: "2.6 points", "1 point". */
+function points(value) {
+  const rounded = Math.round(Number(value) * 10) / 10;
+  return `${rounded} point${rounded === 1 ? "" : "s"}`;
 }

@@ -1,19 +1,74 @@
-// The keyboard: moving in the hand, typed cards and the announcement keys.
+// The keyboard.  The commands' keys come from the shared key map of every face
+// (GET /api/keys, made from openhearts.session.keys): this module only says what each
+// command does on the page.  The page's own keys move in the hand (arrows, Home, End;
+// Enter or Space plays) and play a court card or ace by rank then suit (Q then S).
 
-import { actOnTyped, confirmPass } from "./actions.js";
+import { actOnTyped, clearChoice, confirmPass } from "./actions.js";
 import { announce } from "./announce.js";
+import { api } from "./api.js";
 import { cardName } from "./cards.js";
 import { openDialog } from "./dialogs.js";
-import { $ } from "./dom.js";
+import { $, h } from "./dom.js";
 import { focusCard } from "./hand.js";
+import { requestHint, requestUndo } from "./hints.js";
 import { openPlayed } from "./memory.js";
+import { openReview } from "./review.js";
+import { openScores } from "./scores.js";
 import {
   handSentence, oneCardSentence, scoresAnnouncement, tableSentence, turnSentence,
 } from "./sentences.js";
+import { openStats } from "./stats.js";
 import { app } from "./store.js";
+import { openWon } from "./won.js";
 
 const RANK_KEYS = { j: "J", q: "Q", k: "K", a: "A" };
 const SUIT_KEYS = { c: "C", d: "D", s: "S", h: "H" };
+
+/** What each command of the key map does here; `n` is the card number of 1-6. */
+export const COMMANDS = {
+  hint: requestHint,
+  undo: requestUndo,
+  last_trick: openReview,
+  won: openWon,
+  memory: openPlayed,
+  sheet: () => openScores(),
+  read_table: () => announce(tableSentence()),
+  read_card: (n) => announce(oneCardSentence(n)),
+  read_scores: () => announce(scoresAnnouncement()),
+  read_turn: () => announce(turnSentence()),
+  read_hand: () => announce(handSentence()),
+  pass_cards: confirmPass,
+  stats: openStats,
+  help: () => openDialog("help-dialog"),
+  type_card: () => $("type-card").focus(),
+  clear: clearChoice,
+};
+
+/** Commands of the key map that have no place on the web page (it has no options
+ * screen, starts games from the lobby, and keeps every game on the server). */
+export const NOT_ON_THE_WEB = ["rules", "options", "new_game", "save", "quit"];
+
+/** Key (lower case) to [command, card number]; empty until the map is loaded. */
+const keyMap = new Map();
+
+/** Load the key map once, and list its keys in the Keys dialog. */
+export async function loadKeys() {
+  if (keyMap.size) return;
+  const answer = await api("GET", "/api/keys");
+  const rows = [];
+  for (const entry of (answer && answer.keys) || []) {
+    if (!(entry.command in COMMANDS) || !entry.keys.length) continue;
+    for (const key of entry.keys) {
+      const number = entry.command === "read_card" ? Number(key) : null;
+      keyMap.set(key.toLowerCase(), [entry.command, number]);
+    }
+    const shown = entry.keys.length > 2
+      ? [entry.keys[0], "–", entry.keys[entry.keys.length - 1]] : entry.keys;
+    rows.push(h("dt", {}, shown.map((key) => (key === "–" ? key : h("kbd", { text: key })))));
+    rows.push(h("dd", { "data-command": entry.command, text: entry.description }));
+  }
+  $("help-keys").append(...rows);
+}
 
 export function onKeyDown(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -23,7 +78,7 @@ export function onKeyDown(event) {
   if (document.querySelector("dialog[open]")) return;
   if ($("table-view").hidden || !app.state) return;
   const key = event.key;
-  const lower = key.length === 1 ? key.toLowerCase() : key;
+  const lower = key.toLowerCase();
 
   if (target && target.classList && target.classList.contains("hand-card")) {
     const buttons = [...$("hand").querySelectorAll(".hand-card")];
@@ -54,6 +109,7 @@ export function onKeyDown(event) {
     actOnTyped(code);
     return;
   }
+  const typed = app.typed;
   app.typed = "";
   if (lower in RANK_KEYS) {
     event.preventDefault();
@@ -61,31 +117,15 @@ export function onKeyDown(event) {
     announce(`${cardName(`${RANK_KEYS[lower]}C`).split(" of ")[0]}: now the suit, C, D, S or H.`);
     return;
   }
-  let sentence = null;
-  if (lower === "c") sentence = tableSentence();
-  else if (/^[1-6]$/.test(lower)) sentence = oneCardSentence(Number(lower));
-  else if (lower === "s") sentence = scoresAnnouncement();
-  else if (lower === "t") sentence = turnSentence();
-  else if (lower === "h") sentence = handSentence();
-  else if (lower === "m") {
-    event.preventDefault();
-    openPlayed();
+  if (!keyMap.size) loadKeys().catch(() => {});
+  const found = keyMap.get(lower);
+  if (!found) return;
+  const [command, number] = found;
+  // Escape after a rank only forgets the rank.
+  if (command === "clear" && typed) {
+    announce("No card typed.");
     return;
   }
-  else if (lower === "p") {
-    event.preventDefault();
-    confirmPass();
-    return;
-  } else if (lower === "/") {
-    event.preventDefault();
-    $("type-card").focus();
-    return;
-  } else if (lower === "?") {
-    openDialog("help-dialog");
-    return;
-  }
-  if (sentence !== null) {
-    event.preventDefault();
-    announce(sentence);
-  }
+  event.preventDefault();
+  COMMANDS[command](number);
 }

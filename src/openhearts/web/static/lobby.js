@@ -21,7 +21,9 @@ function fillSelect(select, values, selected, label = (v) => v) {
   }
 }
 
-const LEVEL_LABELS = { random: "Random (beginner)", easy: "Easy", hard: "Hard" };
+const LEVEL_LABELS = {
+  random: "Random (beginner)", easy: "Easy", hard: "Hard", expert: "Expert (thinks longer)",
+};
 
 function drawHeroFan() {
   const fan = $("hero-fan");

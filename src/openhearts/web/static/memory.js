@@ -1,37 +1,45 @@
 // Memory aids (M, "Played"): the cards played and not yet seen, the voids, hearts,
-// the points taken.  All of it comes from the seat's own view and the public rules:
-// the unseen cards are worked out here (deck less removed, played and own cards), so
-// the server never has to name a card that sits in another hand.
+// the points taken.  The server works them out once, from the seat's own view, with
+// the session core's memory aids (the same as the terminal and the plain game) and
+// sends them in every state as `memory`; a spectator's are what anyone watching knows.
 
 import { announce } from "./announce.js";
-import { cardIndex, cardName, cardPretty, RANKS, SUITS, suitWord } from "./cards.js";
+import { cardIndex, cardName, cardPretty, SUITS, suitWord } from "./cards.js";
 import { openDialog } from "./dialogs.js";
 import { $, h } from "./dom.js";
 import { app, mySeat, nameOf, whoOf } from "./store.js";
+import { listWords } from "./words.js";
 
 const SPOKEN_RANKS = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
 const RANK_SHORT = { T: "10" };
 
+/** The state's memory aids by suit, with each seat's known voids as suit letters. */
 function memoryFacts() {
   const s = app.state;
-  const played = [];
-  for (const trick of s.tricks || []) played.push(...(trick.cards || []));
-  for (const [, card] of s.trick || []) played.push(card);
-  const removed = new Set(app.table?.rules?.removed || []);
-  const known = new Set([...played, ...(s.hand || [])]);
+  const memory = s.memory || {};
   const byIndex = (a, b) => cardIndex(a) - cardIndex(b);
+  const ofSuit = (cards, suit) => (cards || []).filter((c) => c[1] === suit).sort(byIndex);
   const suits = [...SUITS].map((suit) => ({
-    suit,
-    played: played.filter((c) => c[1] === suit).sort(byIndex),
-    unseen: [...RANKS].map((r) => r + suit).filter((c) => !removed.has(c) && !known.has(c)),
+    suit, played: ofSuit(memory.played, suit), unseen: ofSuit(memory.unseen, suit),
   }));
-  const voids = (s.voids || []).map(
-    (letters) => [...SUITS].filter((x) => (letters || []).includes(x)),
-  );
+  const players = s.players || (s.names || []).length;
+  const voids = Array.from({ length: players }, () => []);
+  for (const [seat, letter] of memory.voids || []) {
+    if (voids[seat] && !voids[seat].includes(letter)) voids[seat].push(letter);
+  }
   return {
-    played: played.length, suits, voids, heartsBroken: Boolean(s.hearts_broken),
-    points: s.points_taken || [],
+    played: (memory.played || []).length, suits, voids,
+    heartsBroken: Boolean(memory.hearts_broken), points: memory.points_taken || [],
+    stillOut: [...(memory.still_out_from_pass || [])].sort(byIndex),
   };
+}
+
+/** The cards this seat passed that are still out, and so whose hand they are in. */
+function stillOutSentence(facts) {
+  const target = app.state.pass_target;
+  if (!facts.stillOut.length || target === null || target === undefined) return "";
+  return `${nameOf(target)} still holds the ${listWords(facts.stillOut.map(cardName))} `
+    + "you passed.";
 }
 
 function voidSentence(seat, letters) {
@@ -60,6 +68,8 @@ function memorySentence() {
   });
   if (!voids) parts.push("No voids known.");
   parts.push(facts.heartsBroken ? "Hearts are broken." : "Hearts are not broken.");
+  const stillOut = stillOutSentence(facts);
+  if (stillOut) parts.push(stillOut);
   const points = facts.points.map((p, seat) => `${whoOf(seat)} ${p}`);
   if (points.length) parts.push(`Points taken: ${points.join(", ")}.`);
   return parts.join(" ");
@@ -107,6 +117,8 @@ export function renderPlayed() {
   $("played-voids").replaceChildren(...voidItems);
   $("played-hearts").textContent = facts.heartsBroken
     ? "Hearts are broken." : "Hearts are not broken yet.";
+  $("played-passed").textContent = stillOutSentence(facts);
+  $("played-passed").hidden = !facts.stillOut.length;
   $("played-points").replaceChildren(...facts.points.map((p, seat) => h("li", {
     class: seat === mySeat() ? "you" : null,
     text: `${seat === mySeat() ? "You" : nameOf(seat)}: ${p}`,

@@ -12,6 +12,7 @@ export const app = {
   reconnectTimer: null,
   pingTimer: null,
   joinTried: false,
+  askName: false,
   role: null,
   seat: null,
   host: false,

@@ -84,7 +84,7 @@ function renderOpponents() {
       h("span", { class: "name", text: nameOf(seat) }),
       h("span", { class: "meta" }, [
         h("span", { class: "count", text: plural(count, "card") }),
-        h("span", { class: "points", text: `${taken} pts · total ${total}` }),
+        h("span", { class: "points", text: `${plural(taken, "point")} · total ${total}` }),
       ]),
       tag ? h("span", { class: "tag", text: tag }) : null,
     ]);
@@ -209,7 +209,7 @@ function renderMe() {
   const total = (s.scores || [])[seat] ?? 0;
   box.replaceChildren(
     h("span", { class: "name", text: nameOf(seat) }),
-    h("span", { class: "meta", text: `${taken} pts · total ${total}` }),
+    h("span", { class: "meta", text: `${plural(taken, "point")} · total ${total}` }),
   );
   box.classList.toggle("turn", mayPlay() || mustPass());
 }

@@ -21,6 +21,7 @@ function renderWaiting() {
   $("waiting-title").textContent =
     table.status === "waiting" ? "Table: waiting for players" : "Table";
   $("waiting-rules").textContent = (table.describe || []).join(" · ");
+  $("share-box").hidden = false;
   $("share-link").value = location.origin + (table.url || `/t/${table.id}`);
   const list = $("seat-list");
   list.replaceChildren();
@@ -55,8 +56,15 @@ function renderWaiting() {
   const free = table.seats.filter((s) => s.kind === "empty").length;
   $("fill-bots").hidden = !isHost || free === 0;
   $("start-game").hidden = !isHost;
+  const asking = app.askName && table.status === "waiting" && app.seat === null && free > 0;
+  const form = $("join-form");
+  if (asking && form.hidden) {
+    form.hidden = false;
+    $("join-name").focus();
+  } else if (!asking) form.hidden = true;
   let note;
   if (table.status !== "waiting") note = "The game is starting…";
+  else if (asking) note = "Type your name to take a free seat, or just watch.";
   else if (app.role === "spectator" || app.seat === null) {
     note = free
       ? "You are watching. Reload the page to take a free seat."

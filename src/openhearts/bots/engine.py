@@ -1,0 +1,354 @@
+"""Bots in any language: a program that speaks the engine protocol over its standard
+input and output, one JSON object per line, in the spirit of chess's UCI
+(``docs/engine-protocol.md``).
+
+:class:`EngineBot` runs the program and asks it for each decision.  A program that is
+slow, crashes, answers nonsense or lies (an illegal card, cards it does not hold) is
+reported in :attr:`EngineBot.faults` and replaced, for the rest of the game, by a
+fallback bot, so the match or the table goes on unharmed.
+
+The protocol's messages are built by :func:`view_message` and read by
+:func:`read_answer`, which tests and other hosts can use alone:
+
+>>> from openhearts import Game
+>>> game = Game(seed=1)
+>>> message = view_message(game.view(0))
+>>> message["type"], message["decision"], message["hand"][:3]
+('act', 'pass', ['4C', '5C', 'QC'])
+>>> read_answer(game.view(0), {"cards": ["4C", "5C", "QC"]})
+Pass(seat=0, cards=CardSet.parse('4C 5C QC'))
+>>> read_answer(game.view(0), {"cards": ["4C", "5C", "AS"]})
+Traceback (most recent call last):
+...
+openhearts.bots.engine.EngineFault: passed cards it does not hold: A♠
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import queue
+import shlex
+import subprocess
+import threading
+import time
+from collections import deque
+from typing import Any, Final, TypeVar
+
+from ..cards import Card, CardParseError, CardSet
+from ..game import MOON_CHOICE, PASSING, PLAYING, Action, MoonChoice, Pass, Play, PlayerView
+from .base import Bot
+
+__all__ = [
+    "EngineBot",
+    "EngineFault",
+    "PROTOCOL",
+    "PROTOCOL_VERSION",
+    "view_message",
+    "read_answer",
+]
+
+PROTOCOL: Final = "openhearts-engine"
+PROTOCOL_VERSION: Final = 1
+#: Seconds a program has for each decision, and to answer ``hello`` when it starts.
+DEFAULT_TIME_LIMIT: Final = 10.0
+DEFAULT_START_LIMIT: Final = 10.0
+T = TypeVar("T")
+_DECISIONS: Final = {PASSING: "pass", PLAYING: "play", MOON_CHOICE: "moon"}
+
+# Faults are logged where the host configures logging (the web server does); the
+# arena reports them itself, so by default nothing is printed.
+log = logging.getLogger(__name__)
+log.addHandler(logging.NullHandler())
+
+
+class EngineFault(RuntimeError):
+    """What a program did wrong (the message says it in words)."""
+
+
+def _cards(cards: CardSet) -> list[str]:
+    return [str(card) for card in cards]
+
+
+def view_message(view: PlayerView) -> dict[str, Any]:
+    """The ``act`` message for the seat of ``view``: everything it may know, as JSON."""
+    return {
+        "type": "act",
+        "decision": _DECISIONS.get(view.phase, view.phase),
+        "seat": view.seat,
+        "rules": view.rules.to_dict(),
+        "names": list(view.names),
+        "deal": view.deal_number,
+        "dealer": view.dealer,
+        "pass_direction": view.pass_direction,
+        "pass_target": view.pass_target,
+        "pass_source": view.pass_source,
+        "hand": _cards(view.hand),
+        "passed": None if view.passed is None else _cards(view.passed),
+        "received": None if view.received is None else _cards(view.received),
+        "legal": _cards(view.legal),
+        "leader": view.leader,
+        "trick": [[seat, str(card)] for seat, card in view.trick],
+        "tricks": [
+            {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
+            for t in view.tricks
+        ],
+        "hand_sizes": list(view.hand_sizes),
+        "won": [_cards(cards) for cards in view.won],
+        "points_taken": list(view.points_taken),
+        "hearts_broken": view.hearts_broken,
+        "voids": [sorted(suit.letter for suit in voids) for voids in view.voids],
+        "scores": list(view.scores),
+        "deal_points": [list(points) for points in view.deal_points],
+    }
+
+
+def read_answer(view: PlayerView, answer: object) -> Action:
+    """The action a program's answer means, checked against what the seat may do.
+
+    Raises :class:`EngineFault` saying what is wrong with it."""
+    if not isinstance(answer, dict):
+        raise EngineFault(f"answered {json.dumps(answer)[:80]} instead of a JSON object")
+    try:
+        if view.phase == PASSING:
+            cards = _field(answer, "cards", list, 'a pass answer is {"cards": ["QS", ...]}')
+            if not all(isinstance(c, str) for c in cards):
+                raise EngineFault('a pass answer is {"cards": ["QS", ...]}')
+            chosen = CardSet(Card.parse(c) for c in cards)
+            if len(cards) != view.rules.cards_passed or len(chosen) != len(cards):
+                raise EngineFault(
+                    f"passed {len(chosen)} different cards, not {view.rules.cards_passed}"
+                )
+            foreign = CardSet(int(chosen) & ~int(view.hand))
+            if foreign:
+                raise EngineFault(f"passed cards it does not hold: {foreign.pretty}")
+            return Pass(view.seat, chosen)
+        if view.phase == PLAYING:
+            played = Card.parse(_field(answer, "card", str, 'a play answer is {"card": "QS"}'))
+            if played not in view.legal:
+                raise EngineFault(f"played {played.pretty}, which it may not play now")
+            return Play(view.seat, played)
+        if view.phase == MOON_CHOICE:
+            usage = 'a moon answer is {"others_add": true} or false'
+            return MoonChoice(view.seat, _field(answer, "others_add", bool, usage))
+    except CardParseError as error:
+        raise EngineFault(f"answered a card that is not one: {error}") from None
+    raise EngineFault(f"asked for a decision in phase {view.phase!r}")
+
+
+def _field(answer: dict[str, Any], name: str, kind: type[T], usage: str) -> T:
+    """``answer[name]`` if it is a ``kind``; else the fault says what was expected."""
+    value = answer.get(name)
+    if not isinstance(value, kind):
+        raise EngineFault(usage)
+    return value
+
+
+class _Program:
+    """A running program: JSON lines in, JSON lines out, every read with a time limit."""
+
+    def __init__(self, command: str) -> None:
+        try:
+            self.process = subprocess.Popen(
+                shlex.split(command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                encoding="utf-8",
+                errors="replace",
+                bufsize=1,
+            )
+        except (OSError, ValueError) as error:
+            raise EngineFault(f"could not start: {error}") from None
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        #: The last lines the program wrote on its standard error, for the report.
+        self.errors: deque[str] = deque(maxlen=3)
+        # Reader threads make every read interruptible by a time limit, on every OS.
+        threading.Thread(target=self._pump, daemon=True).start()
+        threading.Thread(target=self._pump_errors, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def _pump_errors(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            if line.strip():
+                self.errors.append(line.strip())
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.process.stdin is not None
+        try:
+            self.process.stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise self._ended() from None
+
+    def receive(self, seconds: float) -> dict[str, Any]:
+        """The next JSON object the program writes (``info`` messages are skipped)."""
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise EngineFault(f"gave no answer within {seconds:g} s") from None
+            if line is None:
+                raise self._ended()
+            if not line.strip():
+                continue
+            try:
+                message = json.loads(line)
+            except json.JSONDecodeError:
+                raise EngineFault(f"wrote {line.strip()[:60]!r}, which is not JSON") from None
+            if isinstance(message, dict) and message.get("type") == "info":
+                continue
+            if not isinstance(message, dict):
+                raise EngineFault(f"wrote {line.strip()[:60]!r}, which is not a JSON object")
+            return message
+
+    def _ended(self) -> EngineFault:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=1.0)
+        code = self.process.poll()
+        time.sleep(0.05)  # let the error reader catch the last lines
+        said = f": {' / '.join(self.errors)}" if self.errors else ""
+        return EngineFault(f"stopped (exit code {code}){said}")
+
+    def stop(self) -> None:
+        """Ask it to quit, then make sure it has."""
+        with contextlib.suppress(Exception):
+            self.send({"type": "quit"})
+        try:
+            self.process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            if stream is not None:
+                with contextlib.suppress(Exception):
+                    stream.close()
+
+
+class EngineBot:
+    """A bot played by an outside program speaking the engine protocol.
+
+    :param command: the program and its arguments, as a shell would split them.
+    :param seed: given to the program in ``new_game`` and to the fallback bot.
+    :param time_limit: seconds the program has for each decision.
+    :param fallback: the bot level that takes over from a faulty program.
+    """
+
+    name = "engine"
+
+    def __init__(
+        self,
+        command: str,
+        seed: object = 0,
+        *,
+        time_limit: float = DEFAULT_TIME_LIMIT,
+        start_limit: float = DEFAULT_START_LIMIT,
+        fallback: str = "easy",
+    ) -> None:
+        self.command = command
+        self.seed = seed
+        self.time_limit = time_limit
+        self.start_limit = start_limit
+        self.fallback_level = fallback
+        #: What went wrong, in words, one entry per fault (at most one per game: the
+        #: program is then replaced).
+        self.faults: list[str] = []
+        #: The name the program gave in its ``ready`` answer.
+        self.engine_name: str | None = None
+        self._program: _Program | None = None
+        self._replacement: Bot | None = None
+        self._game_key: tuple[object, ...] | None = None
+
+    # The Bot protocol ---------------------------------------------------------------
+
+    def choose_pass(self, view: PlayerView) -> CardSet:
+        action = self._decide(view)
+        assert isinstance(action, Pass)
+        return action.cards
+
+    def choose_play(self, view: PlayerView) -> Card:
+        action = self._decide(view)
+        assert isinstance(action, Play)
+        return action.card
+
+    def choose_moon(self, view: PlayerView) -> bool:
+        action = self._decide(view)
+        assert isinstance(action, MoonChoice)
+        return action.others_add
+
+    def close(self) -> None:
+        """Stop the program (bots are closed when their game ends)."""
+        if self._program is not None:
+            self._program.stop()
+            self._program = None
+
+    # Inside -----------------------------------------------------------------------
+
+    def _decide(self, view: PlayerView) -> Action:
+        if self._replacement is None:
+            try:
+                return self._ask(view)
+            except EngineFault as error:
+                self._fault(view, str(error))
+        from . import decide  # the bots package imports this module
+
+        assert self._replacement is not None
+        return decide(self._replacement, view)
+
+    def _ask(self, view: PlayerView) -> Action:
+        program = self._start()
+        key = (view.seat, view.rules, view.names)
+        if key != self._game_key:
+            self._game_key = key
+            program.send(
+                {
+                    "type": "new_game",
+                    "seat": view.seat,
+                    "rules": view.rules.to_dict(),
+                    "names": list(view.names),
+                    "seed": str(self.seed),
+                }
+            )
+        program.send(view_message(view))
+        return read_answer(view, program.receive(self.time_limit))
+
+    def _start(self) -> _Program:
+        if self._program is not None:
+            return self._program
+        program = _Program(self.command)
+        self._program = program
+        program.send(
+            {
+                "type": "hello",
+                "protocol": PROTOCOL,
+                "version": PROTOCOL_VERSION,
+                "time_limit": self.time_limit,
+            }
+        )
+        answer = program.receive(self.start_limit)
+        if answer.get("type") != "ready":
+            raise EngineFault(f'answered hello with {json.dumps(answer)[:60]}, not "ready"')
+        name = answer.get("name")
+        self.engine_name = name if isinstance(name, str) else None
+        return program
+
+    def _fault(self, view: PlayerView, reason: str) -> None:
+        from . import make_bot
+
+        where = f"deal {view.deal_number}, trick {len(view.tricks) + 1}, seat {view.seat}"
+        self.faults.append(f"{where}: {reason}; {self.fallback_level} plays on for it")
+        log.warning("bot program %r: %s", self.command, self.faults[-1])
+        self.close()
+        self._replacement = make_bot(self.fallback_level, self.seed)
+
+    def __repr__(self) -> str:
+        return f"EngineBot({self.command!r}, seed={self.seed!r})"

@@ -1,0 +1,95 @@
+"""``expert``: ``hard``'s search on worlds weighted by what the other players did.
+
+``hard`` treats every deal of the hidden cards that fits the facts as equally likely.
+``expert`` draws a larger pool of such deals, weighs each by how well it explains the
+other players' plays and pass under a model of their play, a player going for the moon
+included (:mod:`openhearts.bots.inference`), and searches the deals kept in proportion
+to those weights.  When another player holds every point taken so far, its playouts
+are mixed with ones where that player goes for the moon and everyone stops it
+(:mod:`openhearts.bots.moon`), as much as the inference finds it likely to shoot, so a
+moon is stopped early.  It passes by simulation over more worlds
+(:mod:`openhearts.bots.passing`).  Everything else (candidates, playouts, its own moon
+plan, the objective) is ``hard``'s.  It thinks several times longer than ``hard`` and
+stays well under a second per play.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..game import PlayerView
+from .hard import HardBot, _Task, _Totals
+from .inference import weighted_deals
+from .moon import holds_every_point, watched_totals
+from .sampler import Knowledge
+
+__all__ = ["ExpertBot", "EXPERT_BUDGET", "EXPERT_POOL", "EXPERT_PASS_WORLDS"]
+
+#: Worlds searched per decision.
+EXPERT_BUDGET = 80
+#: Consistent worlds drawn and weighed per decision, of which ``budget`` are searched.
+EXPERT_POOL = 240
+#: Worlds per candidate pass.
+EXPERT_PASS_WORLDS = 60
+
+
+class ExpertBot(HardBot):
+    """``hard`` with inference over the hidden cards and a longer look at passing.
+
+    :param pool: worlds drawn and weighed per decision (at least ``budget``).
+    :param moon_watch: when another seat holds every point taken so far, mix in
+        playouts where it goes for the moon (:mod:`openhearts.bots.moon`), as much as
+        the inference finds it likely to.
+
+    Other parameters as :class:`~openhearts.bots.hard.HardBot`.
+    """
+
+    name = "expert"
+
+    def __init__(
+        self,
+        seed: object = 0,
+        budget: int = EXPERT_BUDGET,
+        workers: int = 1,
+        time_limit: float | None = None,
+        pass_worlds: int = EXPERT_PASS_WORLDS,
+        pool: int = EXPERT_POOL,
+        moon_watch: bool = True,
+    ) -> None:
+        super().__init__(seed, budget, workers, time_limit, pass_worlds)
+        if pool < budget:
+            raise ValueError("pool: at least as many worlds as the budget")
+        self.pool = pool
+        self.moon_watch = moon_watch
+        #: The seat holding every point taken so far and its odds of shooting, found by
+        #: the inference of the decision under way.
+        self._watch: tuple[int, float] | None = None
+
+    def __repr__(self) -> str:
+        return f"ExpertBot(seed={self.seed!r}, budget={self.budget}, pool={self.pool})"
+
+    def _deals(
+        self, view: PlayerView, knowledge: Knowledge, seed: int
+    ) -> tuple[tuple[int, ...], ...]:
+        self._watch = None
+        if self.pool == self.budget:
+            return ()
+        found = weighted_deals(view, knowledge, random.Random(seed), self.budget, self.pool)
+        taken = [won.mask for won in view.won]
+        point_mask = view.rules.point_mask
+        for other in range(view.rules.players):
+            if other != view.seat and holds_every_point(taken, other, point_mask):
+                self._watch = (other, found.shooters[other])
+        return found.deals
+
+    def _totals(self, task: _Task) -> _Totals:
+        totals = super()._totals(task)
+        if self._watch is None or not self.moon_watch:
+            return totals
+        watch, odds = self._watch
+        watched = watched_totals(task, watch)
+        for row, other in zip(totals, watched, strict=True):
+            if row[2] and other[2]:
+                for i in (0, 1):
+                    row[i] = ((1 - odds) * row[i] / row[2] + odds * other[i] / other[2]) * row[2]
+        return totals

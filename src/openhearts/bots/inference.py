@@ -1,0 +1,203 @@
+"""Inference: how likely the other players' actual plays and pass were in a world.
+
+Every deal of the hidden cards that fits the hard facts (:mod:`openhearts.bots.sampler`)
+is possible, but not equally likely: a player who ducked with the 9♠ under the K♠
+probably holds no J♠ or 10♠ (a sensible player ducks as high as it can), and a player
+who passed us three low clubs probably kept no Q♠.  :func:`world_weight` replays the
+deal so far in a sampled world and compares each choice another player made with what
+a model of their play (the rules of thumb of :mod:`openhearts.bots.policy`) would have
+chosen with the cards the world gives it.  Every disagreement multiplies the world's
+weight by a constant below one, so worlds that explain the play well count more, and
+no world is ruled out by a model that is only an approximation.
+
+:func:`weighted_deals` draws a pool of consistent worlds and keeps as many as the search
+will play, chosen in proportion to their weights (systematic resampling).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Final
+
+from ..deal import DealState
+from ..game import PlayerView
+from .policy import moon_threat, pass_ranking, play_policy
+from .sampler import Knowledge, sample
+
+__all__ = [
+    "Explanation",
+    "explain",
+    "world_weight",
+    "weighted_deals",
+    "Inference",
+    "PLAY_MISS",
+    "PASS_MISS",
+    "MOON_PRIOR",
+]
+
+#: Weight factor for a card another player chose differently from the model.
+PLAY_MISS: Final = 0.5
+#: Weight factor for each card the passer kept that the model would rather have passed.
+PASS_MISS: Final = 0.6
+#: How likely another player is to be going for the moon, before seeing its play.
+MOON_PRIOR: Final = 0.1
+
+
+def _alike(first: int, second: int, known: int) -> bool:
+    """Two cards of a suit play alike when every card between them is ``known``
+    (played or in the same hand)."""
+    if first // 13 != second // 13:
+        return False
+    low, high = sorted((first, second))
+    between = ((1 << high) - 1) & ~((1 << (low + 1)) - 1)
+    return not between & ~known
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """How well a world explains the others' choices, seat by seat.
+
+    ``normal[s]`` and ``shooting[s]``: the likelihood factor of seat ``s``'s plays if it
+    plays by the rules of thumb, and if it is going for the moon (playing for every point
+    while nobody else has one); ``passing``: the factor of the pass we received.
+    """
+
+    normal: tuple[float, ...]
+    shooting: tuple[float, ...]
+    passing: float
+
+    def weight(self, moon_prior: float = MOON_PRIOR) -> float:
+        """The world's weight: each seat a shooter with probability ``moon_prior``."""
+        weight = self.passing
+        for normal, shooting in zip(self.normal, self.shooting, strict=True):
+            weight *= (1 - moon_prior) * normal + moon_prior * shooting
+        return weight
+
+    def shooter_odds(self, seat: int, moon_prior: float = MOON_PRIOR) -> float:
+        """In this world, the probability that ``seat`` is going for the moon."""
+        shoot = moon_prior * self.shooting[seat]
+        total = (1 - moon_prior) * self.normal[seat] + shoot
+        return shoot / total if total else 0.0
+
+
+def explain(
+    view: PlayerView,
+    hidden: list[int],
+    play_miss: float = PLAY_MISS,
+    pass_miss: float = PASS_MISS,
+) -> Explanation:
+    """Replay the deal so far in the world ``hidden`` (each other seat's cards now) and
+    compare every choice another seat made with the two models of its play."""
+    rules = view.rules
+    players = rules.players
+    seat = view.seat
+    jack = rules.jack_of_diamonds
+    plays = [pair for trick in view.tricks for pair in trick.plays(players)]
+    plays += list(view.trick)
+    held = [hidden[s] for s in range(players)]
+    held[seat] = view.hand.mask
+    for who, card in plays:
+        held[who] |= 1 << card
+    normal = [1.0] * players
+    shooting = [1.0] * players
+    if plays:
+        state = DealState.from_position(
+            rules, held, leader=plays[0][0], trick=[], taken=[0] * players,
+            tricks_won=[0] * players, played=0, hearts_broken=False,
+            deal_number=view.deal_number,
+        )  # fmt: skip
+        point_mask = rules.point_mask
+        for who, card in plays:
+            if who != seat:
+                legal = state.legal_mask()
+                if legal & (legal - 1):
+                    hand = state.hands[who]
+                    known = state.played | hand
+                    threat = moon_threat(state.taken, point_mask)
+                    guess = play_policy(
+                        who, hand, legal, state.trick, state.leader, players, state.played,
+                        threat, jack,
+                    )  # fmt: skip
+                    if not _alike(guess, card, known):
+                        normal[who] *= play_miss
+                    # A shooter plays for every point while nobody else has one.
+                    others_clean = all(
+                        not state.taken[s] & point_mask for s in range(players) if s != who
+                    )
+                    if others_clean and threat in (-1, who):
+                        guess = play_policy(
+                            who, hand, legal, state.trick, state.leader, players,
+                            state.played, who, jack,
+                        )  # fmt: skip
+                    if not _alike(guess, card, known):
+                        shooting[who] *= play_miss
+            state.play_card(card)
+    passing = 1.0
+    source = view.pass_source
+    if view.received is not None and source is not None and source != seat:
+        received = view.received.mask
+        # What the passer held before passing, give or take the cards it received.
+        before = held[source] | received
+        order = pass_ranking(before, rules.cards_passed, jack)
+        worst = max(order.index(card) for card in range(52) if received >> card & 1)
+        kept_better = sum(1 for card in order[:worst] if not received >> card & 1)
+        passing = pass_miss**kept_better
+    normal[seat] = shooting[seat] = 1.0
+    return Explanation(tuple(normal), tuple(shooting), passing)
+
+
+def world_weight(view: PlayerView, hidden: list[int]) -> float:
+    """How well ``hidden`` (each other seat's cards now) explains the others' choices:
+    1.0 when the rules of thumb agree with every one of them."""
+    return explain(view, hidden).weight(moon_prior=0.0)
+
+
+@dataclass(frozen=True)
+class Inference:
+    """The deals to search and, for each seat, how likely it is to be shooting."""
+
+    deals: tuple[tuple[int, ...], ...]
+    shooters: tuple[float, ...]
+
+
+def weighted_deals(
+    view: PlayerView,
+    knowledge: Knowledge,
+    rng: random.Random,
+    keep: int,
+    pool: int,
+    moon_prior: float = MOON_PRIOR,
+) -> Inference:
+    """``keep`` deals of the hidden cards, drawn from ``pool`` consistent ones in
+    proportion to their weight (:meth:`Explanation.weight`), and each seat's chance of
+    going for the moon averaged over the pool by the same weights."""
+    players = view.rules.players
+    worlds = [sample(knowledge, rng) for _ in range(pool)]
+    explained = [explain(view, world) for world in worlds]
+    weights = [e.weight(moon_prior) for e in explained]
+    total = sum(weights)
+    if total <= 0:
+        chosen = worlds[:keep]
+        shooters = (0.0,) * players
+    else:
+        shooters = tuple(
+            sum(w * e.shooter_odds(s, moon_prior) for w, e in zip(weights, explained, strict=True))
+            / total
+            for s in range(players)
+        )
+        step = total / keep
+        point = rng.random() * step
+        chosen = []
+        running = 0.0
+        index = -1
+        for _ in range(keep):
+            while running <= point and index + 1 < len(worlds):
+                index += 1
+                running += weights[index]
+            chosen.append(worlds[index])
+            point += step
+    seat = view.seat
+    hand = view.hand.mask
+    deals = tuple(tuple(hand if s == seat else w[s] for s in range(players)) for w in chosen)
+    return Inference(deals, shooters)

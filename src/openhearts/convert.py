@@ -1,0 +1,71 @@
+"""``hearts export`` and ``hearts import``: a JSON game record to the PBN-style text
+record and back (``docs/records.md``).  Either way the game is replayed and checked
+first, so a broken file is refused with its line and the reason.
+
+:func:`load_any` reads a record in either form (``hearts replay`` uses it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from . import pbn, record
+from .game import Game
+from .record import RecordError
+
+__all__ = ["add_arguments", "run", "load_any"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="the record to convert")
+    parser.add_argument(
+        "--out",
+        "-o",
+        default=None,
+        metavar="FILE",
+        help="where to write the converted record (default: standard output)",
+    )
+
+
+def _read(path: str) -> str:
+    try:
+        with open(os.path.expanduser(path), encoding="utf-8") as stream:
+            return stream.read()
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not a text file") from None
+
+
+def is_text_record(text: str) -> bool:
+    """Whether ``text`` is a PBN-style text record rather than a JSON one."""
+    return text.lstrip().startswith(("%", "["))
+
+
+def load_any(path: str) -> Game:
+    """A game from a JSON record or a PBN-style text record, whichever the file holds."""
+    text = _read(path)
+    return pbn.loads(text) if is_text_record(text) else record.loads(text)
+
+
+def run(args: argparse.Namespace) -> int:
+    exporting = args.command == "export"
+    try:
+        text = _read(args.file)
+        game = record.loads(text) if exporting else pbn.loads(text)
+    except RecordError as error:
+        print(f"hearts {args.command}: {args.file}: {error}", file=sys.stderr)
+        return 2
+    converted = pbn.dumps(game) if exporting else record.dumps(game)
+    if args.out is None:
+        sys.stdout.write(converted)
+        return 0
+    try:
+        with open(os.path.expanduser(args.out), "w", encoding="utf-8") as stream:
+            stream.write(converted)
+    except OSError as error:
+        print(f"hearts {args.command}: cannot write {args.out}: {error.strerror}", file=sys.stderr)
+        return 2
+    return 0

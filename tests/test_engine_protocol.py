@@ -1,0 +1,224 @@
+"""Bots in other languages through the engine protocol: the JavaScript example plays a
+whole arena match; slow, crashing, lying and garbled programs are reported and replaced
+by a fallback bot while the game goes on."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from openhearts import Game, Play, Rules
+from openhearts.arena import add_arguments, run
+from openhearts.bots import BotError, act, make_bot
+from openhearts.bots.engine import EngineBot, view_message
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "engines" / "ducker.js"
+
+#: A test program: plays its first legal card, and misbehaves on the third trick
+#: in the way its first argument names.
+PROGRAM = """
+import json, sys, time
+
+mode = sys.argv[1]
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        reply = {"type": "nope"} if mode == "handshake" else {"type": "ready", "name": mode}
+        print(json.dumps(reply), flush=True)
+    elif message["type"] == "quit":
+        break
+    elif message["type"] == "act":
+        if len(sys.argv) > 2:  # a log of the decisions asked for
+            with open(sys.argv[2], "a") as log:
+                print(message["decision"], file=log)
+        print(json.dumps({"type": "info", "text": "thinking"}), flush=True)
+        decision = message["decision"]
+        if decision == "pass":
+            reply = {"cards": message["hand"][: message["rules"]["cards_passed"]]}
+        elif decision == "moon":
+            reply = {"others_add": True}
+        else:
+            reply = {"card": message["legal"][0]}
+            if len(message["tricks"]) == 2:
+                if mode == "slow":
+                    time.sleep(30)
+                if mode == "crash":
+                    print("out of memory, or so", file=sys.stderr, flush=True)
+                    sys.exit(3)
+                if mode == "liar":
+                    reply = {"card": message["tricks"][0]["cards"][0]}
+                if mode == "garbled":
+                    print("I play the queen!", flush=True)
+                    continue
+        print(json.dumps(reply), flush=True)
+"""
+
+
+def program(tmp_path: Path, mode: str, *log: Path) -> str:
+    path = tmp_path / "engine.py"
+    path.write_text(PROGRAM, encoding="utf-8")
+    return shlex.join([sys.executable, str(path), mode, *map(str, log)])
+
+
+def play_game(bot: EngineBot, seed: int = 3) -> Game:
+    game = Game(Rules.preset("standard", end_score=40), seed=seed)
+    bots = [bot, *(make_bot("random", seat) for seat in range(1, 4))]
+    try:
+        while not game.is_over:
+            seat = game.to_act()[0]
+            act(game, seat, bots[seat])
+    finally:
+        bot.close()
+    return game
+
+
+def test_a_well_behaved_program_plays_a_whole_game(tmp_path: Path) -> None:
+    bot = EngineBot(program(tmp_path, "fine"), seed=1)
+    game = play_game(bot)
+    assert game.is_over and bot.faults == [] and bot.engine_name == "fine"
+
+
+@pytest.mark.parametrize(
+    ("mode", "reported"),
+    [
+        ("slow", "gave no answer within 0.5 s"),
+        ("crash", "stopped (exit code 3): out of memory, or so"),
+        ("liar", "which it may not play now"),
+        ("garbled", "'I play the queen!', which is not JSON"),
+        ("handshake", 'not "ready"'),
+    ],
+)
+def test_a_faulty_program_is_reported_and_replaced(
+    tmp_path: Path, mode: str, reported: str
+) -> None:
+    bot = EngineBot(program(tmp_path, mode), seed=1, time_limit=0.5, fallback="random")
+    game = play_game(bot)
+    assert game.is_over, "the game went on"
+    assert len(bot.faults) == 1 and reported in bot.faults[0], bot.faults
+    assert "random plays on for it" in bot.faults[0]
+    assert bot._program is None, "the program was stopped"
+
+
+def test_a_program_that_cannot_start_is_replaced() -> None:
+    bot = EngineBot("/no/such/program --flag", seed=1)
+    assert play_game(bot).is_over
+    assert "could not start" in bot.faults[0]
+
+
+def test_cmd_bots_by_name() -> None:
+    bot = make_bot("cmd:./mybot --flag", seed=2)
+    assert isinstance(bot, EngineBot) and bot.command == "./mybot --flag"
+    with pytest.raises(BotError, match="give the program"):
+        make_bot("cmd: ", seed=2)
+
+
+def arena(tmp_path: Path, *bots: str) -> tuple[int, dict[str, object]]:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    out = tmp_path / "match"
+    args = ["--deals", "2", "--workers", "1", "--no-progress", "--out", str(out)]
+    for spec in bots:
+        args += ["--bot", spec]
+    status = run(parser.parse_args(args))
+    return status, json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+
+
+def test_the_arena_reports_a_lying_program_and_finishes_the_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    liar = f"cmd:{program(tmp_path, 'liar')}"
+    status, results = arena(tmp_path, liar, "random")
+    assert status == 0
+    assert results["boards"] == 2
+    faults = results["faults"]
+    assert isinstance(faults, list) and len(faults) == 2 * 4  # every board, every rotation
+    assert all(f["bot"] == liar and "may not play" in f["fault"] for f in faults)
+    assert "a bot program failed and a fallback bot took its seat" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node (JavaScript) is not installed")
+def test_the_javascript_example_plays_a_whole_arena_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = f"cmd:node {EXAMPLE}"
+    status, results = arena(tmp_path, spec, "random")
+    assert status == 0, capsys.readouterr().err
+    assert results["faults"] == []
+    table = {row["bot"]: row for row in results["table"]}  # type: ignore[attr-defined]
+    assert table[spec]["deals"] == 2 * 4
+    assert table[spec]["mean_points"] < table["random"]["mean_points"]
+
+
+def test_the_documented_act_message_has_every_field_the_host_sends() -> None:
+    docs = (ROOT / "docs" / "engine-protocol.md").read_text(encoding="utf-8")
+    start = docs.index('\n{"type":"act"') + 1  # the example on a line of its own
+    documented = json.loads(docs[start : docs.index("\n", start)])
+    sent = view_message(Game(seed=1).view(0))
+    assert set(documented) == set(sent)
+
+
+def test_the_web_server_seats_a_program_as_a_bot_level(tmp_path: Path) -> None:
+    from openhearts.bots import BOTS, LEVELS
+    from openhearts.web.server import add_bot_levels
+    from openhearts.web.storage import Storage
+    from web_support import Player, fast_settings, running
+
+    with pytest.raises(ValueError, match="NAME=SPEC"):
+        add_bot_levels(["no-spec"])
+    asked = tmp_path / "asked.txt"
+    add_bot_levels([f"program=cmd:{program(tmp_path, 'fine', asked)}"])
+    try:
+        assert "program" in LEVELS
+        storage = Storage(f"sqlite:///{tmp_path / 'web.db'}")
+        with running(storage, fast_settings(default_level="program")) as server:
+            assert "program" in server.get("/api/config").json()["levels"]
+            created = server.post("/api/play-now", {"name": "Ann", "options": {"end_score": 30}})
+            assert created.status_code == 201, created.text
+            data = created.json()
+            player = Player(server.ws_url(data["table_id"]), token=data["token"], seed=5).open()
+            player.play()
+            player.close()
+            assert player.errors == []
+            seats = server.get(f"/api/tables/{data['table_id']}").json()["seats"]
+            assert [seat.get("level") for seat in seats[1:]] == ["program"] * 3
+        decisions = asked.read_text(encoding="utf-8").split()
+        assert decisions.count("play") >= 3 * 13 and "pass" in decisions
+    finally:
+        del LEVELS["program"], BOTS["program"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "reported"),
+    [
+        ([1, 2], "instead of a JSON object"),
+        ({"cards": "4C 5C QC"}, "a pass answer is"),
+        ({"cards": ["4C", "5C"]}, "passed 2 different cards, not 3"),
+        ({"cards": ["4C", "4C", "5C"]}, "passed 2 different cards"),
+        ({"cards": ["4C", "5C", "XX"]}, "not one"),
+        ({"card": "4C"}, "a pass answer is"),
+    ],
+)
+def test_wrong_pass_answers_say_what_is_wrong(answer: object, reported: str) -> None:
+    from openhearts.bots.engine import EngineFault, read_answer
+
+    with pytest.raises(EngineFault, match=reported):
+        read_answer(Game(seed=1).view(0), answer)
+
+
+def test_wrong_play_answers_say_what_is_wrong() -> None:
+    from openhearts.bots.engine import EngineFault, read_answer
+
+    game = Game(Rules.preset("standard", pass_cycle=("hold",)), seed=1)
+    view = game.view(game.current_player or 0)
+    for answer in ({"card": 12}, {"cards": ["2C"]}):
+        with pytest.raises(EngineFault, match="a play answer is"):
+            read_answer(view, answer)
+    action = read_answer(view, {"card": "2c", "comment": "ignored"})
+    assert isinstance(action, Play) and action.card == game.legal_plays().cards()[0]

@@ -1,0 +1,255 @@
+"""``expert`` and its parts: passing by simulation, inference over the hidden cards."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from openhearts import CardSet, Game, Rules
+from openhearts.bots import BOTS, LEVEL_NOTES, LEVELS, BotError, act, make_bot
+from openhearts.bots.expert import ExpertBot
+from openhearts.bots.hard import HardBot, moon_choices
+from openhearts.bots.inference import MOON_PRIOR, weighted_deals, world_weight
+from openhearts.bots.moon import holds_every_point
+from openhearts.bots.passing import may_shoot, simulate_pass
+from openhearts.bots.policy import pass_policy, pass_ranking
+from openhearts.bots.sampler import constraints, sample
+
+MOON_HAND = "AS KS QS AH KH QH JH TH AC KC AD KD 2C"
+
+
+def _small_expert(seed: object) -> ExpertBot:
+    return ExpertBot(seed, budget=8, pool=24, pass_worlds=4)
+
+
+# Passing by simulation -------------------------------------------------------------
+
+
+def test_pass_ranking_starts_with_the_rule_of_thumb_pass() -> None:
+    hand = CardSet.parse("2C 7C JC QC 4D 7D 9D TD QD AD KS 2H 7H").mask
+    ranking = pass_ranking(hand, 3, False)
+    assert sorted(ranking) == [c for c in range(52) if hand >> c & 1]
+    assert sum(1 << c for c in ranking[:3]) == pass_policy(hand, 3, False)
+
+
+def test_simulated_pass_is_three_of_our_cards_and_repeatable() -> None:
+    for seed in range(6):
+        view = Game(seed=seed, first_deal=seed % 3).view(1)
+        chosen = simulate_pass(view, "key", moon_choices(view), worlds=6)
+        assert CardSet(chosen) <= view.hand and chosen.bit_count() == 3
+        assert chosen == simulate_pass(view, "key", moon_choices(view), worlds=6)
+
+
+def test_no_worlds_means_the_rule_of_thumb_pass() -> None:
+    view = Game(seed=4).view(0)
+    chosen = simulate_pass(view, "key", moon_choices(view), worlds=0)
+    assert chosen == pass_policy(view.hand.mask, 3, False)
+    plain = HardBot(1, pass_worlds=0).choose_pass(view)
+    assert plain.mask == pass_policy(view.hand.mask, 3, False)
+
+
+def test_simulation_changes_some_passes() -> None:
+    """Passing by simulation is not the rule of thumb under another name."""
+    changed = 0
+    for seed in range(12):
+        view = Game(seed=seed).view(0)
+        easy = pass_policy(view.hand.mask, 3, False)
+        changed += simulate_pass(view, "k", moon_choices(view), worlds=10) != easy
+    assert changed >= 3
+
+
+def test_a_moon_hand_keeps_its_high_cards_more_often_than_the_rule_of_thumb() -> None:
+    """With the moon in view, passing the Q♠ and its guards away is rarely best."""
+    hands = [
+        MOON_HAND,
+        "2S 3S 4S 5S 6S 7S 8S 9S TS JS 3C 4C 5C",
+        "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD 6C 7C",
+        "2H 3H 4H 5H 6H 7H 8H 9H QC JC TC 9C 8C",
+    ]
+    view = Game(hands=[hands], seed=1).view(0)
+    assert may_shoot(view.hand.mask)
+    easy = pass_policy(view.hand.mask, 3, False)
+    assert CardSet(easy) == CardSet.parse("QS KS AS")
+    picks = [simulate_pass(view, key, moon_choices(view), worlds=30) for key in "abcd"]
+    assert sum(pick == easy for pick in picks) == 0
+
+
+def test_hard_passes_by_simulation_by_default() -> None:
+    view = Game(seed=7).view(2)
+    bot = HardBot(3)
+    assert bot.pass_worlds > 0
+    expected = simulate_pass(view, "3:0:2", moon_choices(view), bot.pass_worlds)
+    assert bot.choose_pass(view).mask == expected
+    with pytest.raises(ValueError, match="pass_worlds"):
+        HardBot(1, pass_worlds=-1)
+
+
+# Inference -------------------------------------------------------------------------
+
+
+def _hold_deal_with_easy_bots(seed: int, cards: int) -> Game:
+    game = Game(Rules(pass_cycle=("hold",)), seed=seed)
+    bots = [make_bot("easy", s) for s in range(4)]
+    for _ in range(cards):
+        act(game, game.to_act()[0], bots[game.to_act()[0]])
+    return game
+
+
+def test_the_true_deal_explains_easy_play_perfectly() -> None:
+    """Against ``easy`` (the model itself), the real hidden hands agree with every play,
+    while typical consistent deals do not."""
+    lower = 0
+    for seed in range(8):
+        game = _hold_deal_with_easy_bots(seed, 22)
+        seat = game.to_act()[0]
+        view = game.view(seat)
+        truth = [int(game.hand(s)) if s != seat else 0 for s in range(4)]
+        assert world_weight(view, truth) == 1.0
+        deals = weighted_deals(view, constraints(view), random.Random(seed), 10, 10).deals
+        weights = [world_weight(view, [0 if s == seat else d[s] for s in range(4)]) for d in deals]
+        lower += sum(weights) / len(weights) < 1.0
+    assert lower >= 6
+
+
+def test_weighted_deals_fit_the_facts_and_favour_likely_worlds() -> None:
+    game = _hold_deal_with_easy_bots(3, 26)
+    seat = game.to_act()[0]
+    view = game.view(seat)
+    knowledge = constraints(view)
+    kept = weighted_deals(view, knowledge, random.Random(1), 40, 200).deals
+    assert len(kept) == 40
+    for deal in kept:
+        assert deal[seat] == view.hand.mask
+        for other in range(4):
+            if other != seat:
+                assert deal[other] & ~knowledge.allowed[other] == 0
+                assert deal[other].bit_count() == knowledge.sizes[other]
+
+    def mean_weight(deals: Sequence[Sequence[int]]) -> float:
+        return sum(world_weight(view, list(d)) for d in deals) / len(deals)
+
+    rng = random.Random(1)
+    uniform = [sample(knowledge, rng) for _ in range(40)]
+    assert mean_weight(kept) > mean_weight(uniform)
+
+
+def test_no_play_and_no_pass_weighs_nothing() -> None:
+    view = Game(Rules(pass_cycle=("hold",)), seed=2).view(1)
+    assert world_weight(view, [0, 0, 0, 0]) == 1.0
+
+
+# The expert level ------------------------------------------------------------------
+
+
+def test_expert_is_a_level_every_face_offers() -> None:
+    assert "expert" in LEVELS and "expert" in BOTS
+    assert set(LEVEL_NOTES) == set(LEVELS)
+    assert "longer" in LEVEL_NOTES["expert"]
+    assert isinstance(make_bot("expert", 1), ExpertBot)
+    with pytest.raises(BotError, match="pool"):
+        make_bot("expert", 1, budget=50, pool=10)
+
+
+def test_expert_plays_whole_deals_legally_and_repeatably() -> None:
+    def deal(seed: int) -> tuple[int, ...]:
+        game = Game(seed=seed, first_deal=seed)
+        bots = [_small_expert(f"e{s}") if s % 2 == 0 else make_bot("easy", s) for s in range(4)]
+        number = game.deal_number
+        while game.deal_number == number:
+            act(game, game.to_act()[0], bots[game.to_act()[0]])
+        return game.results[-1].points
+
+    for seed in range(2):
+        points = deal(seed)
+        assert sum(points) in (26, 78)
+        assert deal(seed) == points
+
+
+def test_hints_come_from_the_expert() -> None:
+    from openhearts.session.hints import make_hint
+
+    game = Game(seed=9)
+    bots = [make_bot("easy", s) for s in range(4)]
+    while game.phase == "passing":
+        act(game, game.to_act()[0], bots[game.to_act()[0]])
+    for _ in range(5):
+        act(game, game.to_act()[0], bots[game.to_act()[0]])
+    seat = game.to_act()[0]
+    view = game.view(seat)
+    hint = make_hint(view, seed="s")
+    expert = ExpertBot(f"s:{view.deal_number}:{len(view.tricks)}:{len(view.trick)}")
+    values = expert.evaluate(view)
+    assert [option.card for option in hint.options] == [v.card for v in values]
+    assert [option.rank_value for option in hint.options] == [v.margin for v in values]
+
+
+# The moon ---------------------------------------------------------------------------
+
+
+def test_holds_every_point() -> None:
+    points = Rules().point_mask
+    heart, club = CardSet.parse("2H").mask, CardSet.parse("2C").mask
+    assert holds_every_point([0, heart | club, club, 0], 1, points)
+    assert not holds_every_point([0, heart, heart << 1, 0], 1, points)
+    assert not holds_every_point([0, club, 0, 0], 1, points)
+
+
+def _hard_deal_until(cards: int) -> Game:
+    game = Game(seed=0, first_deal=0)
+    bots = [make_bot("hard", s) for s in range(4)]
+    while len(game.actions) < cards:
+        act(game, game.to_act()[0], bots[game.to_act()[0]])
+    return game
+
+
+def test_expert_suspects_a_player_collecting_every_point() -> None:
+    """Seat 3 has taken every point in this deal, winning tricks a careful player would
+    have ducked: expert watches it, and more so as it goes on."""
+    odds = []
+    for cards in (19, 27):
+        game = _hard_deal_until(cards)
+        seat = game.to_act()[0]
+        view = game.view(seat)
+        bot = ExpertBot("x", budget=40, pool=120)
+        bot.choose_play(view)
+        assert bot._watch is not None and bot._watch[0] == 3
+        odds.append(bot._watch[1])
+    assert MOON_PRIOR <= odds[0] < odds[1]
+
+
+def test_watching_a_shooter_changes_the_search() -> None:
+    game = _hard_deal_until(27)
+    view = game.view(game.to_act()[0])
+    watching = ExpertBot("x", budget=40, pool=120).evaluate(view)
+    blind = ExpertBot("x", budget=40, pool=120, moon_watch=False).evaluate(view)
+    assert [v.margin for v in watching] != [v.margin for v in blind]
+    # Nobody holds every point before the first point is taken: nothing to watch.
+    fresh = Game(seed=0, first_deal=0)
+    bots = [make_bot("easy", s) for s in range(4)]
+    while fresh.phase == "passing":
+        act(fresh, fresh.to_act()[0], bots[fresh.to_act()[0]])
+    act(fresh, fresh.to_act()[0], bots[fresh.to_act()[0]])
+    bot = ExpertBot("x", budget=10, pool=30)
+    bot.choose_play(fresh.view(fresh.to_act()[0]))
+    assert bot._watch is None
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(players=3),
+        Rules.preset("source-002", players=5),
+        Rules.preset("source-003", players=6, jack_of_diamonds=True),
+        Rules.preset("source-000"),
+    ],
+    ids=["3 players", "source-002 5 players", "source-003 6 players J♦", "source-000"],
+)
+def test_expert_plays_every_variant(rules: Rules) -> None:
+    game = Game(rules, seed=3, first_deal=1)
+    bots = [_small_expert(s) if s % 2 == 0 else make_bot("easy", s) for s in range(rules.players)]
+    number = game.deal_number
+    while game.deal_number == number and not game.is_over:
+        act(game, game.to_act()[0], bots[game.to_act()[0]])
+    assert len(game.results) == 1

@@ -1,0 +1,74 @@
+"""The published JSON Schema of records: the same as the code's, and every record fits it.
+
+Every record the suite writes is also checked against it, by ``conftest.py``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from conftest import CONFIGS, config_id
+from openhearts.bots import act, make_bot
+from openhearts.game import Game
+from openhearts.record import dumps
+from openhearts.record_schema import main, schema
+from openhearts.rules import Rules
+
+PUBLISHED = Path(__file__).resolve().parents[1] / "docs" / "record.schema.json"
+
+
+def test_the_published_schema_is_the_generated_one(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main() == 0
+    generated = capsys.readouterr().out
+    assert PUBLISHED.read_text(encoding="utf-8") == generated, (
+        "docs/record.schema.json is out of date: "
+        "python -m openhearts.record_schema > docs/record.schema.json"
+    )
+
+
+def test_the_schema_is_a_valid_schema() -> None:
+    jsonschema.Draft202012Validator.check_schema(schema())
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_records_of_every_preset_fit_the_schema(config: tuple[str, int]) -> None:
+    rules = Rules.preset(config[0], players=config[1], end_score=40)
+    game = Game(rules, seed=len(config[0]) + config[1])
+    bots = [make_bot("random", seat) for seat in range(rules.players)]
+    validator = jsonschema.Draft202012Validator(schema())
+    while not game.is_over:
+        seat = game.to_act()[0]
+        act(game, seat, bots[seat])
+        if game.action_count % 37 == 0:
+            validator.validate(json.loads(dumps(game)))
+    validator.validate(json.loads(dumps(game)))
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        (("events", 1, "play"), 1.5),
+        (("events", 0, "deal"), True),
+        (("result", "deal_points", 0, 0), 2.5),
+        (("rules", "moon"), "sideways"),
+        (("events", 1, "card"), "Q♠"),
+    ],
+)
+def test_the_schema_refuses_what_loading_refuses(path: tuple[object, ...], value: object) -> None:
+    data = json.loads(dumps(_short_game()))
+    target = data
+    for key in path[:-1]:
+        target = target[key]  # type: ignore[index]
+    target[path[-1]] = value  # type: ignore[index]
+    assert not jsonschema.Draft202012Validator(schema()).is_valid(data)
+
+
+def _short_game() -> Game:
+    game = Game(Rules.preset("standard", pass_cycle=("hold",)), seed=2)
+    bots = [make_bot("random", seat) for seat in range(4)]
+    while not game.results:
+        act(game, game.to_act()[0], bots[game.to_act()[0]])
+    return game

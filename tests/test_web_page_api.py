@@ -1,0 +1,177 @@
+"""What the page reads besides the game itself: the review of past tricks
+(``GET /api/tables/{id}/deals``: every finished deal and the deal in progress trick by
+trick, nothing but cards played in front of all), the shared key map (``/api/keys``),
+and hints and undo that are the session core's."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from openhearts import Game, Rules, record
+from openhearts.session.hints import make_hint
+from openhearts.session.keys import KEYS
+from openhearts.session.undo import undo_last_choice
+from openhearts.web.hints import hint_json
+from openhearts.web.storage import Storage
+from web_support import Player, fast_settings, running, store_game
+
+
+def second_deal_game(tricks: int = 3, seed: int = 5) -> Game:
+    """A game of standard rules in its second deal, ``tricks`` tricks into it."""
+    game = Game(Rules.preset("standard"), seed=f"review{seed}")
+    rng = random.Random(seed)
+    while game.deal_number == 0 or len(game.view(0).tricks) < tricks:
+        if game.phase == "passing":
+            seat = game.to_act()[0]
+            game.pass_cards(seat, rng.sample(game.hand(seat).cards(), 3))
+        elif game.phase == "moon_choice":
+            shooter = game.current_player
+            assert shooter is not None
+            game.choose_moon(shooter, others_add=True)
+        else:
+            game.play(rng.choice(game.legal_plays().cards()))
+    assert not game.is_over
+    return game
+
+
+def test_the_deals_of_a_game_come_trick_by_trick_with_no_hidden_card(tmp_path: Path) -> None:
+    game = second_deal_game()
+    storage = Storage(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    # Seat 0 is a person, away but not yet taken over, who plays nothing here: the bots
+    # may play up to seat 0's turn, but no trick more is finished.
+    store_game(storage, "ReviewTable", "standard", game, 0, "R" * 32, auto_play_one=False)
+    with running(storage, fast_settings(takeover_delay=600)) as server:
+        answer = server.get("/api/tables/ReviewTable/deals")
+        assert answer.status_code == 200, answer.text
+        data = answer.json()
+    assert data["game"] == 1
+    assert data["names"] == list(game.names)
+    finished, current = data["deals"]
+    result = game.results[0]
+    assert finished["deal"] == 0 and finished["finished"]
+    assert finished["points"] == list(result.points)
+    assert finished["taken"] == list(result.taken_points)
+    assert [t["winner"] for t in finished["tricks"]] == [t.winner for t in result.tricks]
+    assert [[card for _, card in t["plays"]] for t in finished["tricks"]] == [
+        [str(card) for card in t.cards] for t in result.tricks
+    ]
+    taken = [0] * 4
+    for trick, engine_trick in zip(finished["tricks"], result.tricks, strict=True):
+        assert [seat for seat, _ in trick["plays"]] == [seat for seat, _ in engine_trick.plays(4)]
+        taken[trick["winner"]] += trick["points"]
+    assert taken == list(result.taken_points)
+    # The deal in progress: its finished tricks only, never a card still in a hand.
+    assert current == {
+        "deal": 1,
+        "finished": False,
+        "tricks": current["tricks"],
+    }
+    assert len(current["tricks"]) == 3
+    played = {str(card) for trick in game.view(0).tricks for card in trick.cards}
+    sent = {card for trick in current["tricks"] for _, card in trick["plays"]}
+    assert sent == played
+    held = {str(card) for seat in range(4) for card in game.hand(seat)}
+    assert not sent & held
+
+
+def test_no_table_and_no_game_yet(tmp_path: Path) -> None:
+    storage = Storage(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    with running(storage) as server:
+        missing = server.get("/api/tables/NoSuchTable/deals")
+        assert missing.status_code == 404
+        assert missing.json()["error"] == "no_table"
+        table = server.post("/api/tables", {"name": "Ann"}).json()["table_id"]
+        waiting = server.get(f"/api/tables/{table}/deals")
+        assert waiting.status_code == 200
+        assert waiting.json() == {"game": None, "names": [], "deals": []}
+
+
+def test_the_key_map_is_the_shared_one(tmp_path: Path) -> None:
+    storage = Storage(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    with running(storage) as server:
+        answer = server.get("/api/keys")
+    assert answer.status_code == 200
+    served = answer.json()["keys"]
+    assert [(k["command"], tuple(k["keys"]), k["description"]) for k in served] == [
+        (k.command.value, k.keys, k.description) for k in KEYS
+    ]
+
+
+def test_the_web_hint_is_the_session_cores_with_expected_points(tmp_path: Path) -> None:
+    """The same hint as the other faces: the session core's, seeded with the game's seed,
+    every legal card best first by the numbers it is ranked by, with expected points."""
+    storage = Storage(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    settings = fast_settings(hint_budget=3)
+    with running(storage, settings) as server:
+        data = server.post("/api/play-now", {"name": "Ann", "level": "random"}).json()
+        player = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+        state = player.until(lambda m: m["type"] == "state")["state"]
+        game = server.hub.tables[data["table_id"]].game
+        assert game is not None
+        passing = player.request({"type": "hint"})
+        assert passing["pass"] == hint_json(game.view(0), game.seed)["pass"]
+        assert player.request({"type": "pass", "cards": passing["pass"]})["type"] == "ack"
+        while True:
+            message = player.recv()
+            if message["type"] != "state":
+                continue
+            state = message["state"]
+            if state["to_move"] == 0 and state["phase"] == "playing":
+                if len(state["legal"]) > 1:
+                    break
+                player.request({"type": "play", "card": state["legal"][0]})
+        hint = player.request({"type": "hint"})
+        # The game waits for seat 0, whose person is still connected.
+        assert hint["seq"] == state["seq"] == game.action_count
+        expected = make_hint(game.view(0), seed=game.seed, budget=3)
+        player.close()
+    assert [r["card"] for r in hint["ranking"]] == [str(o.card) for o in expected.options]
+    assert sorted(r["card"] for r in hint["ranking"]) == sorted(state["legal"])
+    margins = [r["margin"] for r in hint["ranking"]]
+    assert margins == sorted(margins)
+    assert all(isinstance(r["points"], float | int) for r in hint["ranking"])
+
+
+def test_the_web_undo_is_the_session_cores(tmp_path: Path) -> None:
+    """Undo at the web table takes back what the session core's undo takes back: the
+    person's last real choice and the bots' moves after it."""
+    storage = Storage(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    with running(storage, fast_settings()) as server:
+        data = server.post("/api/play-now", {"name": "Ann", "level": "random"}).json()
+        player = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+        state = player.until(lambda m: m["type"] == "state")["state"]
+        game = server.hub.tables[data["table_id"]].game
+        assert game is not None
+        # Without "Auto play one" the game waits for us at every turn of ours.
+        assert player.request({"type": "auto", "play_one": False})["type"] == "ack"
+        assert player.request({"type": "pass", "cards": state["hand"][:3]})["type"] == "ack"
+        plays = 0
+        while plays < 2:
+            message = player.recv()
+            if message["type"] != "state":
+                continue
+            state = message["state"]
+            if state["to_move"] == 0 and state["phase"] == "playing":
+                assert player.request({"type": "play", "card": state["legal"][-1]})["type"] == "ack"
+                plays += 1
+        # Our turn again, and the game has not moved since (it waits for us).
+        player.until(
+            lambda m: (
+                m["type"] == "state"
+                and m["state"]["to_move"] == 0
+                and m["seq"] == game.action_count
+            )
+        )
+        copy = record.loads(record.dumps(game))
+        expected = undo_last_choice(copy, 0, auto_play_one=False)
+        assert player.request({"type": "undo"})["type"] == "ack"
+        undone = player.until(
+            lambda m: m["type"] == "state" and any(e["event"] == "undone" for e in m["events"])
+        )
+        player.close()
+    assert undone["seq"] == copy.action_count
+    assert [e["count"] for e in undone["events"] if e["event"] == "undone"] == [
+        len(expected.actions)
+    ]
+    assert undone["state"]["hand"] == [str(card) for card in copy.hand(0)]
