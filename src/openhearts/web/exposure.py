@@ -55,6 +55,18 @@ _NUMBERS: Final[dict[str, tuple[str, type, float, str]]] = {
         "open tables one address may have made; 0: no limit",
     ),
     "--bot-threads": ("max_bot_jobs", int, 4, "threads for bot moves and hints"),
+    "--bot-jobs-per-address": (
+        "bot_jobs_per_address",
+        int,
+        1,
+        "bot moves and hints of one address's tables (or hints it asks) running at once",
+    ),
+    "--bot-jobs-per-table": (
+        "bot_jobs_per_table",
+        int,
+        1,
+        "bot moves and hints of one table running at once",
+    ),
     "--retention-days": (
         "retention_days",
         float,

@@ -59,7 +59,11 @@ class Hub:
         self.store_pool: Executor = ThreadPoolExecutor(
             max_workers=1 if storage.is_sqlite else 4, thread_name_prefix="openhearts-db"
         )
-        self.bot_work = BotWork(self.settings.max_bot_jobs, self.settings.bot_jobs_per_table)
+        self.bot_work = BotWork(
+            self.settings.max_bot_jobs,
+            self.settings.bot_jobs_per_address,
+            self.settings.bot_jobs_per_table,
+        )
         self.closing = False
         self._loading = asyncio.Lock()
         self.limits = AddressLimits(

@@ -61,8 +61,10 @@ class Settings:
     abandon_after: float = 120.0
     #: Days finished and abandoned tables are kept (0: forever); pruned hourly.
     retention_days: float = 30.0
-    #: Bot and hint work running at once, all tables together and per table.
+    #: Bot and hint work running at once: all tables together, per address (the one
+    #: that made the table, or asks for the hint) and per table (its bots and hints).
     max_bot_jobs: int = 4
+    bot_jobs_per_address: int = 1
     bot_jobs_per_table: int = 1
     #: Names the server answers to (Host header; empty: any), other sites' hosts whose
     #: pages may use it, and proxies whose X-Forwarded-For is believed.
