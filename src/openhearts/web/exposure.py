@@ -71,7 +71,15 @@ _NUMBERS: Final[dict[str, tuple[str, type, float, str]]] = {
         "retention_days",
         float,
         30.0,
-        "days finished and abandoned tables are kept (hearts prune forgets older ones); 0: forever",
+        "days finished tables and tables left waiting are kept (hearts prune forgets older "
+        "ones); 0: forever",
+    ),
+    "--abandoned-days": (
+        "abandoned_days",
+        float,
+        30.0,
+        "days a game in progress nobody moves in is kept (hearts prune forgets older ones); "
+        "0: forever",
     ),
 }
 
