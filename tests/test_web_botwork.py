@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import threading
 
+import pytest
+
 from openhearts.web.botwork import BotWork
 
 
@@ -19,22 +21,32 @@ async def _started(event: threading.Event) -> None:
     assert await asyncio.to_thread(event.wait, 60)
 
 
-def test_a_busy_table_does_not_hold_back_another_tables_bot_move() -> None:
+@pytest.mark.parametrize(
+    ("per_owner", "busy", "other"),
+    [
+        # A table whose jobs all block, and another table of the same address.
+        (2, [("one address", "busy")] * 3, ("one address", "other")),
+        # One address's many busy tables, and another address's table.
+        (1, [("greedy", f"table {n}") for n in range(3)], ("modest", "table")),
+    ],
+)
+def test_a_busy_table_does_not_hold_back_another_tables_bot_move(
+    per_owner: int, busy: list[tuple[str, str]], other: tuple[str, str]
+) -> None:
     async def scenario() -> None:
-        work = BotWork(threads=2, per_owner=2, per_table=1)
+        work = BotWork(threads=2, per_owner=per_owner, per_table=1)
         release = threading.Event()
-        started = [threading.Event() for _ in range(3)]
-        busy = [
-            asyncio.create_task(work.run("one address", "busy", _blocker, event, release))
-            for event in started
+        started = [threading.Event() for _ in busy]
+        blocked = [
+            asyncio.create_task(work.run(owner, table, _blocker, event, release))
+            for (owner, table), event in zip(busy, started, strict=True)
         ]
         await _started(started[0])
-        # The busy table's other jobs wait in its own queue, leaving a thread free.
-        other = await work.run("one address", "other", str.upper, "moved")
-        assert other == "MOVED"
-        assert not started[1].is_set() and not started[2].is_set()
+        # The busy jobs wait in their table's or address's queue, leaving a thread free.
+        assert await work.run(*other, str.upper, "moved") == "MOVED"
+        assert not any(event.is_set() for event in started[1:])
         release.set()
-        assert await asyncio.gather(*busy) == ["busy table"] * 3
+        assert await asyncio.gather(*blocked) == ["busy table"] * len(busy)
         work.shutdown()
 
     asyncio.run(scenario())
@@ -60,25 +72,6 @@ def test_one_tables_queue_does_not_starve_its_addresss_other_tables() -> None:
         # The other table asked after the busy table's queued jobs, yet went first:
         # those wait in their table's queue, not in their address's.
         assert order == ["other", "busy 0", "busy 1", "busy 2"]
-        work.shutdown()
-
-    asyncio.run(scenario())
-
-
-def test_one_address_does_not_starve_another() -> None:
-    async def scenario() -> None:
-        work = BotWork(threads=2, per_owner=1, per_table=1)
-        release = threading.Event()
-        started = [threading.Event() for _ in range(3)]
-        greedy = [
-            asyncio.create_task(work.run("greedy", f"table {n}", _blocker, event, release))
-            for n, event in enumerate(started)
-        ]
-        await _started(started[0])
-        assert await work.run("modest", "table", str.upper, "moved") == "MOVED"
-        assert not started[1].is_set()
-        release.set()
-        await asyncio.gather(*greedy)
         work.shutdown()
 
     asyncio.run(scenario())
