@@ -210,7 +210,7 @@ async def _hint(hub: Hub, connection: Connection, table: Table, message: Any) ->
         # Thought about aside, so the player may go on sending messages meanwhile.
         try:
             answer = await hub.bot_work.run(
-                connection.address, hint_json, view, seed, hub.settings.hint_budget
+                connection.address, table.id, hint_json, view, seed, hub.settings.hint_budget
             )
         except WebError as error:
             connection.error(error.code, error.message, request_id)

@@ -59,7 +59,11 @@ class Hub:
         self.store_pool: Executor = ThreadPoolExecutor(
             max_workers=1 if storage.is_sqlite else 4, thread_name_prefix="openhearts-db"
         )
-        self.bot_work = BotWork(self.settings.max_bot_jobs, self.settings.bot_jobs_per_table)
+        self.bot_work = BotWork(
+            self.settings.max_bot_jobs,
+            self.settings.bot_jobs_per_address,
+            self.settings.bot_jobs_per_table,
+        )
         self.closing = False
         self._loading = asyncio.Lock()
         self.limits = AddressLimits(
@@ -198,16 +202,27 @@ class Hub:
             for table in list(self.tables.values()):
                 if time.monotonic() - table.last_active > 300:
                     self.maybe_evict(table)
-            days = self.settings.retention_days
-            if days > 0 and time.monotonic() - pruned > 3600:
+            if time.monotonic() - pruned > 3600:
                 pruned = time.monotonic()
-                before = datetime.now(UTC) - timedelta(days=days)
-                try:
-                    gone = await self.store(self.storage.prune, before, set(self.tables))
-                except Exception:
-                    log.exception("pruning old tables failed")
-                else:
-                    log.info("pruned %d table(s) older than %g day(s)", gone, days)
+                await self.prune()
+
+    async def prune(self) -> None:
+        """Forget the stored tables past their retention (not those in memory)."""
+        now = datetime.now(UTC)
+        done, abandoned = self.settings.retention_days, self.settings.abandoned_days
+        if done <= 0 and abandoned <= 0:
+            return
+        try:
+            gone = await self.store(
+                self.storage.prune,
+                now - timedelta(days=done) if done > 0 else None,
+                set(self.tables),
+                now - timedelta(days=abandoned) if abandoned > 0 else None,
+            )
+        except Exception:
+            log.exception("pruning old tables failed")
+        else:
+            log.info("pruned %d old table(s)", gone)
 
     # Creating and joining --------------------------------------------------------
 

@@ -541,7 +541,7 @@ class Table:
                 # The faulty-bot policy of every face (openhearts.session.driver): a bot
                 # that fails or answers something illegal is played for at random this
                 # once, and a random player takes its seat for good.
-                decision = await self.hub.bot_work.run(self.owner, decide, bot, view)
+                decision = await self.hub.bot_work.run(self.owner, self.id, decide, bot, view)
                 action = decision.action
                 if decision.problem is not None:
                     # The problem's text may name the bot's cards: the log leaves it out.
