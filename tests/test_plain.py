@@ -198,10 +198,10 @@ def test_bad_input_gets_reasons(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
     assert run_plain(parse_args("--seed", "5", "--save", str(path))) == 0
     text = console.text
     assert "Name three cards from your hand, e.g." in text
-    assert "cannot read 'xyzzy' as a card" in text
+    assert "Cannot read 'xyzzy' as a card" in text  # a sentence, as every other refusal
     assert "You named the 2♣ twice." in text or "You do not hold" in text
     assert "Pass exactly three cards; you named one." in text
-    assert "cannot read 'frobnicate' as a card" in text
+    assert "Cannot read 'frobnicate' as a card" in text
     reason = r"You cannot play the \S+: (you must follow suit|the first trick|hearts)"
     assert re.search(reason, text)
     assert "Traceback" not in text
