@@ -222,8 +222,8 @@ def test_expert_suspects_a_player_collecting_every_point() -> None:
 def test_watching_a_shooter_changes_the_search() -> None:
     game = _hard_deal_until(27)
     view = game.view(game.to_act()[0])
-    watching = ExpertBot("x", budget=40, pool=120).evaluate(view)
-    blind = ExpertBot("x", budget=40, pool=120, moon_watch=False).evaluate(view)
+    watching = ExpertBot("x", budget=40, pool=120, moon_watch=True).evaluate(view)
+    blind = ExpertBot("x", budget=40, pool=120).evaluate(view)
     assert [v.margin for v in watching] != [v.margin for v in blind]
     # Nobody holds every point before the first point is taken: nothing to watch.
     fresh = Game(seed=0, first_deal=0)

@@ -4,10 +4,10 @@
 ``expert`` draws a larger pool of such deals, weighs each by how well it explains the
 other players' plays and pass under a model of their play, a player going for the moon
 included (:mod:`openhearts.bots.inference`), and searches the deals kept in proportion
-to those weights.  When another player holds every point taken so far, its playouts
-are mixed with ones where that player goes for the moon and everyone stops it
-(:mod:`openhearts.bots.moon`), as much as the inference finds it likely to shoot, so a
-moon is stopped early.  It passes by simulation over more worlds
+to those weights.  With ``moon_watch``, when another player holds every point taken so
+far, its playouts are mixed with ones where that player goes for the moon and everyone
+stops it (:mod:`openhearts.bots.moon`), as much as the inference finds it likely to
+shoot.  It passes by simulation over more worlds
 (:mod:`openhearts.bots.passing`).  Everything else (candidates, playouts, its own moon
 plan, the objective) is ``hard``'s.  It thinks several times longer than ``hard`` and
 stays well under a second per play.
@@ -39,7 +39,8 @@ class ExpertBot(HardBot):
     :param pool: worlds drawn and weighed per decision (at least ``budget``).
     :param moon_watch: when another seat holds every point taken so far, mix in
         playouts where it goes for the moon (:mod:`openhearts.bots.moon`), as much as
-        the inference finds it likely to.
+        the inference finds it likely to.  Off by default: short arena runs did not
+        show it to help (docs/bots.md), and it costs about half as much time again.
 
     Other parameters as :class:`~openhearts.bots.hard.HardBot`.
     """
@@ -54,7 +55,7 @@ class ExpertBot(HardBot):
         time_limit: float | None = None,
         pass_worlds: int = EXPERT_PASS_WORLDS,
         pool: int = EXPERT_POOL,
-        moon_watch: bool = True,
+        moon_watch: bool = False,
     ) -> None:
         super().__init__(seed, budget, workers, time_limit, pass_worlds)
         if pool < budget:
