@@ -12,18 +12,26 @@ sending it to its ``ack`` (stored in the database, then acknowledged) and to the
 ``state`` that shows it.  At the end it prints tables per second, actions per second,
 latency percentiles, and the server's memory (resident set now and at its peak).
 
+With ``--adversary`` one address attacks at the same time: 30 "Play now" tables with
+``hard`` bots that it abandons at once, and a flood of hints over 8 sockets.  Every
+client names its address in ``X-Forwarded-For`` (the server trusts loopback as its
+proxy here), so the per-address limits and the fair share of bot threads apply to the
+adversary and each scripted table as they would on the internet.
+
 Bounded in count (``--tables``, at most 2000) and time (``--seconds``, at most 600);
 loopback only.
 
     python benchmarks/web_load.py                        # 60 tables, 20 at a time
     python benchmarks/web_load.py --tables 8 --seconds 60  # quick check that it runs
     python benchmarks/web_load.py --database postgresql://postgres@127.0.0.1/test
+    python benchmarks/web_load.py --tables 20 --adversary   # the same, under attack
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -41,6 +49,10 @@ from websockets.asyncio.client import ClientConnection, connect
 
 MAX_TABLES = 2000
 MAX_SECONDS = 600
+#: The attacking address (documentation range), and how hard it attacks.
+ADVERSARY = "198.51.100.66"
+ABANDONED_TABLES = 30
+HINT_SOCKETS = 8
 
 
 @dataclass
@@ -88,8 +100,11 @@ def percentile(values: list[float], fraction: float) -> float:
 class Scripted:
     """One scripted player on one WebSocket."""
 
-    def __init__(self, url: str, token: str, seed: int, figures: Figures) -> None:
+    def __init__(
+        self, url: str, token: str, seed: int, figures: Figures, address: str = "203.0.113.1"
+    ) -> None:
         self.url = url
+        self.address = address
         self.token = token
         self.rng = random.Random(seed)
         self.figures = figures
@@ -105,7 +120,12 @@ class Scripted:
 
     async def play(self, started: asyncio.Event | None = None) -> int:
         """Play to the end of the game; the number of actions it took."""
-        async with connect(self.url, max_size=None, ping_interval=None) as ws:
+        async with connect(
+            self.url,
+            max_size=None,
+            ping_interval=None,
+            additional_headers={"X-Forwarded-For": self.address},
+        ) as ws:
             self.ws = ws
             await ws.send(json.dumps({"type": "hello", "token": self.token}))
             await ws.send(json.dumps({"type": "auto", "play_one": False}))
@@ -126,7 +146,7 @@ class Scripted:
                         serial += 1
                         pending = (serial, time.perf_counter())
                         acted = latest["seq"]
-                        await ws.send(json.dumps({**action, "id": serial}))
+                        await ws.send(json.dumps({**action, "id": serial, "seq": acted}))
                 message = await self.recv()
                 kind = message["type"]
                 if kind == "welcome":
@@ -159,12 +179,19 @@ class Scripted:
         return None
 
 
-async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
+def _address(seed: int) -> str:
+    """A scripted table's own address (documentation range)."""
+    return f"203.0.113.{seed % 250 + 1}"
+
+
+async def post(
+    http: httpx.AsyncClient, path: str, body: dict[str, Any], address: str = "203.0.113.1"
+) -> dict[str, Any]:
     """POST with one retry: a kept-alive connection the server has just closed is not
     the server failing."""
     for attempt in range(2):
         try:
-            answer = await http.post(path, json=body)
+            answer = await http.post(path, json=body, headers={"X-Forwarded-For": address})
             answer.raise_for_status()
             data: dict[str, Any] = answer.json()
             return data
@@ -177,27 +204,30 @@ async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> dict
 async def solo_table(
     http: httpx.AsyncClient, ws_base: str, body: dict[str, Any], seed: int, figures: Figures
 ) -> None:
-    data = await post(http, "/api/play-now", body)
+    data = await post(http, "/api/play-now", body, _address(seed))
     url = f"{ws_base}/ws/{data['table_id']}"
-    actions = await Scripted(url, data["token"], seed, figures).play()
+    actions = await Scripted(url, data["token"], seed, figures, _address(seed)).play()
     figures.game_actions += actions
 
 
 async def full_table(
     http: httpx.AsyncClient, ws_base: str, body: dict[str, Any], seed: int, figures: Figures
 ) -> None:
-    host = await post(http, "/api/tables", body)
+    address = _address(seed)
+    host = await post(http, "/api/tables", body, address)
     table_id = host["table_id"]
     tokens = [host["token"]]
     for index in range(3):
-        joined = await post(http, f"/api/tables/{table_id}/join", {"name": f"P{index}"})
+        joined = await post(http, f"/api/tables/{table_id}/join", {"name": f"P{index}"}, address)
         tokens.append(joined["token"])
     url = f"{ws_base}/ws/{table_id}"
-    players = [Scripted(url, token, seed * 4 + i, figures) for i, token in enumerate(tokens)]
+    players = [
+        Scripted(url, token, seed * 4 + i, figures, address) for i, token in enumerate(tokens)
+    ]
     ready = [asyncio.Event() for _ in players]
     tasks = [asyncio.create_task(p.play(e)) for p, e in zip(players, ready, strict=True)]
     await asyncio.gather(*(e.wait() for e in ready))
-    async with connect(url) as starter:
+    async with connect(url, additional_headers={"X-Forwarded-For": address}) as starter:
         await starter.send(json.dumps({"type": "hello", "token": tokens[0]}))
         await starter.send(json.dumps({"type": "start", "id": 1}))
         while True:
@@ -206,6 +236,50 @@ async def full_table(
                 break
     actions = await asyncio.gather(*tasks)
     figures.game_actions += actions[0]
+
+
+@dataclass
+class Attack:
+    """What the adversary got done, and what was refused."""
+
+    tables: int = 0
+    refused: int = 0
+    hints: int = 0
+    hint_refusals: int = 0
+
+
+async def attack(base: str, stop: asyncio.Event, found: Attack) -> None:
+    """One address: a hint flood on a table of its own, and abandoned hard tables."""
+    ws_base = base.replace("http://", "ws://")
+    headers = {"X-Forwarded-For": ADVERSARY}
+    async with httpx.AsyncClient(base_url=base, timeout=30, headers=headers) as http:
+        flood = await http.post("/api/play-now", json={"level": "hard"})
+        flood.raise_for_status()
+        data = flood.json()
+        for _ in range(ABANDONED_TABLES):
+            answer = await http.post("/api/play-now", json={"level": "hard"})
+            if answer.status_code == 201:
+                found.tables += 1
+            else:
+                found.refused += 1
+    url = f"{ws_base}/ws/{data['table_id']}"
+
+    async def hints() -> None:
+        with contextlib.suppress(Exception):
+            async with connect(url, additional_headers=headers, ping_interval=None) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": data["token"]}))
+                while not stop.is_set():
+                    await ws.send(json.dumps({"type": "hint", "id": 1}))
+                    while True:
+                        message = json.loads(await ws.recv())
+                        if message["type"] == "hint":
+                            found.hints += 1
+                            break
+                        if message["type"] == "error":
+                            found.hint_refusals += 1
+                            break
+
+    await asyncio.gather(*(hints() for _ in range(HINT_SOCKETS)))
 
 
 async def drive(args: argparse.Namespace, base: str, figures: Figures) -> float:
@@ -236,7 +310,15 @@ async def drive(args: argparse.Namespace, base: str, figures: Figures) -> float:
                 if done and done % max(1, args.tables // 10) == 0:
                     print(f"  {done} tables done", file=sys.stderr, flush=True)
 
+        stop = asyncio.Event()
+        attacker = asyncio.create_task(attack(base, stop, args.attack)) if args.adversary else None
+        if attacker is not None:
+            await asyncio.sleep(2)  # the abandoned tables' bots are at work first
         await asyncio.gather(*(one(i) for i in range(args.tables)))
+        stop.set()
+        if attacker is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(attacker, 10)
     return time.perf_counter() - started
 
 
@@ -249,7 +331,11 @@ def main() -> int:
     parser.add_argument("--level", default="random", help="bot level (default random)")
     parser.add_argument("--database", default=None, help="database URL (default: temp SQLite)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--adversary", action="store_true", help="one address attacks meanwhile (see above)"
+    )
     args = parser.parse_args()
+    args.attack = Attack()
     if not 1 <= args.tables <= MAX_TABLES:
         parser.error(f"--tables: 1 to {MAX_TABLES}")
     if not 1 <= args.seconds <= MAX_SECONDS:
@@ -266,7 +352,7 @@ def main() -> int:
                 "--host", "127.0.0.1", "--port", str(port),
                 "--database", database,
                 "--bot-delay", "0", "--takeover-delay", "30",
-                "--create-rate", "0", "--message-rate", "1000",
+                "--message-rate", "1000", "--trusted-proxy", "127.0.0.1",
                 "--level", args.level, "--log-level", "warning",
             ],
             env={**os.environ, "OPENHEARTS_HOME": home},
@@ -324,6 +410,7 @@ def main() -> int:
             "end": round(rss / 1024, 1),
             "peak": round(peak / 1024, 1),
         },
+        "adversary": vars(args.attack) if args.adversary else None,
         "errors": len(figures.errors),
         "error_kinds": sorted(set(figures.errors))[:10],
     }
@@ -345,6 +432,8 @@ def main() -> int:
         print(
             f"server RSS MiB     idle {memory['idle']}  end {memory['end']}  peak {memory['peak']}"
         )
+        if args.adversary:
+            print(f"adversary          {result['adversary']}")
         print(f"errors             {result['errors']} {result['error_kinds']}")
     return 0 if not figures.errors else 1
 

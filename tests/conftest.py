@@ -36,7 +36,10 @@ def _checked_record(game: Game, extra: Mapping[str, Any] | None = None) -> str:
     text = _write_record(game, extra)
     error = jsonschema.exceptions.best_match(_RECORD_VALIDATOR.iter_errors(json.loads(text)))
     if error is not None:
-        raise AssertionError(f"a record does not fit docs/record.schema.json: {error}")
+        where = "/".join(map(str, error.absolute_path)) or "the record"
+        raise AssertionError(
+            f"a record does not fit docs/record.schema.json at {where}: {error.message}"
+        )
     return text
 
 

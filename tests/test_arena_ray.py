@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,14 +14,6 @@ from openhearts import arena
 from openhearts.arena_ray import play_boards
 
 ray = pytest.importorskip("ray", reason="Ray (the ray extra) is not installed")
-
-
-@pytest.fixture(scope="module")
-def local_ray() -> Iterator[None]:
-    """One small local Ray instance for the module (starting one takes seconds)."""
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="error")
-    yield
-    ray.shutdown()
 
 
 def _run(*argv: str) -> int:
@@ -41,30 +32,38 @@ def _boards(out: Path) -> dict[int, dict[str, Any]]:
 MATCH = ["--bot", "easy", "--bot", "random", "--preset", "source-003", "--players", "5"]
 
 
-@pytest.mark.usefixtures("local_ray")
+#: Decision times differ from run to run; everything else must not.
+TIMES = ("ms_per_decision", "max_ms_per_decision")
+
+
 def test_ray_and_local_workers_give_identical_boards_and_resume(tmp_path: Path) -> None:
     local, on_ray = tmp_path / "local", tmp_path / "ray"
     assert _run(*MATCH, "--deals", "6", "--workers", "1", "--out", str(local)) == 0
-    # Half the match on Ray, then the same command for the whole match resumes it.
+    # Half the match on Ray: the arena starts a local Ray instance and stops it again.
     assert _run(*MATCH, "--deals", "3", "--backend", "ray", "--out", str(on_ray)) == 0
     assert len(_boards(on_ray)) == 3
-    assert _run(*MATCH, "--deals", "6", "--backend", "ray", "--out", str(on_ray)) == 0
-    assert _boards(on_ray) == _boards(local)
-    summaries = [json.loads(p.with_suffix(".json").read_text()) for p in (local, on_ray)]
-    tables = [[{k: v for k, v in row.items() if "ms" not in k} for row in s["table"]]
-              for s in summaries]  # fmt: skip
-    assert tables[0] == tables[1]
-    assert "--backend ray" in summaries[1]["command"]
+    assert not ray.is_initialized()
+    # The rest on a Ray instance already running (as a cluster would be): the same
+    # command for the whole match resumes it.
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="error")
+    try:
+        assert _run(*MATCH, "--deals", "6", "--backend", "ray", "--out", str(on_ray)) == 0
+        assert _boards(on_ray) == _boards(local)
+        summaries = [json.loads(p.with_suffix(".json").read_text()) for p in (local, on_ray)]
+        tables = [[{k: v for k, v in row.items() if k not in TIMES} for row in s["table"]]
+                  for s in summaries]  # fmt: skip
+        assert tables[0] == tables[1]
+        assert "--backend ray" in summaries[1]["command"]
 
+        def failing(match: object, board: int) -> dict[str, Any]:
+            # Defined here so that Ray ships it by value to its workers.
+            raise arena.ArenaError(f"board {board}: bot 'broken' in seat 1 failed")
 
-@pytest.mark.usefixtures("local_ray")
-def test_a_board_that_fails_on_ray_raises_its_own_error() -> None:
-    def failing(match: object, board: int) -> dict[str, Any]:
-        # Defined here so that Ray ships it by value to its workers.
-        raise arena.ArenaError(f"board {board}: bot 'broken' in seat 1 failed")
-
-    with pytest.raises(arena.ArenaError, match=r"^board 2: bot 'broken' in seat 1 failed$"):
-        list(play_boards(failing, None, [2], 1, None))
+        # A board's own error comes back as itself, not wrapped by Ray.
+        with pytest.raises(arena.ArenaError, match=r"^board 2: bot 'broken' in seat 1 failed$"):
+            list(play_boards(failing, None, [2], 1, None))
+    finally:
+        ray.shutdown()
 
 
 def test_without_ray_the_arena_says_what_to_install(

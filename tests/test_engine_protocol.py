@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from openhearts import Game, Play, Rules
+from openhearts import Game, MoonChoice, Play, Rules
 from openhearts.arena import add_arguments, run
 from openhearts.bots import BotError, act, make_bot
 from openhearts.bots.engine import EngineBot, view_message
@@ -222,3 +222,17 @@ def test_wrong_play_answers_say_what_is_wrong() -> None:
             read_answer(view, answer)
     action = read_answer(view, {"card": "2c", "comment": "ignored"})
     assert isinstance(action, Play) and action.card == game.legal_plays().cards()[0]
+
+
+def test_moon_answers_are_true_or_false() -> None:
+    from openhearts.bots.engine import EngineFault, read_answer
+    from test_record import moon_game
+
+    game = moon_game(until_moon_choice=True)
+    view = game.view(game.to_act()[0])
+    assert view_message(view)["decision"] == "moon"
+    for answer in ({"others_add": "yes"}, {"others_add": 1}, {"card": "2C"}):
+        with pytest.raises(EngineFault, match="a moon answer is"):
+            read_answer(view, answer)
+    action = read_answer(view, {"others_add": False})
+    assert action == MoonChoice(view.seat, False)

@@ -241,3 +241,24 @@ def test_the_example_agent_trains_and_evaluates() -> None:
     assert figures["episodes"] == 5 and figures["eval"] == 3
     for key in ("random_points", "trained_points"):
         assert -26 <= figures[key] <= 26 * 2
+
+
+def test_the_environments_benchmark_runs() -> None:
+    """``benchmarks/environments.py`` runs in a tiny mode and reports every figure."""
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "environments.py"
+    completed = subprocess.run(
+        [sys.executable, str(script), "--seconds", "0.02", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    figures = json.loads(completed.stdout)
+    assert set(figures) == {
+        "turn_game_actions_per_s",
+        "pettingzoo_steps_per_s",
+        "gymnasium_steps_per_s",
+        "openspiel_python_actions_per_s",
+        "openspiel_cpp_actions_per_s",
+    }
+    assert all(value is None or value > 0 for value in figures.values())

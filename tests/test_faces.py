@@ -4,8 +4,8 @@ The script: a fixed seed (given as text, as a command line gives it), the person
 their three highest cards, asks for a hint at their first card, plays their lowest legal
 card twice, then undoes once.  Each face reports what it dealt, the card its hint
 recommended, and the game after the undo; all faces must agree.  A face is one function
-from the script to a :class:`Result`, so another face (the web page) is one more entry in
-:data:`FACES`.
+from the script to a :class:`Result`: the plain game, the terminal game, and the web game
+(its server, driven over the protocol as the page drives it).
 """
 
 from __future__ import annotations
@@ -18,17 +18,20 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from openhearts import Card, CardSet
+from openhearts import Card, CardSet, Game, Rules
 from openhearts.game import Action
 from openhearts.phases import Phase
 from openhearts.plain import run_plain
 from openhearts.plain.game import PlainSession
-from openhearts.session import Session
+from openhearts.session import Session, game_seed
+from openhearts.web.storage import Storage
 from test_plain import parse_args
 from test_tui_app import human_turn, make_app, settle, table
+from web_support import Player, auto_plays, fast_settings, running, store_game
 
 SEED = "3"
 SCRIPT = ("pass", "hint", "play", "play", "undo")
@@ -93,7 +96,7 @@ def plain_face(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Result:
     monkeypatch.setattr(builtins, "input", answer)
     args = parse_args("--seed", SEED, "--save", str(tmp_path / "plain.json"))
     assert run_plain(args) == 0
-    said = re.search(r"Hint: the hard computer player would play the (\S+)\.", out.getvalue())
+    said = re.search(r"Hint: the strongest computer player would play the (\S+)\.", out.getvalue())
     assert said is not None, out.getvalue()
     return _result(seen["session"], Card.parse(said.group(1)))
 
@@ -127,9 +130,73 @@ def terminal_face(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Result:
     return asyncio.run(run())
 
 
+def web_face(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Result:
+    """The web game over its protocol: a table stored with the script's seed (the server
+    deals its own seeds otherwise), one person against random bots, played by a client
+    that sends what the page would send."""
+    game = Game(Rules.preset("standard"), seed=game_seed(SEED))
+    storage = Storage(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    store_game(storage, "FacesTable", "standard", game, 0, "F" * 32)
+    hint: Card | None = None
+    # Long enough that no bot takes the person's seat while the script thinks.
+    with running(storage, fast_settings(takeover_delay=600)) as server:
+        person = Player(server.ws_url("FacesTable"), token="F" * 32, auto_play_one=True).open()
+
+        def ready(message: dict[str, Any]) -> bool:
+            """A state of now in which the person is to choose (not auto play one)."""
+            state = message["state"]
+            return bool(
+                message["type"] == "state"
+                and message["seq"] == web_table.seq
+                and (
+                    0 in state["waiting_for"]
+                    if state["phase"] == "passing"
+                    else state["to_move"] == 0 and not auto_plays(state)
+                )
+            )
+
+        def my_turn() -> dict[str, Any]:
+            if person.latest is None or not ready(person.latest):
+                person.until(lambda m: m["type"] == "state" and ready(m))
+            return person.state
+
+        web_table = server.hub.tables["FacesTable"]
+        for step in SCRIPT:
+            state = my_turn()
+            if step == "pass":
+                answer = person.request({"type": "pass", "cards": state["hand"][-3:]})
+            elif step == "hint":
+                answer = person.request({"type": "hint"})
+                hint = Card.parse(answer["ranking"][0]["card"])
+                continue
+            elif step == "play":
+                answer = person.request({"type": "play", "card": state["legal"][0]})
+            else:
+                answer = person.request({"type": "undo"})
+                person.until(
+                    lambda m: (
+                        m["type"] == "state" and any(e["event"] == "undone" for e in m["events"])
+                    )
+                )
+            assert answer["type"] == "ack", answer
+        # Whatever the bots do after the undo, up to the person's next choice.
+        my_turn()
+        person.close()
+        played = web_table.game
+        assert played is not None and hint is not None
+        return Result(
+            tuple(CardSet(hand) for hand in played.deal_states()[0].dealt),
+            hint,
+            tuple(action for action in played.actions if action.seat == 0),
+            (played.phase, played.deal.key()),
+            played.hand(0),
+        )
+
+
 FACES: dict[str, Callable[[pytest.MonkeyPatch, Path], Result]] = {
     "plain": plain_face,
     "terminal": terminal_face,
+    "web": web_face,
 }
 
 

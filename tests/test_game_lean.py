@@ -1,6 +1,7 @@
 """A Game keeps little per finished deal, and its shortcuts change nothing observable.
 
-Finished deals are kept as their results only (undo and ``deal_states()`` replay them),
+Finished deals are kept as their results (undo and ``deal_states()`` replay them; only
+the last one is kept as it ended),
 ``DealState`` keeps no undo log, and ``Game.play`` checks a card against the mask
 ``legal_mask()`` just returned.  These tests hold the memory to its bound and check that
 the replayed states, undo across deals and refused plays are exactly as before.
@@ -61,7 +62,7 @@ def test_undo_steps_back_through_finished_deals_exactly() -> None:
     rng = random.Random(7)
     game = Game(rules, seed=7)
     snapshots = [snapshot(game)]
-    while len(game.results) < 2:
+    while len(game.results) < 3:
         game.apply(random_action(game, rng))
         snapshots.append(snapshot(game))
     for expected in reversed(snapshots[:-1]):

@@ -187,15 +187,29 @@ def test_bad_input_is_a_value_error(implementation: str) -> None:
 @needs_kernel
 def test_malformed_positions_are_refused() -> None:
     rules = Rules()
-    position = random_position(rules, random.Random(4))
+    rng = random.Random(4)
+    position = random_position(rules, rng)
+    while position.played == 0 or position.hands[0].bit_count() < 3:
+        position = random_position(rules, rng)
+    gone = position.played & -position.played
+    # Hands of a deal just started: seat 0 would not hold the 2C it must lead with.
+    start = Position(
+        (0x1FFF << 13, 0x1FFF, 0x1FFF << 26, 0x1FFF << 39), 0, (), (0,) * 4, (0,) * 4, 0, False
+    )
+    with pytest.raises(ValueError, match="first lead"):
+        kernel.playout(rules, start)
     for bad in (
         position._replace(hands=position.hands[:3]),
         position._replace(leader=4),
         position._replace(trick=(1, 2, 3, 4)),
         position._replace(hands=(1 << 60, *position.hands[1:])),
+        position._replace(hands=(0, *position.hands[1:])),
+        position._replace(hands=(position.hands[0] | gone, *position.hands[1:])),
     ):
         with pytest.raises(ValueError):
             kernel.legal_mask(rules, bad)
+        with pytest.raises(ValueError):
+            kernel.playout(rules, bad, "random", count=3)
 
 
 def test_position_needs_the_play_phase() -> None:

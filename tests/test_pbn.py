@@ -98,6 +98,15 @@ def test_tampered_tags_are_refused_with_their_line(
     assert message.startswith(f"line {number}: ") and reason in message
 
 
+def test_scores_before_their_deal_has_ended_are_refused(text: str) -> None:
+    # The second deal's [Points] moved up to before its play.
+    lines = text.splitlines(keepends=True)
+    board = line_number(text, '[Board "1"]')
+    points = next(n for n in range(board, len(lines)) if lines[n].startswith("[Points"))
+    moved = [*lines[:board], lines[points], *lines[board:points], *lines[points + 1 :]]
+    assert refused("".join(moved)).startswith(f"line {board + 1}: [Points] before deal 1")
+
+
 def test_a_text_record_without_a_deal_is_refused() -> None:
     assert "Board" in refused('[Event "OpenHearts game"]\n')
     assert refused('[Event "x\n').startswith("line 1: ")

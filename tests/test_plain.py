@@ -24,6 +24,7 @@ from openhearts.plain import PlainSession, run_plain
 from openhearts.record import load, save
 from openhearts.rules import Rules
 from openhearts.sentences import Style
+from openhearts.session.statistics import load_stats
 
 ROOT = Path(__file__).resolve().parents[1]
 WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
@@ -117,6 +118,8 @@ def test_full_game_to_the_winner(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     game = load(str(path))
     assert game.is_over and max(game.scores) >= 30
     assert f"hearts replay {path}" in text
+    # Counted in the statistics every face shares (the terminal game's I key, stats here).
+    assert load_stats().games_played == 1
 
 
 def test_the_rest_of_a_settled_deal_is_played_for_you(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -195,10 +198,10 @@ def test_bad_input_gets_reasons(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
     assert run_plain(parse_args("--seed", "5", "--save", str(path))) == 0
     text = console.text
     assert "Name three cards from your hand, e.g." in text
-    assert "cannot read 'xyzzy' as a card" in text
+    assert "Cannot read 'xyzzy' as a card" in text  # a sentence, as every other refusal
     assert "You named the 2♣ twice." in text or "You do not hold" in text
     assert "Pass exactly three cards; you named one." in text
-    assert "cannot read 'frobnicate' as a card" in text
+    assert "Cannot read 'frobnicate' as a card" in text
     reason = r"You cannot play the \S+: (you must follow suit|the first trick|hearts)"
     assert re.search(reason, text)
     assert "Traceback" not in text
@@ -541,7 +544,7 @@ def test_hint(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     bots = {s: make_bot("random", s) for s in (1, 2, 3)}
     PlainSession(game, bots, save_path=str(tmp_path / "g.json")).run()
     text = console.text
-    assert "Hint: the hard computer player would play the " in text
+    assert "Hint: the strongest computer player would play the " in text
     # Every card with its points and, in brackets, what it is ranked by: best first.
     ranked = re.findall(r"\n  \S+: -?\d+\.\d \(([+-]\d+\.\d)\)", text)
     assert len(ranked) >= 2 and [float(v) for v in ranked] == sorted(float(v) for v in ranked)

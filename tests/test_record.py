@@ -92,9 +92,10 @@ def test_round_trip_games_in_progress(table: tuple[str, int], seed: int, actions
         assert game.actions == again.actions
 
 
-def moon_game() -> Game:
+def moon_game(until_moon_choice: bool = False) -> Game:
     """Three players; seat 0 holds every heart, the Q♠ and the spades above it, and
-    leads: it takes every trick it leads, so it shoots the moon and chooses."""
+    leads: it takes every trick it leads, so it shoots the moon and chooses (the game
+    stops there with ``until_moon_choice``)."""
     rules = Rules.preset(
         "standard",
         players=3,
@@ -114,7 +115,7 @@ def moon_game() -> Game:
         ]
     )
     bot = FirstCardBot()
-    while not game.is_over:
+    while not game.is_over and not (until_moon_choice and game.phase == "moon_choice"):
         seat = game.to_act()[0]
         act(game, seat, bot)
     return game

@@ -12,6 +12,7 @@ from openhearts.bots import RandomBot
 from openhearts.game import Pass, Play, PlayerView
 from openhearts.phases import Phase
 from openhearts.record import dumps, loads
+from openhearts.record_schema import schema
 from openhearts.sentences import Style
 from openhearts.sentences.advice import hint_line
 from openhearts.session import Session, SessionError, SessionInfo
@@ -285,6 +286,11 @@ def test_session_file_is_a_record_with_the_session_in_it(tmp_path: Path) -> None
     assert list(tmp_path.iterdir()) == [path]  # no second file
     resumed = Session.resume(game, info)
     assert resumed.seats.level == "hard" and resumed.auto_play_one is False
+
+
+def test_the_record_schema_describes_the_session_data() -> None:
+    described = schema()["properties"]["session"]
+    assert set(described["required"]) == set(SessionInfo().to_dict())
 
 
 def test_a_plain_record_resumes_with_the_named_seat() -> None:

@@ -163,3 +163,42 @@ def test_player_tokens_are_the_servers_and_hints_make_a_game_unrated(
     assert hint["type"] in ("hint", "error")
     assert not table.rated and not server.get(f"/api/tables/{data['table_id']}").json()["rated"]
     player.close()
+
+
+def test_an_abandoned_table_stops_its_bots_until_someone_comes_back(storage: Storage) -> None:
+    settings = fast_settings(abandon_after=0.3, bot_delay=0.02, turn_clock=0)
+    with running(storage, settings) as server:
+        data = server.post("/api/play-now", {"options": {"end_score": 100}}).json()
+        player = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+        player.close()  # gone: a bot plays for them, for a while
+        time.sleep(1.5)
+        stored = server.hub.storage.load_table(data["table_id"])
+        assert stored is not None and stored.game is not None
+        moves = len(stored.game.actions)
+        time.sleep(0.5)
+        stored = server.hub.storage.load_table(data["table_id"])
+        assert stored is not None and stored.game is not None
+        assert len(stored.game.actions) == moves, "the bots went on at an abandoned table"
+        assert stored.status == "playing"
+        back = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+        # Back: the game goes on (their own moves, and the bots' after them).
+        back.play(stop_after=2, timeout=30)
+        back.close()
+        stored = server.hub.storage.load_table(data["table_id"])
+        assert stored is not None and stored.game is not None
+        assert len(stored.game.actions) > moves + 1
+
+
+def test_one_address_cannot_fill_a_tables_audience(storage: Storage) -> None:
+    with running(storage, fast_settings(spectators_per_address=2)) as server:
+        table_id = server.post("/api/tables", {}).json()["table_id"]
+        url = server.ws_url(table_id)
+        watchers = [Player(url).open() for _ in range(3)]
+        assert [w.welcome["type"] if w.welcome else None for w in watchers] == [
+            "welcome",
+            "welcome",
+            "error",
+        ]
+        assert watchers[2].welcome is not None and watchers[2].welcome["code"] == "full"
+        for watcher in watchers:
+            watcher.close()

@@ -1,7 +1,8 @@
 """What the page reads besides the game itself: the review of past tricks
 (``GET /api/tables/{id}/deals``: every finished deal and the deal in progress trick by
 trick, nothing but cards played in front of all), the shared key map (``/api/keys``),
-and hints and undo that are the session core's."""
+and hints, undo, the faulty-bot policy, names and statistics that are the session
+core's."""
 
 from __future__ import annotations
 
@@ -9,10 +10,15 @@ import random
 from pathlib import Path
 
 from openhearts import Game, Rules, record
+from openhearts.bots import Bot, RandomBot
+from openhearts.cards import CardSet
+from openhearts.game import PlayerView
 from openhearts.session.hints import make_hint
 from openhearts.session.keys import KEYS
+from openhearts.session.statistics import Stats
 from openhearts.session.undo import undo_last_choice
 from openhearts.web.hints import hint_json
+from openhearts.web.seat import BOT_NAMES, Seat
 from openhearts.web.storage import Storage
 from web_support import Player, fast_settings, running, store_game
 
@@ -175,3 +181,83 @@ def test_the_web_undo_is_the_session_cores(tmp_path: Path) -> None:
         len(expected.actions)
     ]
     assert undone["state"]["hand"] == [str(card) for card in copy.hand(0)]
+
+
+class BrokenPasser(RandomBot):
+    def choose_pass(self, view: PlayerView) -> CardSet:
+        raise RuntimeError("cable unplugged")
+
+
+def test_a_faulty_bot_at_a_web_table_gives_way_to_a_random_one_for_good(
+    tmp_path: Path,
+) -> None:
+    """The faulty-bot policy of every face: the game goes on with a random move, and a
+    random player takes the seat for good."""
+    storage = Storage(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    with running(storage, fast_settings()) as server:
+        data = server.post("/api/tables", {"name": "Ann", "level": "random"}).json()
+        host = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+        assert host.request({"type": "fill"})["type"] == "ack"
+        table = server.hub.tables[data["table_id"]]
+        broken = BrokenPasser(0)
+        bot_for = table._bot_for
+        given: list[Seat] = []
+
+        def broken_first(seat: Seat) -> Bot:
+            # Seat 1's bot is the broken one when it is first asked to act.
+            if seat.index == 1 and not given:
+                given.append(seat)
+                seat.bot = broken
+            return bot_for(seat)
+
+        table._bot_for = broken_first  # type: ignore[method-assign]
+        assert host.request({"type": "start"})["type"] == "ack"
+        # Every bot has passed, the broken one too (at random): only we are left.
+        host.until(lambda m: m["type"] == "state" and m["state"]["waiting_for"] == [0])
+        host.close()
+    assert isinstance(table.seats[1].bot, RandomBot) and table.seats[1].bot is not broken
+
+
+def test_names_taken_at_a_web_table_get_a_number(tmp_path: Path) -> None:
+    """The one rule for names of every face: a name already taken at the table, whatever
+    its case, gets a number, for people joining and for the bots filling seats."""
+    storage = Storage(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    with running(storage, fast_settings()) as server:
+        # The host is called like the bot that will fill seat 3.
+        bot_name = BOT_NAMES[3 % len(BOT_NAMES)]
+        data = server.post("/api/tables", {"name": bot_name, "level": "random"}).json()
+        table_id = data["table_id"]
+        first = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"}).json()
+        second = server.post(f"/api/tables/{table_id}/join", {"name": "bob"}).json()
+        assert first["table"]["seats"][1]["name"] == "Bob"
+        assert second["table"]["seats"][2]["name"] == "bob 2"
+        host = Player(server.ws_url(table_id), token=data["token"]).open()
+        assert host.request({"type": "fill"})["type"] == "ack"
+        host.close()
+        seats = server.get(f"/api/tables/{table_id}").json()["seats"]
+    assert seats[3]["name"] == f"{bot_name} 2"
+
+
+def test_the_web_statistics_are_the_session_cores(tmp_path: Path) -> None:
+    storage = Storage(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    with running(storage, fast_settings()) as server:
+        data = server.post(
+            "/api/play-now", {"name": "Ann", "level": "random", "options": {"end_score": 1}}
+        ).json()
+        player = Player(server.ws_url(data["table_id"]), token=data["token"], seed=3).open()
+        player.play()
+        player.close()
+        text = server.get(f"/api/tables/{data['table_id']}/games/1/record").text
+        stats = server.get(
+            "/api/stats", headers={"Authorization": f"Bearer {data['player_token']}"}
+        ).json()
+    counted = Stats()
+    counted.add_game(record.loads(text), 0)
+    assert (stats["games"], stats["wins"], stats["deals"], stats["points"]) == (
+        counted.games_played,
+        counted.games_won,
+        counted.deals_played,
+        counted.points_taken,
+    )
+    assert stats["moons"] == counted.moons_shot + counted.suns_shot
+    assert stats["best"] == counted.best_total

@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -18,59 +19,75 @@ import pytest
 from openhearts import record
 from web_support import Player, free_port, play_all
 
+#: How long a server may take to start, and a request or message to be answered: generous,
+#: because a machine running many tests at once can be slow; a server that has died is
+#: noticed at once all the same.
+START_TIMEOUT = 180.0
+ANSWER_TIMEOUT = 60.0
+
 
 class Served:
-    """A real ``hearts serve`` process on a free port."""
+    """A real ``hearts serve`` process on a free port, its output in a file (a pipe
+    nobody reads could fill up and stop it)."""
 
-    def __init__(self, database: str, home: Path, *extra: str) -> None:
+    def __init__(
+        self, database: str, home: Path, *extra: str, start_timeout: float = START_TIMEOUT
+    ) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "openhearts",
-                "serve",
-                "--port",
-                str(self.port),
-                "--database",
-                database,
-                "--level",
-                "random",
-                "--log-level",
-                "warning",
-                *extra,
-            ],
-            env={**os.environ, "OPENHEARTS_HOME": str(home)},
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
+        self.output = home / f"serve-{self.port}.log"
+        with self.output.open("w") as output:
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "openhearts",
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--database",
+                    database,
+                    "--level",
+                    "random",
+                    "--log-level",
+                    "warning",
+                    *extra,
+                ],
+                env={**os.environ, "OPENHEARTS_HOME": str(home)},
+                stdout=output,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + start_timeout
+        while not self._healthy(deadline):
             if self.process.poll() is not None or time.monotonic() > deadline:
-                output = self.process.stdout.read() if self.process.stdout else ""
-                raise RuntimeError(f"hearts serve did not start:\n{output}")
+                raise RuntimeError(f"hearts serve did not start:\n{self.kill()}")
             time.sleep(0.05)
+
+    def _healthy(self, deadline: float) -> bool:
+        # A slow answer is waited for (up to the deadline), not taken for no answer.
+        try:
+            answer = httpx.get(
+                self.base + "/healthz", timeout=max(1.0, deadline - time.monotonic())
+            )
+        except httpx.HTTPError:
+            return False
+        return answer.status_code == 200
 
     def ws_url(self, table_id: str) -> str:
         return f"ws://127.0.0.1:{self.port}/ws/{table_id}"
+
+    def post(self, path: str, body: dict[str, Any]) -> httpx.Response:
+        return httpx.post(self.base + path, json=body, timeout=ANSWER_TIMEOUT)
+
+    def get(self, path: str) -> httpx.Response:
+        return httpx.get(self.base + path, timeout=ANSWER_TIMEOUT)
 
     def kill(self) -> str:
         """Kill the server at once; its output so far."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGKILL)
-        self.process.wait(10)
-        output = ""
-        if self.process.stdout and not self.process.stdout.closed:
-            output = self.process.stdout.read()
-            self.process.stdout.close()
-        return output
+        self.process.wait(ANSWER_TIMEOUT)
+        return self.output.read_text()
 
 
 @pytest.fixture
@@ -84,35 +101,35 @@ def test_a_killed_server_resumes_every_game_with_nothing_lost(
     served = Served(database, tmp_path, "--bot-delay", "0", "--takeover-delay", "60")
     try:
         # Four people at one table: nothing moves unless they do.
-        created = httpx.post(
-            served.base + "/api/tables", json={"name": "Ann", "options": {"end_score": 30}}
-        ).json()
+        created = served.post("/api/tables", {"name": "Ann", "options": {"end_score": 30}}).json()
         table_id = created["table_id"]
         tokens = [created["token"]]
         for name in ("Bob", "Cy", "Di"):
-            joined = httpx.post(served.base + f"/api/tables/{table_id}/join", json={"name": name})
+            joined = served.post(f"/api/tables/{table_id}/join", {"name": name})
             tokens.append(joined.json()["token"])
         players = [
             Player(served.ws_url(table_id), token=t, seed=i).open() for i, t in enumerate(tokens)
         ]
-        assert players[0].request({"type": "start"})["type"] == "ack"
+        assert players[0].request({"type": "start"}, ANSWER_TIMEOUT)["type"] == "ack"
         for player in players:
-            player.until(lambda m: m["type"] == "state")
+            player.until(lambda m: m["type"] == "state", ANSWER_TIMEOUT)
         # Pass, then play round the table for a while, one request at a time.
         rng = random.Random(3)
         for target in range(1, 31):
             mover = next(p for p in players if p.state["seat"] in p.state["waiting_for"])
             action = mover.choose(mover.state, rng)
             assert action is not None
-            assert mover.request(action)["type"] == "ack"
+            assert mover.request(action, ANSWER_TIMEOUT)["type"] == "ack"
             for player in players:
-                player.until(lambda m, t=target: m["type"] == "state" and m["seq"] >= t)
+                player.until(
+                    lambda m, t=target: m["type"] == "state" and m["seq"] >= t, ANSWER_TIMEOUT
+                )
         last = {p.state["seat"]: p.state for p in players}
         # One more action, and the server dies the moment it is acknowledged.
         mover = next(p for p in players if p.state["seat"] in p.state["waiting_for"])
         final = mover.choose(mover.state, rng)
         assert final is not None and final["type"] == "play"
-        assert mover.request(final)["type"] == "ack"
+        assert mover.request(final, ANSWER_TIMEOUT)["type"] == "ack"
         served.kill()
         acknowledged = 31
         for player in players:
@@ -124,7 +141,7 @@ def test_a_killed_server_resumes_every_game_with_nothing_lost(
             for i, t in enumerate(tokens)
         ]
         for seat, player in enumerate(players):
-            state = player.until(lambda m: m["type"] == "state")["state"]
+            state = player.until(lambda m: m["type"] == "state", ANSWER_TIMEOUT)["state"]
             assert state["seat"] == seat
             assert state["seq"] == acknowledged
             played = [card for _, card in state["trick"]] + [
@@ -135,11 +152,11 @@ def test_a_killed_server_resumes_every_game_with_nothing_lost(
             assert state["hand"] == expected
             for key in ("scores", "phase", "passed", "received"):
                 assert state[key] == last[seat][key], key
-        play_all(players)
+        play_all(players, timeout=300)
         for player in players:
             assert player.errors == []
             player.close()
-        text = httpx.get(served.base + f"/api/tables/{table_id}/games/1/record").text
+        text = served.get(f"/api/tables/{table_id}/games/1/record").text
         assert record.loads(text).is_over
     finally:
         served.kill()
@@ -148,9 +165,7 @@ def test_a_killed_server_resumes_every_game_with_nothing_lost(
 def test_bots_carry_on_after_a_restart(database: str, tmp_path: Path) -> None:
     served = Served(database, tmp_path, "--bot-delay", "0.01", "--takeover-delay", "0")
     try:
-        created = httpx.post(
-            served.base + "/api/play-now", json={"name": "Ann", "options": {"end_score": 30}}
-        ).json()
+        created = served.post("/api/play-now", {"name": "Ann", "options": {"end_score": 30}}).json()
         table_id = created["table_id"]
         player = Player(served.ws_url(table_id), token=created["token"]).open()
         assert player.request({"type": "leave"})["type"] == "ack"
@@ -162,12 +177,20 @@ def test_bots_carry_on_after_a_restart(database: str, tmp_path: Path) -> None:
         served = Served(database, tmp_path, "--bot-delay", "0", "--takeover-delay", "0")
         deadline = time.monotonic() + 60
         while True:
-            summary = httpx.get(served.base + f"/api/tables/{table_id}").json()
+            summary = served.get(f"/api/tables/{table_id}").json()
             if summary["status"] == "finished":
                 break
             assert time.monotonic() < deadline, "the bots did not finish the game"
             time.sleep(0.1)
-        text = httpx.get(served.base + f"/api/tables/{table_id}/games/1/record").text
+        text = served.get(f"/api/tables/{table_id}/games/1/record").text
         assert record.loads(text).is_over
     finally:
         served.kill()
+
+
+def test_a_server_that_does_not_start_in_time_is_reported_not_waited_for(
+    database: str, tmp_path: Path
+) -> None:
+    # Still starting when its time is up: it is killed and its output shown.
+    with pytest.raises(RuntimeError, match="did not start"):
+        Served(database, tmp_path, start_timeout=0)

@@ -209,3 +209,107 @@ def test_prune_forgets_old_finished_and_waiting_tables_and_keeps_the_rest(
     assert main(["prune", "--database", url, "--days", "1"]) == 0
     assert storage.load_table("newtable") is not None
     assert main(["prune", "--database", url, "--days", "-1"]) == 2
+
+
+def _game_in_progress(storage: Storage, table_id: str) -> None:
+    """A table whose game has begun, with its first action stored."""
+    storage.create_table(_table(table_id))
+    game = Game(seed=table_id)
+    seats = _table(table_id).seats
+    storage.start_game(
+        table_id, GameRow(1, table_id, game.rules.to_dict(), list(game.names), "playing"), seats
+    )
+    storage.append_action(table_id, 1, ActionRow(0, "pass", 0, "2C 3C 4C"))
+
+
+def _age(storage: Storage, table_id: str, *, table: bool = True, actions: bool = True) -> None:
+    """Make the table's row, or its actions, look two days old."""
+    from datetime import UTC, datetime, timedelta
+
+    then = datetime.now(UTC) - timedelta(days=2)
+    with storage.engine.begin() as connection:
+        if table:
+            connection.execute(
+                sa.text("UPDATE tables SET updated_at = :t WHERE id = :id"),
+                {"t": then, "id": table_id},
+            )
+        if actions:
+            connection.execute(
+                sa.text("UPDATE actions SET created_at = :t WHERE table_id = :id"),
+                {"t": then, "id": table_id},
+            )
+
+
+def test_prune_forgets_games_in_progress_nobody_moved_in_for_long(storage: Storage) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    storage.migrate()
+    for table_id in ("abandoned", "moved-lately", "kept-in-memory"):
+        _game_in_progress(storage, table_id)
+        # Moves do not touch the table's row: only its actions are recent.
+        _age(storage, table_id, actions=table_id != "moved-lately")
+    day_ago = datetime.now(UTC) - timedelta(days=1)
+    # Without a retention for abandoned games, games in progress all stay.
+    assert storage.prune(day_ago, keep=()) == 0
+    assert storage.prune(None, keep={"kept-in-memory"}, abandoned_before=day_ago) == 1
+    assert storage.load_table("abandoned") is None
+    assert storage.game_record("abandoned", 1) is None
+    with storage.engine.connect() as connection:
+        left = connection.execute(sa.text("SELECT DISTINCT table_id FROM actions")).scalars()
+        assert set(left) == {"moved-lately", "kept-in-memory"}
+    moved = storage.load_table("moved-lately")
+    assert moved is not None and moved.game is not None and len(moved.game.actions) == 1
+
+
+def test_hearts_prune_forgets_abandoned_games_after_their_own_retention(tmp_path: Path) -> None:
+    from openhearts.cli import main
+
+    url = f"sqlite:///{tmp_path / 'prune.sqlite3'}"
+    storage = Storage(url)
+    storage.migrate()
+    _game_in_progress(storage, "abandoned")
+    _age(storage, "abandoned")
+    assert main(["prune", "--database", url, "--days", "1", "--abandoned-days", "3"]) == 0
+    assert storage.load_table("abandoned") is not None
+    assert main(["prune", "--database", url, "--days", "3", "--abandoned-days", "1"]) == 0
+    assert storage.load_table("abandoned") is None
+    assert main(["prune", "--database", url, "--abandoned-days", "-1"]) == 2
+
+
+def test_a_version_1_database_is_brought_up_to_date(tmp_path: Path) -> None:
+    storage = Storage(f"sqlite:///{tmp_path / 'old.sqlite3'}")
+    storage.migrate()
+    with storage.engine.begin() as connection:
+        # What a version 1 database lacks.
+        for table, column in (("tables", "listed"), ("tables", "turn_clock"), ("games", "rated")):
+            connection.exec_driver_sql(f"ALTER TABLE {table} DROP COLUMN {column}")
+        connection.exec_driver_sql("DROP TABLE server_keys")
+        connection.exec_driver_sql("DELETE FROM schema_migrations WHERE version = 2")
+    assert storage.schema_version() == 1
+    assert storage.migrate() == 2
+    row = _table("upgraded")
+    row.listed = True
+    storage.create_table(row)
+    loaded = storage.load_table("upgraded")
+    assert loaded is not None and loaded.listed and loaded.turn_clock is None
+    assert storage.waiting_table_ids() == ["upgraded"]
+    assert storage.server_key("k") == storage.server_key("k")
+
+
+def test_the_servers_prune_follows_its_retention_for_abandoned_games(tmp_path: Path) -> None:
+    import asyncio
+
+    from openhearts.web.hub import Hub
+    from openhearts.web.settings import Settings
+
+    storage = Storage(f"sqlite:///{tmp_path / 'prune.sqlite3'}")
+    storage.migrate()
+    _game_in_progress(storage, "abandoned")
+    _age(storage, "abandoned")
+    for days, left in ((0.0, True), (3.0, True), (1.0, False)):
+        hub = Hub(storage, Settings(retention_days=1.0, abandoned_days=days))
+        asyncio.run(hub.prune())
+        hub.bot_work.shutdown()
+        hub.store_pool.shutdown()
+        assert (storage.load_table("abandoned") is not None) == left, days
+    storage.close()

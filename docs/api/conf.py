@@ -21,6 +21,9 @@ autodoc_inherit_docstrings = False
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autoclass_content = "class"
+# A short name such as :mod:`table` written inside a module means the module next to it;
+# Sphinx cannot know which of several it is and would warn, which is not worth failing on.
+suppress_warnings = ["ref.python"]
 
 html_theme = "alabaster"
 html_title = f"OpenHearts {release} API"

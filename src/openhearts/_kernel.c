@@ -457,6 +457,22 @@ static int parse_position(PyObject *tuple, const rules_t *rules, position_t *pos
     pos->in_first_trick = count(pos->played) == length;
     pos->phase = PHASE_PLAYING;
     pos->shooter = -1;
+    /* Every seat must run out of cards together at the end of a trick, or a playout
+     * would reach a seat with nothing to play. */
+    int size = count(pos->hands[pos->to_move]);
+    for (int i = 0; i < players; i++) {
+        int seat = (pos->leader + i) % players;
+        if (size < 1 || count(pos->hands[seat]) != size - (i < length ? 1 : 0)) {
+            PyErr_SetString(PyExc_ValueError,
+                            "position: the hands' sizes do not fit the trick in progress");
+            return -1;
+        }
+    }
+    if (pos->played == 0 && !length &&
+        !((pos->hands[pos->to_move] >> rules->first_lead) & 1)) {
+        PyErr_SetString(PyExc_ValueError, "position: the leader lacks the first lead card");
+        return -1;
+    }
     return 0;
 }
 

@@ -24,8 +24,8 @@ agent plays one seat and our bots play the others.
 
 >>> env = HeartsEnv(preset="source-003", players=6, whole_game=False)
 >>> env.reset(seed=1)
->>> env.agent_selection, env.last()[0]["action_mask"].sum()
-('player_0', np.int64(8))
+>>> env.agent_selection, int(env.last()[0]["action_mask"].sum())
+('player_0', 8)
 """
 
 from __future__ import annotations

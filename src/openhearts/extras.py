@@ -21,10 +21,15 @@ EXTRA_OF_MODULE: Final[dict[str, tuple[str, str]]] = {
     "starlette": ("web", "the web game's packages are"),
     "uvicorn": ("web", "the web game's packages are"),
     "sqlalchemy": ("web", "the web game's packages are"),
+    "pydantic": ("web", "the web game's packages are"),
     "psycopg": ("postgres", "the PostgreSQL driver is"),
     "numpy": ("rl", "the learning environments' packages are"),
     "pettingzoo": ("rl", "the learning environments' packages are"),
     "gymnasium": ("rl", "the learning environments' packages are"),
+    "pyspiel": ("openspiel", "OpenSpiel is"),
+    "open_spiel": ("openspiel", "OpenSpiel is"),
+    "ray": ("ray", "Ray is"),
+    "sphinx": ("docs", "the documentation builder is"),
 }
 
 

@@ -371,6 +371,9 @@ class Game:
         # The index of the first action of each finished deal before the current one; the
         # state of such a deal is rebuilt from its result if undo steps back into it.
         self._finished: list[int] = []
+        # The last deal finished, kept as it ended (one state, whatever the game's length):
+        # what undo steps back into first and what views of a finished deal read.
+        self._last_finished: DealState | None = None
         self._deal_start = 0
         self.deal = self._new_deal(first_deal)
 
@@ -393,7 +396,11 @@ class Game:
 
     def deal_states(self) -> list[DealState]:
         """The state of every deal so far, the current one last (read only)."""
-        return [_replayed(self.rules, r) for r in self.results[: len(self._finished)]] + [self.deal]
+        finished = self.results[: len(self._finished)]
+        states = [_replayed(self.rules, result) for result in finished[:-1]]
+        if finished:
+            states.append(self._last_finished or _replayed(self.rules, finished[-1]))
+        return [*states, self.deal]
 
     @property
     def deal_number(self) -> int:
@@ -591,6 +598,7 @@ class Game:
             self.scores[seat] += value
         if max(self.scores) < self.rules.end_score:
             self._finished.append(self._deal_start)
+            self._last_finished = deal
             self._deal_start = len(self._log)
             self.deal = self._new_deal(deal.deal_number + 1)
 
@@ -619,7 +627,8 @@ class Game:
         self._legal_at = -1
         if len(self._log) == self._deal_start and self._finished:
             # Nothing done yet in this deal: step back into the one the last action ended.
-            self.deal = _replayed(self.rules, self.results[-1])
+            self.deal = self._last_finished or _replayed(self.rules, self.results[-1])
+            self._last_finished = None
             self._deal_start = self._finished.pop()
             self._unscore_last_deal()
         elif self.deal.phase == DONE:

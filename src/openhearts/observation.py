@@ -43,7 +43,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from .cards import CardSet, bits
+from .cards import CardSet
 from .game import GAME_OVER, MOON_CHOICE, PASSING, PLAYING, PlayerView
 
 __all__ = ["MAX_PLAYERS", "PIECES", "SIZE", "encode", "piece", "bounds"]
@@ -91,53 +91,67 @@ def piece(observation: Array, name: str) -> Array:
     return observation[start : start + math.prod(shape)].reshape(shape)
 
 
-def _set_cards(target: Array, mask: int) -> None:
-    for card in bits(mask):
-        target[card] = 1.0
+# The card pieces come first: 4 + 2 * MAX_PLAYERS rows of 52, filled from int masks in
+# one numpy call; the few numbers after them are written as one list.
+_CARD_ROWS: Final = 4 + 2 * MAX_PLAYERS
+_CARD_VALUES: Final = _CARD_ROWS * 52
+assert _OFFSETS["points_taken"][0] == _CARD_VALUES, "PIECES: card pieces come first"
+
+
+def _card_rows(masks: list[int]) -> npt.NDArray[np.uint8]:
+    packed = np.frombuffer(b"".join(m.to_bytes(7, "little") for m in masks), dtype=np.uint8)
+    bits = np.unpackbits(packed.reshape(len(masks), 7), axis=1, bitorder="little")
+    return bits[:, :52]
 
 
 def encode(view: PlayerView, selected: int = 0, out: Array | None = None) -> Array:
     """Encode ``view`` (``selected``: cards chosen to pass so far, not yet passed).
 
-    Writes into ``out`` when given (it is cleared first) and returns it.
+    Writes into ``out`` when given and returns it.
     """
     if out is None:
-        out = np.zeros(SIZE, dtype=np.float32)
-    else:
-        out.fill(0.0)
+        out = np.empty(SIZE, dtype=np.float32)
     players = view.players
     me = view.seat
-
-    def relative(seat: int) -> int:
-        return (seat - me) % players
-
-    _set_cards(piece(out, "hand"), int(view.hand) & ~selected)
-    _set_cards(piece(out, "passing"), selected | int(view.passed or CardSet()))
-    _set_cards(piece(out, "received"), int(view.received or CardSet()))
-    _set_cards(piece(out, "in_play"), view.rules.deck_mask)
-    trick, played = piece(out, "trick"), piece(out, "played")
+    trick = [0] * MAX_PLAYERS
+    played = [0] * MAX_PLAYERS
     for seat, card in view.trick:
-        trick[relative(seat), card] = 1.0
-        played[relative(seat), card] = 1.0
+        trick[(seat - me) % players] |= 1 << card
     for finished in view.tricks:
         for seat, card in finished.plays(players):
-            played[relative(seat), card] = 1.0
-    points, scores, voids = piece(out, "points_taken"), piece(out, "scores"), piece(out, "voids")
+            played[(seat - me) % players] |= 1 << card
+    played = [a | b for a, b in zip(played, trick, strict=True)]
+    masks = [
+        int(view.hand) & ~selected,
+        selected | int(view.passed or CardSet()),
+        int(view.received or CardSet()),
+        view.rules.deck_mask,
+        *trick,
+        *played,
+    ]
+    out[:_CARD_VALUES] = _card_rows(masks).ravel()
+
+    points = [0.0] * MAX_PLAYERS
+    scores = [0.0] * MAX_PLAYERS
+    voids = [0.0] * (MAX_PLAYERS * 4)
     in_play = max(view.rules.points_in_play, 1)
     end = view.rules.end_score
     for seat in range(players):
-        points[relative(seat)] = max(-1.0, view.points_taken[seat] / in_play)
-        scores[relative(seat)] = min(_SCORE_LIMIT, max(-_SCORE_LIMIT, view.scores[seat] / end))
+        here = (seat - me) % players
+        points[here] = max(-1.0, view.points_taken[seat] / in_play)
+        scores[here] = min(_SCORE_LIMIT, max(-_SCORE_LIMIT, view.scores[seat] / end))
         for suit in view.voids[seat]:
-            voids[relative(seat), suit] = 1.0
+            voids[here * 4 + suit] = 1.0
+    leader = [0.0] * MAX_PLAYERS
     if view.leader is not None and view.phase == PLAYING:
-        piece(out, "leader")[relative(view.leader)] = 1.0
-    if view.pass_target is not None:
-        piece(out, "pass_offset")[relative(view.pass_target)] = 1.0
-    else:
-        piece(out, "pass_offset")[0] = 1.0
-    piece(out, "phase")[_PHASES.get(view.phase, 3)] = 1.0
-    piece(out, "hearts_broken")[0] = float(view.hearts_broken)
+        leader[(view.leader - me) % players] = 1.0
+    offset = [0.0] * MAX_PLAYERS
+    offset[0 if view.pass_target is None else (view.pass_target - me) % players] = 1.0
+    phase = [0.0] * 4
+    phase[_PHASES.get(view.phase, 3)] = 1.0
+    out[_CARD_VALUES:] = [
+        *points, *scores, *voids, *leader, *offset, *phase, float(view.hearts_broken)
+    ]  # fmt: skip
     return out
 
 

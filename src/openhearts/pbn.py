@@ -331,6 +331,7 @@ class _Reader:
         self.lines = lines
         self.section: str | None = None
         self.play_first = 0
+        self.board = -1
 
     def read(self) -> None:
         for line in self.lines:
@@ -358,14 +359,19 @@ class _Reader:
         }
         if tag not in handlers:
             raise ValueError(f"[{tag}] is not a tag of a deal")
-        if tag in ("Points", "Totals") and not game.results:
-            raise ValueError(f"[{tag}] before any deal has ended")
+        if tag in ("Points", "Totals") and (
+            not game.results or game.results[-1].number != self.board
+        ):
+            raise ValueError(f"[{tag}] before deal {self.board} has ended")
+        if tag == "Winners" and not game.is_over:
+            raise ValueError("[Winners] before the game is over")
         handlers[tag](value)
 
     def _board(self, value: str) -> None:
         # A deal's number only moves on once the deal before has ended.
         if int(value) != self.game.deal_number:
             raise ValueError(f'expected [Board "{self.game.deal_number}"], not {value!r}')
+        self.board = int(value)
 
     def _dealer(self, value: str) -> None:
         expected = self.game.dealer

@@ -10,7 +10,7 @@ Loading a record checks more than a schema can say: every action is replayed.
 >>> document["properties"]["format"], document["properties"]["version"]
 ({'const': 'openhearts-record'}, {'const': 1})
 >>> sorted(document["properties"]["rules"]["properties"]["moon"]["enum"])
-['others_add', 'shooter_chooses', 'shooter_subtracts']
+['none', 'others_add', 'shooter_chooses', 'shooter_subtracts']
 """
 
 from __future__ import annotations
@@ -133,6 +133,19 @@ def _result() -> dict[str, Any]:
     )
 
 
+def _session() -> dict[str, Any]:
+    """What a face keeps in the record to resume a session (``openhearts.session.saving``)."""
+    return _object(
+        {
+            "humans": {"type": "array", "items": _integer(0), "minItems": 1},
+            "level": {"type": "string", "description": "the computer players' level"},
+            "auto_play_one": {"type": "boolean"},
+        },
+        "optional: the seats played by people, the computer players' level and auto play "
+        "one, for resuming the game in any face",
+    )
+
+
 def schema() -> dict[str, Any]:
     """The record's JSON Schema (draft 2020-12) as a JSON-ready dict."""
     return {
@@ -156,9 +169,12 @@ def schema() -> dict[str, Any]:
             },
             "events": {"type": "array", "minItems": 1, "items": {"oneOf": _events()}},
             "result": _result(),
+            "session": _session(),
         },
         "required": ["format", "version", "rules", "events"],
-        "additionalProperties": False,
+        # A program may keep its own keys beside the game, as the faces keep "session";
+        # loading ignores them.
+        "additionalProperties": True,
     }
 
 

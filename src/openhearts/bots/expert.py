@@ -41,6 +41,7 @@ class ExpertBot(HardBot):
         playouts where it goes for the moon (:mod:`openhearts.bots.moon`), as much as
         the inference finds it likely to.  Off by default: short arena runs did not
         show it to help (docs/bots.md), and it costs about half as much time again.
+
     Other parameters as :class:`~openhearts.bots.hard.HardBot`.
     """
 

@@ -13,7 +13,7 @@ from ..phases import Phase
 from ..sentences import Style, supports_symbols
 from ..sentences.events import Narrator
 from ..session import Seats, Session
-from ..session.events import GameOver
+from ..session.events import GameOver, deal_started
 from ..session.outcome import Ending, game_outcome
 from ..session.statistics import record_game
 from ..session.words import join_words
@@ -138,8 +138,6 @@ class PlainSession:
             self._announced_deal = game.deal_number
             self.say()
             narrator = Narrator(session.view(), self.console.style)
-            from ..session.events import deal_started
-
             for line in narrator.lines(deal_started(game)):
                 self.say(line)
         turn = {Phase.PASSING: human_pass, Phase.PLAYING: human_play, Phase.MOON_CHOICE: human_moon}

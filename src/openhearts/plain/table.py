@@ -11,6 +11,7 @@ from ..session.events import DealScored, Event, TrickTaken
 from ..session.saving import SessionInfo
 from .console import Console
 from .saving import SaveSlot
+from .scores import show_deal_result
 
 __all__ = ["Table"]
 
@@ -47,8 +48,6 @@ class Table:
 
     def tell(self, events: Iterable[Event]) -> None:
         """Say what the events caused (deal results with their table)."""
-        from .scores import show_deal_result
-
         narrator = self.narrator
         for event in events:
             for line in narrator.lines(event):

@@ -76,7 +76,7 @@ def hint_lines(hint: Hint, style: Style, names: Sequence[str]) -> list[str]:
         return [hint_line(hint, style, names)]
     best = hint.best
     lines = [
-        f"Hint: the hard computer player would play the {style.card(best.card)}.",
+        f"Hint: the strongest computer player would play the {style.card(best.card)}.",
         "Every card, best first: the points you can expect to take in the rest of this "
         "deal, and in brackets those points against the others' average (lower is better):",
     ]

@@ -70,8 +70,8 @@ class Key:
 _READ_CARD_KEYS = tuple(str(n) for n in range(1, 7))
 
 KEYS: tuple[Key, ...] = (
-    Key(Command.HINT, ("H",), ("hint",), "a hint from the hard computer player, with the points "
-        "it expects after each choice, best first", "Hint"),
+    Key(Command.HINT, ("H",), ("hint",), "a hint from the strongest computer player, with "
+        "the points it expects after each choice, best first", "Hint"),
     Key(Command.UNDO, ("U",), ("undo",), "take back your last choice (a card, a pass or a moon "
         "choice) and what the computer players did after it", "Undo"),
     Key(Command.LAST_TRICK, ("L",), ("last",), "the last trick", "Trick"),

@@ -1,4 +1,4 @@
-"""The terminal game: :class:`HeartsApp` (the card table is :mod:`.table`)."""
+"""The terminal game: :class:`HeartsApp` (the card table is :mod:`openhearts.tui.table`)."""
 
 from __future__ import annotations
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from rich.console import RenderableType
+from rich.markup import escape
 from rich.measure import Measurement
 from rich.style import Style
 from rich.table import Table
@@ -24,6 +25,7 @@ from textual.widgets import Button, Static
 
 from ..cards import Card, CardSet, Suit
 from ..game import Game, PlayerView, TrickRecord
+from ..session.keys import KEYS
 from ..session.memory import known_voids
 
 __all__ = [
@@ -37,32 +39,29 @@ __all__ = [
 ]
 
 
-KEYS_HELP = """\
-[b]Playing[/b]
-  ← →            move along your hand        ↑ ↓   next / previous suit
-  Enter, Space   play the card (or choose it to pass); a click does the same
-  P              pass the chosen cards
-  /              type a card: /qs, /10h, /2c; Q K A J 7 8 9 start typing at once
-  H              hint from the strongest computer player
-  U, Ctrl+Z      undo your last choice (and what the others did after it)
-  Escape         clear your choice, close a dialog
+def _keys_help() -> str:
+    """The help dialog: moving along the hand, then the one key map of every face."""
+    lines = [
+        "[b]Playing[/b]",
+        "  ← → ↑ ↓        move along your hand (↑ ↓: next / previous suit)",
+        "  Enter, Space   play the card (or choose it to pass); a click does the same",
+        "  Q K A J 7 8 9  start typing a card at once; Ctrl+Z undo",
+        "",
+        "[b]Keys[/b] (letters in either case; the same in every face)",
+    ]
+    for entry in KEYS:
+        if entry.keys:
+            keys = (
+                "-".join((entry.keys[0], entry.keys[-1]))
+                if len(entry.keys) > 2
+                else (", ".join(entry.keys))
+            )
+            lines.append(f"  {escape(keys):<14} {escape(entry.description)}")
+    lines.append("  Ctrl+Q         quit (the game is saved)")
+    return "\n".join(lines) + "\n"
 
-[b]Looking[/b]
-  L              the last trick (or click the middle of the table)
-  W              the cards each player has won (or click a player)
-  M              memory aids: cards played and still out, voids, points
-  D              the score sheet of every deal so far
-  I              your statistics across games
 
-[b]Announcements[/b] (written to the announcements line and log)
-  C              the cards on the table        1-6   each of them, one by one
-  S              the scores                    T     whose turn it is
-  R              read your hand (and the cards you may play)
-
-[b]Game[/b]                      (letters work in either case)
-  O              options                       N     new game
-  ?, F1          this help                     Ctrl+Q  quit (the game is saved)
-"""
+KEYS_HELP = _keys_help()
 
 
 def score_table(game: Game, human: int) -> Table:

@@ -212,7 +212,8 @@ class TableBase(Screen[None]):
         button = self.query_one("#pass-button", Button)
         if button.display != passing:
             button.display = passing
-        status = Text()
+        # Two fixed lines: a longer sentence ends in "…" here and is read whole in the log.
+        status = Text(no_wrap=True, overflow="ellipsis")
         status.append(words.status(view, len(self.chosen)), style="bold")
         if self.message:
             status.append("\n")

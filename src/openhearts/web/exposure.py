@@ -55,11 +55,31 @@ _NUMBERS: Final[dict[str, tuple[str, type, float, str]]] = {
         "open tables one address may have made; 0: no limit",
     ),
     "--bot-threads": ("max_bot_jobs", int, 4, "threads for bot moves and hints"),
+    "--bot-jobs-per-address": (
+        "bot_jobs_per_address",
+        int,
+        1,
+        "bot moves and hints of one address's tables (or hints it asks) running at once",
+    ),
+    "--bot-jobs-per-table": (
+        "bot_jobs_per_table",
+        int,
+        1,
+        "bot moves and hints of one table running at once",
+    ),
     "--retention-days": (
         "retention_days",
         float,
         30.0,
-        "days finished and abandoned tables are kept (hearts prune forgets older ones); 0: forever",
+        "days finished tables and tables left waiting are kept (hearts prune forgets older "
+        "ones); 0: forever",
+    ),
+    "--abandoned-days": (
+        "abandoned_days",
+        float,
+        30.0,
+        "days a game in progress nobody moves in is kept (hearts prune forgets older ones); "
+        "0: forever",
     ),
 }
 

@@ -99,6 +99,12 @@ async def _hello(hub: Hub, connection: Connection, table: Table, message: Any) -
                 raise WebError("bad_token", "that token holds no seat at this table")
         elif len(table.spectators) >= hub.settings.max_spectators:
             raise WebError("full", "too many people are watching this table")
+        elif (
+            sum(1 for c in table.spectators if c.address == connection.address)
+            >= hub.settings.spectators_per_address
+        ):
+            # One address may not take every place in the audience.
+            raise WebError("full", "your address is watching this table enough times")
         table.attach(connection, seat)
         connection.send(table.welcome(connection))
         if table.game is not None:
@@ -119,7 +125,7 @@ async def _pass(hub: Hub, connection: Connection, table: Table, message: Any) ->
     async with table.lock:
         _fresh(table, _my_turn(table, seat), message.seq)
         events = await table.commit(Pass(seat.index, CardSet(chosen)))
-        seat.timeouts = 0
+        seat.timeouts, seat.overdue = 0, False
         _ack(connection, message)
         table.after_commit(events)
 
@@ -137,7 +143,7 @@ async def _play(hub: Hub, connection: Connection, table: Table, message: Any) ->
                 else "choose how to score the moon first"
             )
         events = await table.commit(Play(seat.index, card))
-        seat.timeouts = 0
+        seat.timeouts, seat.overdue = 0, False
         _ack(connection, message)
         table.after_commit(events)
 
@@ -147,7 +153,7 @@ async def _moon(hub: Hub, connection: Connection, table: Table, message: Any) ->
     async with table.lock:
         _fresh(table, _my_turn(table, seat), message.seq)
         events = await table.commit(MoonChoice(seat.index, message.others_add))
-        seat.timeouts = 0
+        seat.timeouts, seat.overdue = 0, False
         _ack(connection, message)
         table.after_commit(events)
 
@@ -204,7 +210,7 @@ async def _hint(hub: Hub, connection: Connection, table: Table, message: Any) ->
         # Thought about aside, so the player may go on sending messages meanwhile.
         try:
             answer = await hub.bot_work.run(
-                connection.address, hint_json, view, seed, hub.settings.hint_budget
+                connection.address, table.id, hint_json, view, seed, hub.settings.hint_budget
             )
         except WebError as error:
             connection.error(error.code, error.message, request_id)

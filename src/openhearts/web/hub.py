@@ -21,6 +21,7 @@ from ..game import (
     IllegalActionError,
 )
 from ..rules import PRESETS, Rules, RulesError
+from ..session.names import unique_name
 from .botwork import BotWork, available_levels, close_bot
 from .connection import Connection
 from .handlers import COMING_BACK, HANDLERS
@@ -58,7 +59,11 @@ class Hub:
         self.store_pool: Executor = ThreadPoolExecutor(
             max_workers=1 if storage.is_sqlite else 4, thread_name_prefix="openhearts-db"
         )
-        self.bot_work = BotWork(self.settings.max_bot_jobs, self.settings.bot_jobs_per_table)
+        self.bot_work = BotWork(
+            self.settings.max_bot_jobs,
+            self.settings.bot_jobs_per_address,
+            self.settings.bot_jobs_per_table,
+        )
         self.closing = False
         self._loading = asyncio.Lock()
         self.limits = AddressLimits(
@@ -168,14 +173,18 @@ class Hub:
         return table
 
     def maybe_evict(self, table: Table, *, idle: bool = False) -> None:
-        """Forget a table nobody uses that is waiting or finished (it is reloaded from
-        storage when someone comes back); a game in progress stays while bots play."""
+        """Forget a table nobody uses that is waiting or finished, or abandoned (it is
+        reloaded from storage when someone comes back); a game in progress stays while
+        bots play."""
         if (
-            table.status != "playing"
+            (table.status != "playing" or table.abandoned())
             and table.users == 0
             and not table.connections()
             and (idle or table.driver is None or table.driver.done())
         ):
+            if table.clock_handle is not None:
+                table.clock_handle.cancel()
+                table.clock_handle = None
             for seat in table.seats:
                 if seat.takeover is not None:
                     seat.takeover.cancel()
@@ -193,16 +202,27 @@ class Hub:
             for table in list(self.tables.values()):
                 if time.monotonic() - table.last_active > 300:
                     self.maybe_evict(table)
-            days = self.settings.retention_days
-            if days > 0 and time.monotonic() - pruned > 3600:
+            if time.monotonic() - pruned > 3600:
                 pruned = time.monotonic()
-                before = datetime.now(UTC) - timedelta(days=days)
-                try:
-                    gone = await self.store(self.storage.prune, before, set(self.tables))
-                except Exception:
-                    log.exception("pruning old tables failed")
-                else:
-                    log.info("pruned %d table(s) older than %g day(s)", gone, days)
+                await self.prune()
+
+    async def prune(self) -> None:
+        """Forget the stored tables past their retention (not those in memory)."""
+        now = datetime.now(UTC)
+        done, abandoned = self.settings.retention_days, self.settings.abandoned_days
+        if done <= 0 and abandoned <= 0:
+            return
+        try:
+            gone = await self.store(
+                self.storage.prune,
+                now - timedelta(days=done) if done > 0 else None,
+                set(self.tables),
+                now - timedelta(days=abandoned) if abandoned > 0 else None,
+            )
+        except Exception:
+            log.exception("pruning old tables failed")
+        else:
+            log.info("pruned %d old table(s)", gone)
 
     # Creating and joining --------------------------------------------------------
 
@@ -332,7 +352,12 @@ class Hub:
             row = SeatRow(
                 seat=seat.index,
                 kind="human",
-                name=clean_name(body.name, f"Player {seat.index + 1}"),
+                # One rule for names in every face: a name taken at the table gets a
+                # number ("Bob 2").
+                name=unique_name(
+                    clean_name(body.name, f"Player {seat.index + 1}"),
+                    [s.name for s in table.seats if s.name and s is not seat],
+                ),
                 token_hash=token_hash(token),
                 player_hash=token_hash(player_token),
             )
@@ -378,7 +403,7 @@ class Hub:
         if seat is not None and seat.away and kind in COMING_BACK:
             # A player who left and acts again is back: the bot stops playing for them.
             seat.away = False
-            seat.timeouts = 0
+            seat.timeouts, seat.overdue = 0, False
             table.version += 1
             table.broadcast_table()
         try:

@@ -13,11 +13,9 @@ __all__ = [
     "PROTOCOL",
     "MESSAGE_BYTES",
     "CHAT_CHARS",
-    "MAX_SPECTATORS",
     "OUTBOX_LIMIT",
     "TABLE_ID_RE",
     "TOKEN_RE",
-    "TABLE_OPTIONS",
     "MAX_END_SCORE",
     "WebError",
     "new_token",
@@ -33,8 +31,6 @@ MESSAGE_BYTES: Final = 4096
 CHAT_CHARS: Final = 200
 #: A client refused this many times (flooding, malformed messages) is disconnected.
 MAX_REFUSALS: Final = 100
-#: Spectators per table.
-MAX_SPECTATORS: Final = 100
 #: Messages queued for one client before it is considered gone.
 OUTBOX_LIMIT: Final = 2000
 #: Friendly names for bots, by seat.

@@ -1,6 +1,7 @@
 """``hearts prune``: forget the web server's finished and abandoned tables older than
 the retention (their games and actions go; players' statistics stay).  The server
-itself prunes hourly with ``--retention-days``; this is for a stopped server, or cron."""
+itself prunes hourly with ``--retention-days`` and ``--abandoned-days``; this is for a
+stopped server, or cron."""
 
 from __future__ import annotations
 
@@ -24,19 +25,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="forget tables finished or left waiting more than N days ago (default: 30)",
     )
+    parser.add_argument(
+        "--abandoned-days",
+        type=float,
+        default=None,
+        metavar="N",
+        help="forget games in progress nobody has moved in for more than N days "
+        "(default: as --days)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.days < 0:
-        print("hearts prune: --days: not negative", file=sys.stderr)
-        return 2
+    abandoned = args.days if args.abandoned_days is None else args.abandoned_days
+    for option, days in (("--days", args.days), ("--abandoned-days", abandoned)):
+        if days < 0:
+            print(f"hearts prune: {option}: not negative", file=sys.stderr)
+            return 2
+    now = datetime.now(UTC)
     try:
         storage = Storage(args.database or default_database_url())
         storage.migrate()
-        gone = storage.prune(datetime.now(UTC) - timedelta(days=args.days))
+        gone = storage.prune(
+            now - timedelta(days=args.days), abandoned_before=now - timedelta(days=abandoned)
+        )
     except (StorageError, SQLAlchemyError) as error:
         print(f"hearts prune: {error}", file=sys.stderr)
         return 1
     storage.close()
-    print(f"Forgot {gone} table(s) older than {args.days:g} day(s) in {storage.safe_url}.")
+    print(
+        f"Forgot {gone} table(s) finished or waiting for more than {args.days:g} day(s), "
+        f"or abandoned for more than {abandoned:g}, in {storage.safe_url}."
+    )
     return 0

@@ -33,7 +33,6 @@ from pydantic import (
     model_validator,
 )
 
-from ..bots import LEVELS
 from ..cards import Card, CardParseError
 from ..rules import FirstTrick, HeartsBreak, MoonScoring, Rules, RulesError, Seating
 from .protocol import CHAT_CHARS, MAX_END_SCORE, WebError
@@ -73,15 +72,6 @@ SeatNumber = Annotated[int, Field(ge=0, le=5)]
 NameText = Annotated[str, Field(max_length=RAW_NAME_CHARS)]
 LevelName = Annotated[str, Field(max_length=32)]
 PassDirection = Annotated[str, Field(pattern=r"^(left|right)[0-9]{0,2}$|^across$|^hold$")]
-
-
-def _known_level(name: str) -> str:
-    if name not in LEVELS:
-        raise ValueError(f"choose one of {', '.join(LEVELS)}")
-    return name
-
-
-KnownLevel = Annotated[str, Field(max_length=32), AfterValidator(_known_level)]
 
 
 class _Strict(BaseModel):
@@ -335,7 +325,9 @@ class StoredSeat(_Strict):
     name: Annotated[str, Field(max_length=64)] | None
     token_hash: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None
     player_hash: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None
-    level: KnownLevel | None
+    # Any name: a level this server cannot build (--bot-level not given again) is
+    # played by the random bot rather than setting the table aside.
+    level: Annotated[str, Field(max_length=64)] | None
     host: bool
     auto_play_one: bool
 
@@ -365,7 +357,7 @@ class StoredTable(_Strict):
     status: Literal["waiting", "playing", "finished"]
     preset: Annotated[str, Field(max_length=32)]
     rules: RulesData
-    level: KnownLevel
+    level: Annotated[str, Field(max_length=64)]
     game_number: Annotated[int, Field(ge=0)]
     created_at: str
     seats: list[StoredSeat]

@@ -44,8 +44,9 @@ class Settings:
     hint_rate: int = 30
     #: WebSockets one address may hold open at once (0: no limit).
     sockets_per_address: int = 32
-    #: Spectators per table.
+    #: Spectators per table, and per table and address.
     max_spectators: int = 100
+    spectators_per_address: int = 4
     #: Tables in memory at once (waiting or in play), and per creating address.
     max_tables: int = 2000
     tables_per_address: int = 20
@@ -58,10 +59,14 @@ class Settings:
     #: Seconds after the last person's connection closed before the bots stop playing
     #: (they go on when someone comes back).
     abandon_after: float = 120.0
-    #: Days finished and abandoned tables are kept (0: forever); pruned hourly.
+    #: Days finished tables and tables left waiting are kept, and days a game in
+    #: progress nobody moves in is kept (0: forever); pruned hourly.
     retention_days: float = 30.0
-    #: Bot and hint work running at once, all tables together and per table.
+    abandoned_days: float = 30.0
+    #: Bot and hint work running at once: all tables together, per address (the one
+    #: that made the table, or asks for the hint) and per table (its bots and hints).
     max_bot_jobs: int = 4
+    bot_jobs_per_address: int = 1
     bot_jobs_per_table: int = 1
     #: Names the server answers to (Host header; empty: any), other sites' hosts whose
     #: pages may use it, and proxies whose X-Forwarded-For is believed.

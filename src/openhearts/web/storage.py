@@ -501,20 +501,40 @@ class Storage:
             connection.execute(keys_table.insert().values(name=name, value=value))
             return value
 
-    def prune(self, before: datetime, keep: Iterable[str] = ()) -> int:
-        """Forget tables finished, or left waiting, before ``before`` (with their games,
-        actions and seats; statistics stay), except those in ``keep``.  Returns how
-        many tables went."""
+    def prune(
+        self,
+        before: datetime | None,
+        keep: Iterable[str] = (),
+        abandoned_before: datetime | None = None,
+    ) -> int:
+        """Forget tables finished, or left waiting, before ``before``, and games in
+        progress nobody has moved in since ``abandoned_before`` (None: keep those), with
+        their games, actions and seats (statistics stay), except the tables in ``keep``.
+        Returns how many tables went."""
         kept = set(keep)
+        old: sa.ColumnElement[bool] = sa.false()
+        if before is not None:
+            old = sa.and_(
+                tables_table.c.status.in_(("finished", "waiting")),
+                tables_table.c.updated_at < before,
+            )
+        if abandoned_before is not None:
+            # A game's moves do not touch its table's row: its last action says when
+            # it was last played.
+            recent_action = sa.exists().where(
+                actions_table.c.table_id == tables_table.c.id,
+                actions_table.c.created_at >= abandoned_before,
+            )
+            abandoned = sa.and_(
+                tables_table.c.status == "playing",
+                tables_table.c.updated_at < abandoned_before,
+                ~recent_action,
+            )
+            old = sa.or_(old, abandoned)
         with self.engine.begin() as connection:
             ids = [
                 r.id
-                for r in connection.execute(
-                    sa.select(tables_table.c.id).where(
-                        tables_table.c.status.in_(("finished", "waiting")),
-                        tables_table.c.updated_at < before,
-                    )
-                )
+                for r in connection.execute(sa.select(tables_table.c.id).where(old))
                 if r.id not in kept
             ]
             for start in range(0, len(ids), 500):

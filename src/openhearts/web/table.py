@@ -14,7 +14,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from .. import record
-from ..bots import Bot, decide, make_bot
+from ..bots import Bot, make_bot
 from ..cards import Card, CardParseError, CardSet
 from ..game import (
     MOON_CHOICE,
@@ -26,6 +26,11 @@ from ..game import (
     Play,
 )
 from ..rules import Rules
+from ..session.driver import decide, fallback_action
+from ..session.names import unique_name
+from ..session.seats import bot_seed
+from ..session.seeds import game_seed
+from ..session.statistics import Stats
 from .botwork import close_bot
 from .connection import Connection
 from .memory import memory_json
@@ -81,6 +86,21 @@ def _mark_auto(events: list[Event], seat: int) -> None:
         if event.data.get("event") == "played" and event.data.get("seat") == seat:
             event.owner = seat
             event.private = {**event.private, "auto": True}
+
+
+def _stats_delta(game: Game, seat: Seat, player_hash: str) -> StatsDelta:
+    """What a finished game adds to a person's statistics, counted by the session core's
+    statistics (the terminal game's too); a sun counts as a moon here."""
+    counted = Stats()
+    counted.add_game(game, seat.index)
+    return StatsDelta(
+        player_hash=player_hash,
+        name=seat.name or "",
+        won=counted.games_won == 1,
+        deals=counted.deals_played,
+        points=counted.points_taken,
+        moons=counted.moons_shot + counted.suns_shot,
+    )
 
 
 class Table:
@@ -228,7 +248,8 @@ class Table:
     def resume(self, row: GameRow) -> None:
         """Rebuild the game in progress by replaying its stored actions."""
         self.seed = row.seed
-        game = Game(Rules.from_dict(row.rules), seed=row.seed, names=row.names)
+        # The seed is read as every face reads one (a whole number is dealt as a number).
+        game = Game(Rules.from_dict(row.rules), seed=game_seed(row.seed), names=row.names)
         for action_row in row.actions:
             try:
                 game.apply(_action_of_row(action_row))
@@ -270,19 +291,25 @@ class Table:
     def _bot_for(self, seat: Seat) -> Bot:
         if seat.bot is None:
             level = seat.level if seat.kind == "bot" and seat.level else self.level
+            # Seeded as every face seeds its computer players, so that the same seed
+            # plays the same game here as in the terminal and the plain game.
+            seed = bot_seed(game_seed(self.seed), seat.index)
             try:
-                seat.bot = make_bot(level, seed=f"{self.seed}:{seat.index}:{level}")
+                seat.bot = make_bot(level, seed=seed)
             except Exception as error:
                 log.warning(
                     "table %s: cannot build a %s bot (%s); using random", self.id, level, error
                 )
-                seat.bot = make_bot("random", seed=f"{self.seed}:{seat.index}")
+                seat.bot = make_bot("random", seed=seed)
         return seat.bot
 
     def fill_seat(self, seat: Seat, level: str) -> None:
         seat.kind = "bot"
         seat.level = level
-        seat.name = BOT_NAMES[seat.index % len(BOT_NAMES)]
+        seat.name = unique_name(
+            BOT_NAMES[seat.index % len(BOT_NAMES)],
+            [s.name for s in self.seats if s.name and s is not seat],
+        )
         seat.token_hash = None
         seat.player_hash = None
         seat.host = False
@@ -298,10 +325,12 @@ class Table:
                 self.fill_seat(seat, self.level)
         seed = secrets.token_hex(16)
         names = [s.name or f"Player {s.index + 1}" for s in self.seats]
-        game = Game(self.rules, seed=seed, names=names)
+        game = Game(self.rules, seed=game_seed(seed), names=names)
         if list(game.names) != names:
             # Shuffled seating: move each seat (token and all) to where the game put it.
-            probe = Game(self.rules, seed=seed, names=[str(i) for i in range(len(names))])
+            probe = Game(
+                self.rules, seed=game_seed(seed), names=[str(i) for i in range(len(names))]
+            )
             order = [int(n) for n in probe.names]
             moved = [self.seats[old] for old in order]
             for index, seat in enumerate(moved):
@@ -386,14 +415,7 @@ class Table:
         assert game is not None
         self.status = "finished"
         stats = [
-            StatsDelta(
-                player_hash=seat.player_hash,
-                name=seat.name or "",
-                won=seat.index in game.winners,
-                deals=len(game.results),
-                points=game.scores[seat.index],
-                moons=sum(1 for r in game.results if r.shooter == seat.index),
-            )
+            _stats_delta(game, seat, seat.player_hash)
             for seat in self.seats
             if seat.kind == "human" and seat.player_hash and self.rated
         ]
@@ -516,16 +538,20 @@ class Table:
             else:
                 view = game.view(seat.index)
                 bot = self._bot_for(seat)
-                try:
-                    action = await self.hub.bot_work.run(self.owner, decide, bot, view)
-                except Exception as error:
-                    # The error's text may name the bot's cards: the log keeps only its kind.
+                # The faulty-bot policy of every face (openhearts.session.driver): a bot
+                # that fails or answers something illegal is played for at random this
+                # once, and a random player takes its seat for good.
+                decision = await self.hub.bot_work.run(self.owner, self.id, decide, bot, view)
+                action = decision.action
+                if decision.problem is not None:
+                    # The problem's text may name the bot's cards: the log leaves it out.
                     log.warning(
-                        "table %s: the bot failed (%s); playing at random",
+                        "table %s: the bot in seat %d failed; a random player takes over",
                         self.id,
-                        type(error).__name__,
+                        seat.index,
                     )
-                    action = decide(make_bot("random", seed=self.version), view)
+                    close_bot(bot)
+                    seat.bot = make_bot("random", seed=bot_seed(game_seed(self.seed), seat.index))
             async with self.lock:
                 if self.version != version or self._automatic() != step:
                     continue  # the game moved on while the bot was thinking
@@ -533,7 +559,7 @@ class Table:
                     events = await self.commit(action)
                 except IllegalActionError:
                     log.warning("table %s: the bot chose an illegal action", self.id)
-                    fallback = decide(make_bot("random", seed=self.version), view)
+                    fallback = fallback_action(view)
                     events = await self.commit(fallback)
                 except WebError:
                     await asyncio.sleep(0.5)

@@ -11,6 +11,17 @@ export function openDialog(id) {
   }
 }
 
+/**
+ * Open a dialog that shows the table's facts and says them: `render` fills it, its
+ * Close button (`<name>-close`) takes the focus, and `sentence()` goes to the live region.
+ */
+export function openAndSay(name, render, sentence) {
+  render();
+  openDialog(`${name}-dialog`);
+  $(`${name}-close`).focus();
+  announce(sentence());
+}
+
 export function closeDialog(id) {
   const dialog = $(id);
   if (dialog.open) dialog.close();

@@ -3,9 +3,8 @@
 // the session core's memory aids (the same as the terminal and the plain game) and
 // sends them in every state as `memory`; a spectator's are what anyone watching knows.
 
-import { announce } from "./announce.js";
 import { cardIndex, cardName, cardPretty, SUITS, suitWord } from "./cards.js";
-import { openDialog } from "./dialogs.js";
+import { openAndSay } from "./dialogs.js";
 import { $, h } from "./dom.js";
 import { app, mySeat, nameOf, whoOf } from "./store.js";
 import { listWords } from "./words.js";
@@ -126,9 +125,5 @@ export function renderPlayed() {
 }
 
 export function openPlayed() {
-  if (!app.state) return;
-  renderPlayed();
-  openDialog("played-dialog");
-  $("played-close").focus();
-  announce(memorySentence());
+  if (app.state) openAndSay("played", renderPlayed, memorySentence);
 }

@@ -1,9 +1,8 @@
 // The cards each player has won this deal (W), from the seat's view: every one of them
 // was played in front of everyone.
 
-import { announce } from "./announce.js";
 import { cardIndex, cardName, cardPretty, isRed } from "./cards.js";
-import { openDialog } from "./dialogs.js";
+import { openAndSay } from "./dialogs.js";
 import { $, h } from "./dom.js";
 import { app, mySeat, nameOf, whoOf } from "./store.js";
 import { listWords, plural } from "./words.js";
@@ -51,9 +50,5 @@ function wonSentence() {
 }
 
 export function openWon() {
-  if (!app.state) return;
-  renderWon();
-  openDialog("won-dialog");
-  $("won-close").focus();
-  announce(wonSentence());
+  if (app.state) openAndSay("won", renderWon, wonSentence);
 }
