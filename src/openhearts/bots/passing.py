@@ -51,6 +51,12 @@ def _candidates(hand: int, count: int, jack: bool, width: int, shoot: bool) -> l
     return found
 
 
+def _view_candidates(view: PlayerView, width: int) -> list[int]:
+    hand = view.hand.mask
+    rules = view.rules
+    return _candidates(hand, rules.cards_passed, rules.jack_of_diamonds, width, may_shoot(hand))
+
+
 def may_shoot(hand: int) -> bool:
     """A hand with at least half its cards from the jack up may try for the moon."""
     high = sum(1 for card in range(52) if hand >> card & 1 and card % 13 >= 9)
@@ -85,11 +91,7 @@ def simulate_pass(
     :param add_for: each seat's moon choice where the shooter chooses.
     :param model: how the other seats pass (default: ``easy``'s rules).
     """
-    hand = view.hand.mask
-    rules = view.rules
-    candidates = _candidates(
-        hand, rules.cards_passed, rules.jack_of_diamonds, width, may_shoot(hand)
-    )
+    candidates = _view_candidates(view, width)
     if len(candidates) == 1 or worlds < 1 or view.pass_target is None:
         return candidates[0]
     return rank_passes(view, key, add_for, worlds, width, model)[0].mask
@@ -117,7 +119,7 @@ def rank_passes(
     count = rules.cards_passed
     jack = rules.jack_of_diamonds
     shoot = may_shoot(hand)
-    candidates = _candidates(hand, count, jack, width, shoot)
+    candidates = _view_candidates(view, width)
     offset = (view.pass_target - seat) % players
     modes = (False, True) if shoot else (False,)
     first = (rules.first_lead_card,)
