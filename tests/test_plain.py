@@ -556,7 +556,13 @@ def test_pass_hint(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     bots = {s: make_bot("random", s) for s in (1, 2, 3)}
     console = Console(monkeypatch, lines=("hint", "h"), limit=2)
     PlainSession(Game(seed=1), bots, save_path=str(tmp_path / "g.json")).run()
-    assert console.text.count("Hint: pass the ") == 2
+    text = console.text
+    assert text.count("Hint: the strongest computer player would pass the ") == 2
+    # Every pass weighed with its points and, in brackets, what it is ranked by: best first.
+    ranked = re.findall(r"\n  \S+ \S+ \S+: -?\d+\.\d \(([+-]\d+\.\d)\)", text)
+    assert len(ranked) >= 4 and [float(v) for v in ranked[: len(ranked) // 2]] == sorted(
+        float(v) for v in ranked[: len(ranked) // 2]
+    )
     assert "Hints are for choosing a card to play." not in console.text
 
 
