@@ -25,6 +25,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain
 from typing import Final
 
 from .cards import (
@@ -164,12 +165,7 @@ def pack_tricks(tricks: Iterable[tuple[int, Sequence[int], int]]) -> bytes:
     >>> pack_tricks([(1, (0, 5, 9), 2)])
     b'\\x01\\x02\\x00\\x05\\t'
     """
-    data = bytearray()
-    for leader, cards, winner in tricks:
-        data.append(leader)
-        data.append(winner)
-        data.extend(cards)
-    return bytes(data)
+    return bytes(chain.from_iterable([(lead, win, *cards) for lead, cards, win in tricks]))
 
 
 @dataclass(frozen=True)
