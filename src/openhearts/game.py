@@ -535,7 +535,7 @@ class Game:
         if (
             legal
             and seat is None
-            and (card.__class__ is Card or card.__class__ is int)
+            and (card.__class__ is int or card.__class__ is Card)
             and card >= 0  # type: ignore[operator]
             and legal >> card & 1  # type: ignore[operator]
         ):
