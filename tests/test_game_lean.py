@@ -88,3 +88,17 @@ def test_an_illegal_card_after_legal_mask_is_refused() -> None:
     with pytest.raises(IllegalActionError, match="first trick must be led"):
         game.play(illegal)
     assert snapshot(game) == before
+
+
+def test_a_mask_from_before_an_undo_does_not_pass_a_card() -> None:
+    game = Game(Rules(pass_cycle=("hold",)), seed=2)
+    before = snapshot(game)
+    game.play(cards_of(game.legal_mask())[0])
+    next_mask = game.legal_mask()
+    game.undo()
+    # No state read in between (a snapshot reads legal_mask() and so renews the mask).
+    leader_hand = int(game.deal.hands[game.deal.to_move])
+    stale = next(c for c in cards_of(next_mask) if not leader_hand >> c & 1)
+    with pytest.raises(IllegalActionError, match="you do not hold"):
+        game.play(stale)
+    assert snapshot(game) == before

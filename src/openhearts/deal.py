@@ -209,7 +209,7 @@ class DealState:
         """Set aside a seat's pass; when every seat has passed, the cards change hands."""
         self.hands[seat] &= ~cards
         self.passes[seat] = cards
-        if all(p is not None for p in self.passes):
+        if None not in self.passes:
             for giver, given in enumerate(self.passes):
                 assert given is not None
                 self.hands[(giver + self.pass_offset) % self.players] |= given

@@ -24,6 +24,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import chain
 from typing import Final
 
 from .cards import (
@@ -163,12 +165,7 @@ def pack_tricks(tricks: Iterable[tuple[int, Sequence[int], int]]) -> bytes:
     >>> pack_tricks([(1, (0, 5, 9), 2)])
     b'\\x01\\x02\\x00\\x05\\t'
     """
-    data = bytearray()
-    for leader, cards, winner in tricks:
-        data.append(leader)
-        data.append(winner)
-        data.extend(cards)
-    return bytes(data)
+    return bytes(chain.from_iterable([(lead, win, *cards) for lead, cards, win in tricks]))
 
 
 @dataclass(frozen=True)
@@ -262,17 +259,23 @@ def _shuffled_hands(rules: Rules, seed: object, deal_number: int, dealer: int) -
     # Sorting by random keys is an unbiased shuffle and several times faster than
     # random.shuffle, which calls back into Python once per card.  The keys are drawn
     # in card order, as sorted(deck, key=...) would draw them, so deals stay the same.
-    deck = cards_of(rules.deck_mask)
+    bits = _card_bits(rules.deck_mask)
     draw = rng.random
-    keys = [draw() for _card in deck]
+    keys = [draw() for _bit in bits]
+    ordered = list(map(bits.__getitem__, sorted(range(len(bits)), key=keys.__getitem__)))
     players = rules.players
     hands = [0] * players
-    # Dealt one at a time from the dealer's left, as at a real table.
-    seat = (dealer + 1) % players
-    for index in sorted(range(len(deck)), key=keys.__getitem__):
-        hands[seat] |= 1 << deck[index]
-        seat = seat + 1 if seat + 1 < players else 0
+    # Dealt one at a time from the dealer's left, as at a real table: every players-th
+    # card goes to the same seat, and summing distinct bits ORs them in one C loop.
+    for offset in range(players):
+        hands[(dealer + 1 + offset) % players] = sum(ordered[offset::players])
     return hands
+
+
+@lru_cache(maxsize=16)
+def _card_bits(deck_mask: int) -> tuple[int, ...]:
+    """The one-card masks of a deck, lowest card first."""
+    return tuple(1 << card for card in cards_of(deck_mask))
 
 
 def _deal_seed(seed: object, deal_number: int) -> int | str:
@@ -365,8 +368,9 @@ class Game:
         # bool; the acting seats in ``_seats``.  ``actions`` turns them into objects.
         self._log: list[int] = []
         self._seats = bytearray()
-        # The legal mask for the state after ``_legal_at`` logged actions (-1: none).
-        self._legal_at = -1
+        # The legal mask legal_mask() last returned, while the state is still the one it
+        # was computed for (0: none; a seat to move always has a legal card).  Every
+        # change of state clears it, so play() may check a card against it directly.
         self._legal_mask = 0
         # The index of the first action of each finished deal before the current one; the
         # state of such a deal is rebuilt from its result if undo steps back into it.
@@ -389,7 +393,7 @@ class Game:
         """Deal these hands in the current deal instead (only before its first action)."""
         if len(self._log) != self._deal_start or self.deal.phase == DONE:
             raise IllegalActionError("the deal is already under way")
-        self._legal_at = -1
+        self._legal_mask = 0
         masks = _check_hands(self.rules, hands)
         self._given_hands[self.deal_number] = masks
         self.deal = DealState.new(self.rules, masks, self.deal_number)
@@ -472,12 +476,10 @@ class Game:
     def legal_mask(self) -> int:
         """:meth:`legal_plays` as a plain int mask, for fast loops."""
         deal = self.deal
-        if deal.phase != PLAYING:
+        if deal.phase is not PLAYING:
             return 0
-        mask = deal.legal_mask()
         # Game.play checks the card against this without computing it again.
-        self._legal_at = len(self._log)
-        self._legal_mask = mask
+        mask = self._legal_mask = deal.legal_mask()
         return mask
 
     @property
@@ -529,23 +531,25 @@ class Game:
 
     def play(self, card: int | str, seat: int | None = None) -> None:
         """Play a card for the seat to move (``seat``, if given, must be that seat)."""
-        deal = self.deal
-        log = self._log
+        legal = self._legal_mask
         if (
-            self._legal_at == len(log)
+            legal
             and seat is None
-            and (card.__class__ is Card or card.__class__ is int)
+            and (card.__class__ is int or card.__class__ is Card)
             and card >= 0  # type: ignore[operator]
-            and self._legal_mask >> card & 1  # type: ignore[operator]
+            and legal >> card & 1  # type: ignore[operator]
         ):
-            # The common case, checked against the mask legal_mask() just returned (so
-            # in the play phase: any action since would have changed the log's length).
-            log.append(card)  # type: ignore[arg-type]
+            # The common case, checked against the mask legal_mask() returned for this
+            # very state (so in the play phase: any change since would have cleared it).
+            self._legal_mask = 0
+            deal = self.deal
+            self._log.append(card)  # type: ignore[arg-type]
             self._seats.append(deal.to_move)
             deal.play_card(card)  # type: ignore[arg-type]
-            if deal.phase == DONE:
+            if deal.phase is DONE:
                 self._finish_deal()
             return
+        deal = self.deal
         if deal.phase != PLAYING:
             raise IllegalActionError(self._not_playing_reason())
         if seat is not None and seat != deal.to_move:
@@ -558,10 +562,11 @@ class Game:
             number = card
         else:
             number = self._as_card(card)
-        legal = self._legal_mask if self._legal_at == len(log) else deal.legal_mask()
+        legal = legal or deal.legal_mask()
         if not legal >> number & 1:
             raise IllegalActionError(self.why_illegal(number))
-        log.append(number)
+        self._legal_mask = 0
+        self._log.append(number)
         self._seats.append(deal.to_move)
         deal.play_card(number)
         if deal.phase == DONE:
@@ -624,7 +629,7 @@ class Game:
         """Take back the last action and return it; the state is exactly as before it."""
         if not self._log:
             raise IllegalActionError("there is nothing to undo")
-        self._legal_at = -1
+        self._legal_mask = 0
         if len(self._log) == self._deal_start and self._finished:
             # Nothing done yet in this deal: step back into the one the last action ended.
             self.deal = self._last_finished or _replayed(self.rules, self.results[-1])
