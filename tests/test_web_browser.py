@@ -734,7 +734,8 @@ def test_leave_table_hands_the_seat_to_a_bot_and_the_link_brings_it_back(
         expect(back).to_have_count(1)
         assert url.endswith(back.get_attribute("href") or "?")
         back.click()
-        host.wait_for_function("() => window.openhearts.state && window.openhearts.seat === 0")
+        # The link loads the page anew: its modules define window.openhearts a moment later.
+        host.wait_for_function("() => window.openhearts?.state && window.openhearts.seat === 0")
         expect(host.locator("#me-info")).to_contain_text("Host")
         passed = host.evaluate("() => window.openhearts.state.passed")
         assert passed and len(passed) == 3
