@@ -108,3 +108,16 @@ def test_openspiel_bot_options_are_checked() -> None:
     game = Game(Rules.preset("source-000"), seed=1)
     with pytest.raises(OpenSpielError, match="moon"):
         make_bot("openspiel-random", 1).choose_pass(game.view(0))
+
+
+def test_a_time_limit_too_short_for_one_simulation_still_decides() -> None:
+    bot = OpenSpielBot(1, sims=1_000_000, seconds=1e-9)
+    game = Game(seed=2)
+    bots = [make_bot("easy", s) for s in range(4)]
+    while game.phase == "passing":
+        seat = game.to_act()[0]
+        act(game, seat, bot if seat == 0 else bots[seat])
+    while len(game.actions) < 30:
+        seat = game.to_act()[0]
+        act(game, seat, bot if seat == 0 else bots[seat])
+    assert len(game.view(0).hand) < 13

@@ -198,10 +198,10 @@ def test_bad_input_gets_reasons(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
     assert run_plain(parse_args("--seed", "5", "--save", str(path))) == 0
     text = console.text
     assert "Name three cards from your hand, e.g." in text
-    assert "cannot read 'xyzzy' as a card" in text
+    assert "Cannot read 'xyzzy' as a card" in text  # a sentence, as every other refusal
     assert "You named the 2♣ twice." in text or "You do not hold" in text
     assert "Pass exactly three cards; you named one." in text
-    assert "cannot read 'frobnicate' as a card" in text
+    assert "Cannot read 'frobnicate' as a card" in text
     reason = r"You cannot play the \S+: (you must follow suit|the first trick|hearts)"
     assert re.search(reason, text)
     assert "Traceback" not in text
@@ -556,7 +556,13 @@ def test_pass_hint(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     bots = {s: make_bot("random", s) for s in (1, 2, 3)}
     console = Console(monkeypatch, lines=("hint", "h"), limit=2)
     PlainSession(Game(seed=1), bots, save_path=str(tmp_path / "g.json")).run()
-    assert console.text.count("Hint: pass the ") == 2
+    text = console.text
+    assert text.count("Hint: the strongest computer player would pass the ") == 2
+    # Every pass weighed with its points and, in brackets, what it is ranked by: best first.
+    ranked = re.findall(r"\n  \S+ \S+ \S+: -?\d+\.\d \(([+-]\d+\.\d)\)", text)
+    assert len(ranked) >= 4 and [float(v) for v in ranked[: len(ranked) // 2]] == sorted(
+        float(v) for v in ranked[: len(ranked) // 2]
+    )
     assert "Hints are for choosing a card to play." not in console.text
 
 

@@ -42,7 +42,7 @@ from ..deal import MOON_CHOICE, PLAYING, DealState
 from ..game import PlayerView, conventional_moon_choice
 from ..rules import Rules
 from .base import BaseBot
-from .passing import simulate_pass
+from .passing import PassValue, rank_passes, simulate_pass
 from .policy import JD, QS, moon_threat, pass_policy, play_policy
 from .sampler import Knowledge, WorldSampler, constraints, sample
 
@@ -278,12 +278,23 @@ class HardBot(BaseBot):
 
     def choose_pass(self, view: PlayerView) -> CardSet:
         if self.pass_worlds:
-            key = f"{self.seed}:{view.deal_number}:{view.seat}"
-            worlds = self.pass_worlds
-            return CardSet(simulate_pass(view, key, moon_choices(view), worlds))
+            return CardSet(
+                simulate_pass(view, self._pass_key(view), moon_choices(view), self.pass_worlds)
+            )
         return CardSet(
             pass_policy(view.hand.mask, view.rules.cards_passed, view.rules.jack_of_diamonds)
         )
+
+    def rank_passes(self, view: PlayerView) -> list[PassValue]:
+        """Every candidate pass with its simulated numbers, best first: the first is
+        what :meth:`choose_pass` passes when it simulates (``pass_worlds`` above 0).
+
+        :raises ValueError: without simulation or in a deal without passing.
+        """
+        return rank_passes(view, self._pass_key(view), moon_choices(view), self.pass_worlds)
+
+    def _pass_key(self, view: PlayerView) -> str:
+        return f"{self.seed}:{view.deal_number}:{view.seat}"
 
     def choose_moon(self, view: PlayerView) -> bool:
         return conventional_moon_choice(view.scores, view.seat, view.rules.points_in_play)

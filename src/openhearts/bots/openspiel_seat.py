@@ -37,6 +37,10 @@ from .sampler import constraints, sample
 __all__ = ["OpenSpielBot", "OpenSpielError", "lockstep_state"]
 
 
+#: ISMCTS simulations when a time limit passes before the first simulation ends.
+FALLBACK_SIMS = 20
+
+
 class OpenSpielError(ValueError):
     """OpenSpiel is missing, the rules cannot be expressed in it, or its state and ours
     disagree."""
@@ -147,7 +151,8 @@ class OpenSpielBot(BaseBot):
     :param sims: ISMCTS simulations per decision (default 700).
     :param uct_c: ISMCTS exploration constant.
     :param rollouts: random rollouts per leaf evaluation.
-    :param seconds: a wall-clock limit per decision instead of a fixed effort (0: none).
+    :param seconds: a wall-clock limit per decision instead of a fixed effort (0: none);
+        when not one simulation fits in it, :data:`FALLBACK_SIMS` simulations decide.
 
     Raises :class:`OpenSpielError` with an install hint when OpenSpiel is missing.
     """
@@ -191,6 +196,12 @@ class OpenSpielBot(BaseBot):
             )
         self._number = number
         self._random: dict[int, Any] = {}
+        self._fallback: Any = None
+        if kind == "ismcts" and seconds:
+            self._fallback = pyspiel.ISMCTSBot(
+                number, self._evaluator, float(uct_c), FALLBACK_SIMS, -1,
+                pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False, -1.0,
+            )  # fmt: skip
 
     def __repr__(self) -> str:
         return f"OpenSpielBot(seed={self.seed!r}, kind={self.kind!r})"
@@ -204,7 +215,14 @@ class OpenSpielBot(BaseBot):
             if bot is None:
                 bot = _pyspiel().make_uniform_random_bot(player, self._number)
                 self._random[player] = bot
-        action: int = bot.step(state)
+        try:
+            action: int = bot.step(state)
+        except Exception:  # pyspiel.SpielError, raised as a plain exception
+            if self._fallback is None:
+                raise
+            # With a time limit OpenSpiel's ISMCTS fails when not one simulation fits in
+            # it (a busy machine): decide by a few simulations instead.
+            action = self._fallback.step(state)
         return int(openspiel.action_to_card(action))
 
     def choose_pass(self, view: PlayerView) -> CardSet:

@@ -21,13 +21,14 @@ import itertools
 import random
 import zlib
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from .. import kernel
 from ..game import PlayerView
 from .policy import pass_policy, pass_ranking
 from .sampler import constraints, sample
 
-__all__ = ["simulate_pass", "may_shoot", "PassModel"]
+__all__ = ["simulate_pass", "rank_passes", "PassValue", "may_shoot", "PassModel"]
 
 #: ``model(hand, count, jack) -> mask`` of the cards another seat passes.
 PassModel = Callable[[int, int, bool], int]
@@ -50,10 +51,30 @@ def _candidates(hand: int, count: int, jack: bool, width: int, shoot: bool) -> l
     return found
 
 
+def _view_candidates(view: PlayerView, width: int) -> list[int]:
+    hand = view.hand.mask
+    rules = view.rules
+    return _candidates(hand, rules.cards_passed, rules.jack_of_diamonds, width, may_shoot(hand))
+
+
 def may_shoot(hand: int) -> bool:
     """A hand with at least half its cards from the jack up may try for the moon."""
     high = sum(1 for card in range(52) if hand >> card & 1 and card % 13 >= 9)
     return high * 2 >= hand.bit_count()
+
+
+@dataclass(frozen=True)
+class PassValue:
+    """One candidate pass with the simulated numbers it is ranked by."""
+
+    #: The cards passed, as a mask.
+    mask: int
+    #: Points this seat can expect to take in the deal after this pass (with the
+    #: better of its plans when the hand may shoot the moon).
+    points: float
+    #: What candidates are ranked by, lower first: those points less the other
+    #: seats' average.
+    margin: float
 
 
 def simulate_pass(
@@ -70,6 +91,27 @@ def simulate_pass(
     :param add_for: each seat's moon choice where the shooter chooses.
     :param model: how the other seats pass (default: ``easy``'s rules).
     """
+    candidates = _view_candidates(view, width)
+    if len(candidates) == 1 or worlds < 1 or view.pass_target is None:
+        return candidates[0]
+    return rank_passes(view, key, add_for, worlds, width, model)[0].mask
+
+
+def rank_passes(
+    view: PlayerView,
+    key: str,
+    add_for: Sequence[bool],
+    worlds: int = 30,
+    width: int = 6,
+    model: PassModel = pass_policy,
+) -> list[PassValue]:
+    """Every candidate pass with its simulated numbers, best first (the order
+    :func:`simulate_pass` chooses by; the parameters are its own).
+
+    :raises ValueError: for a deal without passing or fewer than one world.
+    """
+    if worlds < 1 or view.pass_target is None:
+        raise ValueError("passes are ranked on one world or more, in a deal with passing")
     rules = view.rules
     seat = view.seat
     players = rules.players
@@ -77,14 +119,14 @@ def simulate_pass(
     count = rules.cards_passed
     jack = rules.jack_of_diamonds
     shoot = may_shoot(hand)
-    candidates = _candidates(hand, count, jack, width, shoot)
-    if len(candidates) == 1 or worlds < 1 or view.pass_target is None:
-        return candidates[0]
+    candidates = _view_candidates(view, width)
     offset = (view.pass_target - seat) % players
     modes = (False, True) if shoot else (False,)
     first = (rules.first_lead_card,)
     zeros = (0,) * players
+    # Per candidate and plan: the sum of margins and of own points over the worlds.
     totals = [[0.0] * len(modes) for _ in candidates]
+    owns = [[0.0] * len(modes) for _ in candidates]
     knowledge = constraints(view)
     rng = random.Random(zlib.crc32(f"{key}:{hand}".encode()))
     for _ in range(worlds):
@@ -101,6 +143,13 @@ def simulate_pass(
             outcomes = kernel.evaluate(rules, start, first, seat, modes, add_for)
             for m, points in enumerate(outcomes):
                 own = points[seat]
+                owns[index][m] += own
                 totals[index][m] += own - (sum(points) - own) / (players - 1)
-    best = min(range(len(candidates)), key=lambda i: (min(totals[i]), i))
-    return candidates[best]
+    # Ranked on the sums themselves (not averages), ties to the earlier candidate, so
+    # the rule of thumb's pass wins ties.
+    order = sorted(range(len(candidates)), key=lambda i: (min(totals[i]), i))
+    values = []
+    for i in order:
+        plan = min(range(len(modes)), key=lambda m: totals[i][m])
+        values.append(PassValue(candidates[i], owns[i][plan] / worlds, totals[i][plan] / worlds))
+    return values

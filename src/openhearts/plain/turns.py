@@ -7,7 +7,7 @@ from ..cards import Card, CardParseError, CardSet, parse_cards
 from ..phases import Phase
 from ..sentences import direction_words
 from ..session import SessionError
-from ..session.words import number_word
+from ..session.words import as_sentence, number_word
 from .commands import run_command, show_hand, show_trick
 from .table import Table
 
@@ -35,7 +35,7 @@ def _named_cards(plain: Table, prompt: str, help_text: str) -> list[Card] | None
         try:
             return parse_cards(text)
         except CardParseError as error:
-            plain.say(f"{error}.")
+            plain.say(as_sentence(str(error)))
 
 
 def human_pass(plain: Table) -> None:

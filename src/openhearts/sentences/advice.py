@@ -7,6 +7,9 @@ hint ranks them, each with the numbers it is ranked by.
 >>> hint = Hint(HintKind.PLAY, (option("8C", 2.6, -1.3), option("QC", 2.5, 0.4)), seat=0)
 >>> hint_line(hint, Style(), ("You", "West", "North", "East"))
 'Hint: play the 8♣ (about 2.6 points to take, -1.3 against the others). Next: Q♣ 2.5 (+0.4).'
+>>> passes = Hint(HintKind.PASS, (option("QS KH AH", 3.1, -2.0), option("KH AH AD", 4, 0.2)), 0)
+>>> hint_lines(passes, Style(), ("You", "West", "North", "East"))[2:]
+['  Q♠ K♥ A♥: 3.1 (-2.0)', '  A♦ K♥ A♥: 4.0 (+0.2)']
 """
 
 from __future__ import annotations
@@ -55,30 +58,38 @@ def _value(option: HintOption) -> str:
 
 def hint_line(hint: Hint, style: Style, names: Sequence[str]) -> str:
     """The hint in one sentence (the status line, the announcements)."""
-    if hint.kind == HintKind.PASS:
-        return f"Hint: pass {_cards(style, hint.best.cards)}."
     if hint.kind == HintKind.MOON:
         return _moon_line(hint, names)
     best = hint.best
+    if best.points is None or best.rank_value is None:
+        # A pass hint without numbers: no simulation to rank by.
+        return f"Hint: pass {_cards(style, best.cards)}."
     text = (
-        f"Hint: play the {style.card(best.card)} (about {best.points:.1f} points to take, "
+        f"Hint: {hint.kind} {_cards(style, best.cards)} (about {best.points:.1f} points to take, "
         f"{best.rank_value:+.1f} against the others)."
     )
-    others = [f"{style.card(o.card)} {_value(o)}" for o in hint.options[1:TOP]]
+    if hint.kind == HintKind.PASS:
+        # A pass names several cards, so its choices need a stronger separator.
+        others = [f"{style.listing(o.cards)} {_value(o)}" for o in hint.options[1:TOP]]
+        separator = "; "
+    else:
+        others = [f"{style.card(o.card)} {_value(o)}" for o in hint.options[1:TOP]]
+        separator = ", "
     if others:
-        text += " Next: " + ", ".join(others) + "."
+        text += " Next: " + separator.join(others) + "."
     return text
 
 
 def hint_lines(hint: Hint, style: Style, names: Sequence[str]) -> list[str]:
     """The hint with every choice, best first (the plain game)."""
-    if hint.kind != HintKind.PLAY:
+    if hint.kind == HintKind.MOON or hint.best.points is None:
         return [hint_line(hint, style, names)]
     best = hint.best
+    every = "card" if hint.kind == HintKind.PLAY else "pass it weighed"
     lines = [
-        f"Hint: the strongest computer player would play the {style.card(best.card)}.",
-        "Every card, best first: the points you can expect to take in the rest of this "
+        f"Hint: the strongest computer player would {hint.kind} {_cards(style, best.cards)}.",
+        f"Every {every}, best first: the points you can expect to take in the rest of this "
         "deal, and in brackets those points against the others' average (lower is better):",
     ]
-    lines += [f"  {style.card(option.card)}: {_value(option)}" for option in hint.options]
+    lines += [f"  {style.cards(option.cards)}: {_value(option)}" for option in hint.options]
     return lines

@@ -6,15 +6,17 @@ ranked by, so the recommendation (the first) is always the best by its own numbe
 * playing: every legal card with the points you can expect to take in the rest of
   the deal and the margin over the others' average that the ``expert`` player ranks
   cards by (lower is better: a moon shot counts for what it is worth);
-* passing: the cards the ``expert`` player would pass (chosen by simulation);
+* passing: every pass the ``expert`` player considers, each with the points you can
+  expect to take in the deal after it and the margin over the others' average it is
+  ranked by (found by playing each out on many deals of the hidden cards);
 * a moon choice: both ways, with the totals each would give, the conventional one
   first (others add unless that would not leave you alone with the lowest total).
 
 >>> from openhearts import Game, Rules
 >>> game = Game(Rules(), seed=1)
 >>> hint = make_hint(game.view(0))
->>> hint.kind == "pass", len(hint.best.cards)
-(True, 3)
+>>> hint.kind == "pass", len(hint.best.cards), hint.best.points is not None
+(True, 3, True)
 """
 
 from __future__ import annotations
@@ -45,10 +47,10 @@ class HintOption:
 
     cards: CardSet = field(default_factory=CardSet)
     others_add: bool | None = None
-    #: Points you can expect to take in the rest of the deal (play hints).
+    #: Points you can expect to take in the rest of the deal (pass and play hints).
     points: float | None = None
-    #: What play options are ranked by, lower first: the expected points minus the
-    #: other seats' average.
+    #: What pass and play options are ranked by, lower first: the expected points
+    #: minus the other seats' average.
     rank_value: float | None = None
     #: Totals after the choice (moon hints).
     totals: tuple[int, ...] | None = None
@@ -86,8 +88,11 @@ def make_hint(view: PlayerView, seed: object = "hint", budget: int | None = None
 def _pass_hint(view: PlayerView, seed: object) -> Hint:
     from ..bots.expert import ExpertBot
 
-    cards = CardSet(ExpertBot(f"{seed}").choose_pass(view))
-    return Hint(HintKind.PASS, (HintOption(cards=cards),), view.seat)
+    options = tuple(
+        HintOption(cards=CardSet(value.mask), points=value.points, rank_value=value.margin)
+        for value in ExpertBot(f"{seed}").rank_passes(view)
+    )
+    return Hint(HintKind.PASS, options, view.seat)
 
 
 def _play_hint(view: PlayerView, seed: object, budget: int | None) -> Hint:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-__all__ = ["number_word", "join_words", "plural"]
+__all__ = ["number_word", "join_words", "plural", "as_sentence"]
 
 _NUMBERS: Final = (
     "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -32,3 +32,16 @@ def plural(count: int, word: str) -> str:
     ('1 point', '-9 points')
     """
     return f"{count} {word}" if abs(count) == 1 else f"{count} {word}s"
+
+
+def as_sentence(text: str) -> str:
+    """An engine message as a sentence: capital first, full stop last.
+
+    >>> as_sentence("cannot read 'x' as a card")
+    "Cannot read 'x' as a card."
+    """
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."

@@ -8,24 +8,11 @@ from ..cards import Card, CardParseError, CardSet, parse_cards
 from ..phases import Phase
 from ..session import SessionError
 from ..session.checks import pass_problem
-from ..session.words import number_word
+from ..session.words import as_sentence, number_word
 from .table_base import TableBase
 from .widgets import HandView
 
-__all__ = ["HandMixin", "as_sentence"]
-
-
-def as_sentence(text: str) -> str:
-    """An engine message as a sentence: capital first, full stop last.
-
-    >>> as_sentence("cannot read 'x' as a card")
-    "Cannot read 'x' as a card."
-    """
-    text = text.strip()
-    if not text:
-        return text
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
+__all__ = ["HandMixin"]
 
 
 class HandMixin(TableBase):

@@ -4,8 +4,8 @@ the ``hint`` message, so the web gives the same hint as the terminal and the pla
 >>> from openhearts import Game
 >>> game = Game(seed=1)
 >>> answer = hint_json(game.view(0), seed=game.seed)
->>> answer["phase"], len(answer["pass"])
-('passing', 3)
+>>> answer["phase"], len(answer["pass"]), answer["ranking"][0]["cards"] == answer["pass"]
+('passing', 3, True)
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..game import PlayerView
-from ..session.hints import HintKind, NoHint, make_hint
+from ..session.hints import HintKind, HintOption, NoHint, make_hint
 from .protocol import WebError
 from .views import cards_json
 
@@ -30,21 +30,18 @@ def hint_json(view: PlayerView, seed: object, budget: int | None = None) -> dict
     except ImportError as error:
         raise WebError("hint_unavailable", f"hints need the hard bot ({error})") from None
     if hint.kind == HintKind.PASS:
-        return {"phase": view.phase, "pass": cards_json(hint.best.cards.cards())}
+        return {
+            "phase": view.phase,
+            "pass": cards_json(hint.best.cards.cards()),
+            "ranking": [
+                {"cards": cards_json(option.cards.cards()), **_numbers(option)}
+                for option in hint.options
+            ],
+        }
     if hint.kind == HintKind.PLAY:
         return {
             "phase": view.phase,
-            "ranking": [
-                {
-                    "card": str(option.card),
-                    # Points you can expect to take in the rest of the deal.
-                    "points": round(float(option.points or 0.0), 2),
-                    # What the choices are ranked by: the expected points less the
-                    # others' average (lower is better).
-                    "margin": round(float(option.rank_value or 0.0), 2),
-                }
-                for option in hint.options
-            ],
+            "ranking": [{"card": str(option.card), **_numbers(option)} for option in hint.options],
         }
     return {
         "phase": view.phase,
@@ -53,4 +50,14 @@ def hint_json(view: PlayerView, seed: object, budget: int | None = None) -> dict
             {"others_add": option.others_add, "totals": list(option.totals or ())}
             for option in hint.options
         ],
+    }
+
+
+def _numbers(option: HintOption) -> dict[str, float]:
+    return {
+        # Points you can expect to take in the rest of the deal.
+        "points": round(float(option.points or 0.0), 2),
+        # What the choices are ranked by: the expected points less the others'
+        # average (lower is better).
+        "margin": round(float(option.rank_value or 0.0), 2),
     }

@@ -35,7 +35,7 @@ export function onHint(message) {
     app.selected = message.pass.filter(isCardCode).slice(0, cardsToPass());
     renderHand();
     const cards = listWords(app.selected.map((c) => `the ${cardName(c)}`));
-    flash(`Hint: pass ${cards} (chosen for you: confirm with Pass).`);
+    flash(`Hint: pass ${cards} (chosen for you: confirm with Pass).${passNumbers(message.ranking)}`);
   } else if (message.phase === "playing" && Array.isArray(message.ranking)
       && message.ranking.length) {
     // Best first: the order is the hard player's (points against the others' average).
@@ -58,4 +58,26 @@ export function onHint(message) {
 function points(value) {
   const rounded = Math.round(Number(value) * 10) / 10;
   return `${rounded} point${rounded === 1 ? "" : "s"}`;
+}
+
+/**
+ * The numbers a pass hint is ranked by, best pass first: " About 3.1 points to take
+ * (-2 against the others). Next: ace of diamonds, king of hearts, ace of hearts:
+ * 4 points (+0.2)." ("" without them).
+ */
+function passNumbers(ranking) {
+  if (!Array.isArray(ranking) || !ranking.length) return "";
+  const [best, ...others] = ranking;
+  let text = ` About ${points(best.points)} to take (${signed(best.margin)} against the others).`;
+  const next = others.slice(0, 2).filter((option) => Array.isArray(option.cards))
+    .map((option) => `${option.cards.filter(isCardCode).map(cardName).join(", ")}: `
+      + `${points(option.points)} (${signed(option.margin)})`);
+  if (next.length) text += ` Next: ${next.join("; ")}.`;
+  return text;
+}
+
+/** A margin with its sign: "+0.4", "-1.3". */
+function signed(value) {
+  const rounded = Math.round(Number(value) * 10) / 10;
+  return rounded > 0 ? `+${rounded}` : `${rounded}`;
 }
