@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -33,6 +34,15 @@ class Served:
     def __init__(
         self, database: str, home: Path, *extra: str, start_timeout: float = START_TIMEOUT
     ) -> None:
+        # The free port found may be taken before the server binds it (by any of the
+        # many connections other tests open meanwhile): then it starts on another.
+        for _ in range(5):
+            if self._start(database, home, extra, start_timeout):
+                return
+        raise RuntimeError(f"hearts serve found no free port:\n{self.kill()}")
+
+    def _start(self, database: str, home: Path, extra: tuple[str, ...], timeout: float) -> bool:
+        """Start the server; False if its port was taken meanwhile."""
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.output = home / f"serve-{self.port}.log"
@@ -57,18 +67,23 @@ class Served:
                 stdout=output,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + start_timeout
-        while not self._healthy(deadline):
+        deadline = time.monotonic() + timeout
+        # A slow answer is waited for longer each time (a loaded machine), but never so
+        # long that a server which has died goes unnoticed.
+        wait = 1.0
+        while not self._healthy(min(wait, max(0.1, deadline - time.monotonic()))):
             if self.process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"hearts serve did not start:\n{self.kill()}")
+                output_so_far = self.kill()
+                if "address already in use" in output_so_far:
+                    return False
+                raise RuntimeError(f"hearts serve did not start:\n{output_so_far}")
+            wait = min(2 * wait, 15.0)
             time.sleep(0.05)
+        return True
 
-    def _healthy(self, deadline: float) -> bool:
-        # A slow answer is waited for (up to the deadline), not taken for no answer.
+    def _healthy(self, wait: float) -> bool:
         try:
-            answer = httpx.get(
-                self.base + "/healthz", timeout=max(1.0, deadline - time.monotonic())
-            )
+            answer = httpx.get(self.base + "/healthz", timeout=wait)
         except httpx.HTTPError:
             return False
         return answer.status_code == 200
@@ -194,3 +209,19 @@ def test_a_server_that_does_not_start_in_time_is_reported_not_waited_for(
     # Still starting when its time is up: it is killed and its output shown.
     with pytest.raises(RuntimeError, match="did not start"):
         Served(database, tmp_path, start_timeout=0)
+
+
+def test_a_server_whose_port_is_taken_starts_on_another(
+    database: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        ports = iter([taken.getsockname()[1], free_port()])
+        monkeypatch.setattr(sys.modules[__name__], "free_port", lambda: next(ports))
+        served = Served(database, tmp_path)
+        try:
+            assert served.port != taken.getsockname()[1]
+            assert served.get("/healthz").status_code == 200
+        finally:
+            served.kill()
