@@ -93,6 +93,13 @@ def running_server(
         "--takeover-delay", str(takeover),
         "--level", "random",
         "--create-rate", "0",
+        # Every page of every test comes from one address, as no real crowd does: the
+        # per-address limits (tested in the server tests) would refuse a later test's page.
+        "--join-rate", "0",
+        "--connect-rate", "0",
+        "--hello-rate", "0",
+        "--sockets-per-address", "0",
+        "--tables-per-address", "0",
         "--log-level", "warning",
     ]  # fmt: skip
     with open(log, "a") as out:

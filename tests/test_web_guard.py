@@ -202,3 +202,15 @@ def test_one_address_cannot_fill_a_tables_audience(storage: Storage) -> None:
         assert watchers[2].welcome is not None and watchers[2].welcome["code"] == "full"
         for watcher in watchers:
             watcher.close()
+
+
+def test_every_per_address_limit_is_an_option_of_hearts_serve() -> None:
+    from openhearts.cli import build_parser
+    from openhearts.web.exposure import exposure_settings
+
+    names = ("create", "join", "connect", "hello", "malformed", "hint")
+    given = [f"--{name}-rate={index + 1}" for index, name in enumerate(names)]
+    args = build_parser("serve").parse_args(["serve", *given])
+    values = exposure_settings(args)
+    settings = fast_settings(**values, create_rate=args.create_rate)
+    assert settings.address_rates() == {name: index + 1 for index, name in enumerate(names)}

@@ -40,6 +40,18 @@ _NUMBERS: Final[dict[str, tuple[str, type, float, str]]] = {
         60,
         "WebSocket connections one address may open per minute; 0: no limit",
     ),
+    "--hello-rate": (
+        "hello_rate",
+        int,
+        60,
+        "hello messages (seat claims) one address may send per minute; 0: no limit",
+    ),
+    "--malformed-rate": (
+        "malformed_rate",
+        int,
+        60,
+        "malformed messages one address may send per minute before it is cut off; 0: no limit",
+    ),
     "--hint-rate": ("hint_rate", int, 30, "hints one address may ask per minute; 0: no limit"),
     "--sockets-per-address": (
         "sockets_per_address",
