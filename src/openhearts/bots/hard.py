@@ -43,7 +43,7 @@ from ..game import PlayerView, conventional_moon_choice
 from ..rules import Rules
 from .base import BaseBot
 from .passing import PassValue, rank_passes, simulate_pass
-from .policy import JD, QS, moon_threat, pass_policy, play_policy
+from .policy import JD, QS, holds_every_point, moon_threat, pass_policy, play_policy
 from .sampler import Knowledge, WorldSampler, constraints, sample
 
 __all__ = [
@@ -63,12 +63,19 @@ DEFAULT_PASS_WORLDS = 30
 
 
 def playout(
-    state: DealState, root: int, shoot: bool, add_for: Sequence[bool], jack: bool
+    state: DealState,
+    root: int,
+    shoot: bool,
+    add_for: Sequence[bool],
+    jack: bool,
+    watch: int = -1,
 ) -> list[int]:
     """Play ``state`` to the end with the rule-of-thumb policy; returns the deal's points.
 
     ``shoot``: seat ``root`` plays for every point while no one else has taken any.
     ``add_for[s]``: the moon choice seat ``s`` would make, where the shooter chooses.
+    ``watch``: a seat taken to go for the moon, and stopped by everyone else, while it
+    holds every point taken (:mod:`openhearts.bots.moon`); -1 for none.
     """
     players = state.players
     point_mask = state.rules.point_mask
@@ -79,7 +86,10 @@ def playout(
         if legal & (legal - 1):
             trick = state.trick
             if not trick:
-                threat = moon_threat(state.taken, point_mask)
+                if watch >= 0 and holds_every_point(state.taken, watch, point_mask):
+                    threat = watch
+                else:
+                    threat = moon_threat(state.taken, point_mask)
             seat = state.to_move
             seen = threat
             # The root's moon plan holds while nobody else has a point.

@@ -19,8 +19,9 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..deal import MOON_CHOICE, PLAYING, DealState
-from .policy import moon_threat, play_policy
+from ..deal import DealState
+from .hard import playout
+from .policy import holds_every_point
 from .sampler import sample
 
 if TYPE_CHECKING:
@@ -29,41 +30,10 @@ if TYPE_CHECKING:
 __all__ = ["holds_every_point", "watched_playout", "watched_totals"]
 
 
-def holds_every_point(taken: Sequence[int], seat: int, point_mask: int) -> bool:
-    """``seat`` has taken a point card and nobody else has."""
-    if not taken[seat] & point_mask:
-        return False
-    return all(not cards & point_mask for other, cards in enumerate(taken) if other != seat)
-
-
 def watched_playout(state: DealState, watch: int, add_for: Sequence[bool], jack: bool) -> list[int]:
     """Play ``state`` to the end by the rules of thumb, seat ``watch`` going for the moon
     (and everyone else stopping it) while it holds every point taken."""
-    players = state.players
-    point_mask = state.rules.point_mask
-    threat = -1
-    while state.phase == PLAYING:
-        legal = state.legal_mask()
-        if legal & (legal - 1):
-            trick = state.trick
-            if not trick:
-                if holds_every_point(state.taken, watch, point_mask):
-                    threat = watch
-                else:
-                    threat = moon_threat(state.taken, point_mask)
-            seat = state.to_move
-            card = play_policy(
-                seat, state.hands[seat], legal, trick, state.leader, players, state.played,
-                threat, jack,
-            )  # fmt: skip
-        else:
-            card = legal.bit_length() - 1
-        state.play_card(card)
-    if state.phase == MOON_CHOICE:
-        assert state.shooter is not None
-        state.choose_moon(add_for[state.shooter])
-    assert state.points is not None
-    return state.points
+    return playout(state, watch, False, add_for, jack, watch=watch)
 
 
 def watched_totals(task: _Task, watch: int) -> _Totals:

@@ -11,11 +11,20 @@ hearts 39-51, with rank 0 the two and rank 12 the ace.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from ..cards import HEARTS_MASK, JACK_OF_DIAMONDS, QUEEN_OF_SPADES, SUIT_MASKS
 
-__all__ = ["play_policy", "pass_policy", "pass_ranking", "moon_threat", "QS", "JD"]
+__all__ = [
+    "play_policy",
+    "pass_policy",
+    "pass_ranking",
+    "moon_threat",
+    "holds_every_point",
+    "QS",
+    "JD",
+]
 
 QS: Final = int(QUEEN_OF_SPADES)
 JD: Final = int(JACK_OF_DIAMONDS)
@@ -56,6 +65,13 @@ def _highest_rank(mask: int, avoid: int = 0) -> int:
             best_key = key
             best = card
     return best
+
+
+def holds_every_point(taken: Sequence[int], seat: int, point_mask: int) -> bool:
+    """``seat`` has taken a point card and nobody else has."""
+    if not taken[seat] & point_mask:
+        return False
+    return all(not cards & point_mask for other, cards in enumerate(taken) if other != seat)
 
 
 def moon_threat(taken: list[int], point_mask: int) -> int:
