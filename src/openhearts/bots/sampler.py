@@ -112,24 +112,30 @@ def _first_trick(view: PlayerView, allowed: list[int]) -> None:
             allowed[seat] &= bar
 
 
-def sample(knowledge: Knowledge, rng: random.Random, tries: int = 20) -> list[int]:
-    """One deal of the unseen cards: a mask per seat (0 for the seat itself).
-
-    Raises :class:`SamplerError` when no deal fits.
-    """
-    sizes = knowledge.sizes
-    players = len(sizes)
+def _still_to_deal(knowledge: Knowledge) -> tuple[list[int], list[int], list[int]]:
+    """The cards known to each seat, how many more each seat needs, and the unseen cards
+    not known to be anyone's (to be dealt); raises :class:`SamplerError` when the counts
+    cannot fit."""
     free = knowledge.unseen
-    need = list(sizes)
+    need = list(knowledge.sizes)
     base = list(knowledge.fixed)
-    for s in range(players):
+    for s in range(len(need)):
         free &= ~base[s]
         need[s] -= base[s].bit_count()
         if need[s] < 0:
             raise SamplerError(f"seat {s} holds more known cards than it has cards")
     if sum(need) != free.bit_count():
         raise SamplerError("card counts do not add up")
-    cards = [c for c in range(52) if free >> c & 1]
+    return base, need, [c for c in range(52) if free >> c & 1]
+
+
+def sample(knowledge: Knowledge, rng: random.Random, tries: int = 20) -> list[int]:
+    """One deal of the unseen cards: a mask per seat (0 for the seat itself).
+
+    Raises :class:`SamplerError` when no deal fits.
+    """
+    players = len(knowledge.sizes)
+    base, need, cards = _still_to_deal(knowledge)
     options = {
         c: [s for s in range(players) if need[s] and knowledge.allowed[s] >> c & 1] for c in cards
     }
@@ -212,17 +218,7 @@ class WorldSampler:
 
     def __init__(self, knowledge: Knowledge) -> None:
         players = len(knowledge.sizes)
-        free = knowledge.unseen
-        need = list(knowledge.sizes)
-        base = list(knowledge.fixed)
-        for s in range(players):
-            free &= ~base[s]
-            need[s] -= base[s].bit_count()
-            if need[s] < 0:
-                raise SamplerError(f"seat {s} holds more known cards than it has cards")
-        if sum(need) != free.bit_count():
-            raise SamplerError("card counts do not add up")
-        cards = [c for c in range(52) if free >> c & 1]
+        base, need, cards = _still_to_deal(knowledge)
         options: list[tuple[int, ...]] = [()] * 52
         for card in cards:
             seats = tuple(s for s in range(players) if need[s] and knowledge.allowed[s] >> card & 1)
