@@ -51,6 +51,7 @@ import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
+import openhearts
 from openhearts import Game, Rules, kernel
 from openhearts.cards import cards_of
 from openhearts.deal import DealState
@@ -337,6 +338,7 @@ def _openspiel_child(state: Any) -> Callable[[], int]:
 FIGURES = (
     "seconds_per_figure",
     "kernel_compiled",
+    "engine_compiled",
     "ours_deals_per_s",
     "openspiel_deals_per_s",
     "openspiel_cpp_deals_per_s",
@@ -405,6 +407,7 @@ def measure(seconds: float, seed: int = 1) -> dict[str, Any]:
     figures: dict[str, Any] = dict.fromkeys(FIGURES)
     figures["seconds_per_figure"] = seconds
     figures["kernel_compiled"] = kernel.COMPILED
+    figures["engine_compiled"] = openhearts.ENGINE_COMPILED
     game = _mid_deal_game(rules, seed)
     deal = game.deal.clone()
     positions = _dealt_positions(rules, seed)
@@ -458,8 +461,14 @@ def report(figures: dict[str, Any]) -> str:
         return f"  {label:<46}" + ("n/a" if value is None else f"{value:>12.2f}x")
 
     kernel_note = "" if figures["kernel_compiled"] else " (NOT BUILT: pure-Python fallback)"
+    engine = (
+        "compiled by mypyc"
+        if figures["engine_compiled"]
+        else "pure Python (not compiled, or OPENHEARTS_KERNEL=python)"
+    )
     return "\n".join(
         [
+            f"Engine (deal.py, game.py): {engine}",
             "Random full deals (deal, pass, 13 tricks, score), "
             f"{figures['seconds_per_figure']:g} s per figure:",
             row("ours (Game API, every action checked)", "ours_deals_per_s", "deals/s"),
@@ -471,7 +480,7 @@ def report(figures: dict[str, Any]) -> str:
             f"Random playouts (first lead to score, dealt and passed beforehand){kernel_note}:",
             row("kernel, one call per playout", "kernel_playouts_per_s", "playouts/s"),
             row("kernel, 1,000 playouts per call", "kernel_batched_playouts_per_s", "playouts/s"),
-            row("pure-Python reference (DealState)", "reference_playouts_per_s", "playouts/s"),
+            row("reference playouts (DealState)", "reference_playouts_per_s", "playouts/s"),
             row("OpenSpiel from Python (clone + play)", "openspiel_playouts_per_s", "playouts/s"),
             row(
                 "OpenSpiel's C++ loop (evaluate_bots)", "openspiel_cpp_playouts_per_s", "playouts/s"

@@ -6,6 +6,10 @@
 (4, 13)
 """
 
+# _engine first: on import it decides where deal and game are loaded from.
+from . import _engine
+from . import deal as _deal_module
+from . import game as _game_module
 from .cards import Card, CardParseError, CardSet, Rank, Suit, parse_cards
 from .deal import DealState
 from .game import (
@@ -23,6 +27,9 @@ from .game import (
 from .rules import PRESETS, FirstTrick, HeartsBreak, MoonScoring, Rules, RulesError, Seating
 
 __version__ = "0.1.0"
+
+#: Whether the engine (:mod:`openhearts.deal` and :mod:`openhearts.game`) runs compiled.
+ENGINE_COMPILED = _engine.notice([_deal_module, _game_module])
 
 __all__ = [
     "Action",

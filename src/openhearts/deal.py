@@ -89,7 +89,7 @@ class DealState:
     @classmethod
     def new(cls, rules: Rules, hands: list[int], deal_number: int = 0) -> DealState:
         """A fresh deal from dealt hands (masks, one per seat, already checked)."""
-        self = cls.__new__(cls)
+        self = cls()
         self._setup(rules, deal_number)
         self.dealt = tuple(hands)
         self.hands = list(hands)
@@ -128,7 +128,7 @@ class DealState:
         deal_number: int = 0,
     ) -> DealState:
         """A position in the play phase, for search: hands are what each seat holds now."""
-        self = cls.__new__(cls)
+        self = cls()
         self._setup(rules, deal_number)
         self.dealt = tuple(hands)
         self.hands = list(hands)
@@ -171,7 +171,7 @@ class DealState:
 
     def clone(self) -> DealState:
         """An independent copy (shares only the immutable rules)."""
-        other = DealState.__new__(DealState)
+        other = DealState()
         other.rules = self.rules
         other.players = self.players
         other.deal_number = self.deal_number

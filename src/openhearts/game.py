@@ -11,7 +11,7 @@
 >>> game.play(game.hand(game.current_player).cards()[-1])
 Traceback (most recent call last):
 ...
-openhearts.game.IllegalActionError: the first trick must be led with the 2♣
+openhearts.actions.IllegalActionError: the first trick must be led with the 2♣
 >>> game.play(game.legal_plays().cards()[0]); game.undo()
 Play(seat=..., card=Card.parse('2C'))
 
@@ -23,11 +23,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import chain
 from typing import Final
 
+from .actions import Action, IllegalActionError, MoonChoice, Pass, Play
 from .cards import (
     CARDS,
     HEARTS_MASK,
@@ -40,8 +39,10 @@ from .cards import (
     cards_of,
 )
 from .deal import DONE, MOON_CHOICE, PASSING, PLAYING, DealState
-from .phases import MoonScore, Phase, Shot
+from .phases import MoonScore, Phase
+from .results import DealResult, TrickRecord, conventional_moon_choice, pack_tricks
 from .rules import FirstTrick, MoonScoring, Rules, Seating, seat_names
+from .view import PlayerView
 
 __all__ = [
     "Game",
@@ -62,196 +63,6 @@ __all__ = [
 ]
 
 GAME_OVER: Final[Phase] = Phase.GAME_OVER
-
-
-class IllegalActionError(ValueError):
-    """An action the rules do not allow now; the message says why in plain words."""
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """A seat sets aside the cards it passes."""
-
-    seat: int
-    cards: CardSet
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """The seat to move plays a card."""
-
-    seat: int
-    card: Card
-
-
-@dataclass(frozen=True, slots=True)
-class MoonChoice:
-    """A moon shooter's choice, where the rules let the shooter choose.
-
-    ``others_add`` True: everyone else adds the points; False: the shooter subtracts them.
-    """
-
-    seat: int
-    others_add: bool
-
-
-Action = Pass | Play | MoonChoice
-
-
-@dataclass(frozen=True)
-class TrickRecord:
-    """A finished trick: who led, the cards in play order from the leader, who won."""
-
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int
-
-    def seat_of(self, index: int, players: int) -> int:
-        return (self.leader + index) % players
-
-    def plays(self, players: int) -> list[tuple[int, Card]]:
-        """``(seat, card)`` pairs in the order played."""
-        return [((self.leader + i) % players, card) for i, card in enumerate(self.cards)]
-
-
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    """What one finished deal came to.
-
-    A game keeps one per deal, so it is kept small: the tricks are stored as bytes
-    (:attr:`trick_plays` and :attr:`tricks` unpack them when asked).
-    """
-
-    number: int
-    dealer: int
-    pass_direction: str
-    dealt: tuple[CardSet, ...]
-    passes: tuple[CardSet, ...]
-    #: Points each seat took in tricks before any moon or sun (J♦ included when in force).
-    taken_points: tuple[int, ...]
-    #: Points added to each total for this deal.
-    points: tuple[int, ...]
-    shooter: int | None
-    #: ``"moon"``, ``"sun"`` (a :class:`~openhearts.phases.Shot`) or ``None``.
-    shot: Shot | None
-    #: ``"add"``/``"subtract"`` where the shooter chose, else ``None``.
-    moon_choice: MoonScore | None
-    #: The tricks, each as its leader, its winner and its cards in play order, one byte
-    #: each (see :func:`pack_tricks`).
-    packed_tricks: bytes = field(default=b"", repr=False)
-
-    @property
-    def trick_plays(self) -> tuple[tuple[int, tuple[int, ...], int], ...]:
-        """The tricks as plain ``(leader, card numbers, winner)`` tuples."""
-        data = self.packed_tricks
-        width = len(self.points) + 2
-        return tuple(
-            (data[at], tuple(data[at + 2 : at + width]), data[at + 1])
-            for at in range(0, len(data), width)
-        )
-
-    @property
-    def tricks(self) -> tuple[TrickRecord, ...]:
-        """The tricks as :class:`TrickRecord` objects."""
-        return tuple(
-            TrickRecord(leader, tuple(map(CARDS.__getitem__, cards)), winner)
-            for leader, cards, winner in self.trick_plays
-        )
-
-
-def pack_tricks(tricks: Iterable[tuple[int, Sequence[int], int]]) -> bytes:
-    """Tricks as bytes: leader, winner, then the cards, for each trick.
-
-    >>> pack_tricks([(1, (0, 5, 9), 2)])
-    b'\\x01\\x02\\x00\\x05\\t'
-    """
-    return bytes(chain.from_iterable([(lead, win, *cards) for lead, cards, win in tricks]))
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    """Exactly what one seat may know.  Bots and interfaces see only this.
-
-    It holds no reference to the game and no other seat's hidden cards: its own hand,
-    what it passed and received, every card played so far (and so the voids shown by
-    failing to follow suit), the cards each seat has won, and the scores.
-    """
-
-    rules: Rules
-    seat: int
-    names: tuple[str, ...]
-    phase: Phase
-    deal_number: int
-    dealer: int
-    pass_direction: str
-    #: Seat this seat passes to (None on a hold hand).
-    pass_target: int | None
-    #: Seat this seat receives from (None on a hold hand).
-    pass_source: int | None
-    hand: CardSet
-    #: Cards this seat set aside to pass (None until it has passed).
-    passed: CardSet | None
-    #: Cards received (None until every seat has passed).
-    received: CardSet | None
-    #: Seat to move in the play phase (or moon choice), else None.
-    to_move: int | None
-    #: Legal cards when this seat is to move in the play phase, else empty.
-    legal: CardSet
-    leader: int | None
-    #: The trick in progress as (seat, card) in play order.
-    trick: tuple[tuple[int, Card], ...]
-    tricks: tuple[TrickRecord, ...]
-    hand_sizes: tuple[int, ...]
-    #: Cards won by each seat this deal (face up in most programs).
-    won: tuple[CardSet, ...]
-    #: Points taken by each seat this deal so far.
-    points_taken: tuple[int, ...]
-    hearts_broken: bool
-    #: Suits each seat is known to lack (it failed to follow them).
-    voids: tuple[frozenset[Suit], ...]
-    #: Totals of finished deals (the deal in progress is added when it ends).
-    scores: tuple[int, ...]
-    #: Points of every finished deal, one tuple per deal.
-    deal_points: tuple[tuple[int, ...], ...]
-    #: Whether all seats have finished passing (or it is a hold hand).
-    passing_done: bool
-
-    @property
-    def played(self) -> CardSet:
-        """Every card played this deal, the trick in progress included."""
-        mask = 0
-        for trick in self.tricks:
-            for card in trick.cards:
-                mask |= 1 << card
-        for _, card in self.trick:
-            mask |= 1 << card
-        return CardSet(mask)
-
-    @property
-    def unseen(self) -> CardSet:
-        """Cards in play this seat has not seen: the other hands together."""
-        return CardSet(self.rules.deck_mask & ~self.played.mask & ~self.hand.mask)
-
-    @property
-    def players(self) -> int:
-        return self.rules.players
-
-    @property
-    def is_my_turn(self) -> bool:
-        return self.to_move == self.seat
-
-
-def conventional_moon_choice(scores: Sequence[int], shooter: int, points: int) -> bool:
-    """The convention of source 000: add to the others unless that would not leave the
-    shooter alone with the lowest total, in which case subtract.  Returns ``others_add``.
-
-    >>> conventional_moon_choice([10, 90, 90, 90], shooter=0, points=26)
-    True
-    >>> conventional_moon_choice([80, 10, 20, 30], shooter=0, points=26)
-    False
-    """
-    added = [s + (0 if i == shooter else points) for i, s in enumerate(scores)]
-    return all(added[shooter] < s for i, s in enumerate(added) if i != shooter)
 
 
 def _shuffled_hands(rules: Rules, seed: object, deal_number: int, dealer: int) -> list[int]:
@@ -364,8 +175,9 @@ class Game:
         self.results: list[DealResult] = []
         self.scores: list[int] = start[:]
         # Actions are logged compactly, since a game keeps them all: a play as its card
-        # number, a pass as the complement of its mask (negative), a moon choice as a
-        # bool; the acting seats in ``_seats``.  ``actions`` turns them into objects.
+        # number, a pass as the complement of its mask (negative), a moon choice as 52
+        # or 53 (a bool would not survive compilation: it becomes a plain int in a
+        # list[int]); the acting seats in ``_seats``.  ``actions`` turns them into objects.
         self._log: list[int] = []
         self._seats = bytearray()
         # The legal mask legal_mask() last returned, while the state is still the one it
@@ -515,18 +327,20 @@ class Game:
             )
         if deal.passes[seat] is not None:
             raise IllegalActionError(f"{self.names[seat]} has already passed")
-        try:
-            chosen = CardSet.parse(cards) if isinstance(cards, str) else CardSet(cards)
-        except (CardParseError, ValueError) as error:
-            raise IllegalActionError(str(error)) from None
+        mask = _plain_card_mask(cards)
+        if mask < 0:
+            try:
+                mask = (CardSet.parse(cards) if isinstance(cards, str) else CardSet(cards)).mask
+            except (CardParseError, ValueError) as error:
+                raise IllegalActionError(str(error)) from None
         count = self.rules.cards_passed
-        if len(chosen) != count:
-            raise IllegalActionError(f"pass exactly {count} cards, not {len(chosen)}")
-        missing = chosen.mask & ~deal.hands[seat]
+        if mask.bit_count() != count:
+            raise IllegalActionError(f"pass exactly {count} cards, not {mask.bit_count()}")
+        missing = mask & ~deal.hands[seat]
         if missing:
             raise IllegalActionError(f"you do not hold {CardSet(missing).pretty}")
-        deal.set_pass(seat, chosen.mask)
-        self._log.append(~chosen.mask)
+        deal.set_pass(seat, mask)
+        self._log.append(~mask)
         self._seats.append(seat)
 
     def play(self, card: int | str, seat: int | None = None) -> None:
@@ -535,17 +349,18 @@ class Game:
         if (
             legal
             and seat is None
-            and (card.__class__ is int or card.__class__ is Card)
-            and card >= 0  # type: ignore[operator]
-            and legal >> card & 1  # type: ignore[operator]
+            and isinstance(card, int)
+            and not isinstance(card, bool)
+            and card >= 0
+            and legal >> card & 1
         ):
             # The common case, checked against the mask legal_mask() returned for this
             # very state (so in the play phase: any change since would have cleared it).
             self._legal_mask = 0
             deal = self.deal
-            self._log.append(card)  # type: ignore[arg-type]
+            self._log.append(card)
             self._seats.append(deal.to_move)
-            deal.play_card(card)  # type: ignore[arg-type]
+            deal.play_card(card)
             if deal.phase is DONE:
                 self._finish_deal()
             return
@@ -591,7 +406,7 @@ class Game:
         if seat != deal.shooter:
             raise IllegalActionError("only the player who shot the moon chooses")
         deal.choose_moon(bool(others_add))
-        self._log.append(bool(others_add))
+        self._log.append(_MOON_OTHERS_ADD if others_add else _MOON_SHOOTER_SUBTRACTS)
         self._seats.append(seat)
         self._finish_deal()
 
@@ -715,24 +530,25 @@ class Game:
     def why_illegal(self, card: int) -> str:
         """Why the seat to move may not play ``card`` now, in plain words."""
         deal = self.deal
-        card = Card(card)
+        # A new name: compiled, a variable declared int keeps no int subclass.
+        chosen = Card(card)
         hand = deal.hands[deal.to_move]
-        if not hand >> card & 1:
-            return f"you do not hold the {card.pretty}"
+        if not hand >> chosen & 1:
+            return f"you do not hold the {chosen.pretty}"
         if deal.trick:
             led = Suit(deal.trick[0] // 13)
-            if hand & SUIT_MASKS[led] and card.suit != led:
+            if hand & SUIT_MASKS[led] and chosen.suit != led:
                 return f"you must follow suit: you hold {led.symbol}"
         elif deal.played == 0:
             return f"the first trick must be led with the {self.rules.first_lead_card.pretty}"
-        elif card.suit is Suit.HEARTS and not deal.hearts_broken:
+        elif chosen.suit is Suit.HEARTS and not deal.hearts_broken:
             return "hearts have not been broken: lead another suit"
         if deal.in_first_trick:
-            if card == QUEEN_OF_SPADES and self.rules.first_trick is not FirstTrick.NO_HEARTS:
+            if chosen == QUEEN_OF_SPADES and self.rules.first_trick is not FirstTrick.NO_HEARTS:
                 return "the Q♠ may not be played on the first trick"
-            if card.suit is Suit.HEARTS:
+            if chosen.suit is Suit.HEARTS:
                 return "hearts may not be played on the first trick"
-        return f"the {card.pretty} may not be played now"
+        return f"the {chosen.pretty} may not be played now"
 
     def _not_playing_reason(self) -> str:
         phase = self.deal.phase
@@ -764,6 +580,20 @@ class Game:
         )
 
 
+def _plain_card_mask(cards: object) -> int:
+    """The mask of a list or tuple of card numbers, or -1 for anything else (or any
+    number out of range), which the caller then reads through :class:`CardSet`: the
+    common case without building a set, every other case with its checks and messages."""
+    if not isinstance(cards, (list, tuple)):
+        return -1
+    mask = 0
+    for card in cards:
+        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
+            return -1
+        mask |= 1 << card
+    return mask
+
+
 def _card_set(mask: int) -> CardSet:
     """A CardSet of a mask the engine made (so known to be valid), without the checks."""
     cards = object.__new__(CardSet)
@@ -771,9 +601,14 @@ def _card_set(mask: int) -> CardSet:
     return cards
 
 
+#: How ``Game._log`` records a moon choice: numbers no card has.
+_MOON_SHOOTER_SUBTRACTS: Final = 52
+_MOON_OTHERS_ADD: Final = 53
+
+
 def _action_of(entry: int, seat: int) -> Action:
-    if entry.__class__ is bool:
-        return MoonChoice(seat, bool(entry))
+    if entry >= _MOON_SHOOTER_SUBTRACTS:
+        return MoonChoice(seat, entry == _MOON_OTHERS_ADD)
     if entry >= 0:
         return Play(seat, CARDS[entry])
     return Pass(seat, CardSet(~entry))

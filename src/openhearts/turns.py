@@ -23,7 +23,7 @@ Actions: ``0``-``51`` a card (our :class:`~openhearts.Card` number) to pass or p
 >>> turns.apply(99)
 Traceback (most recent call last):
 ...
-openhearts.game.IllegalActionError: 99 is not an action: actions are cards 0-51, 52 and 53
+openhearts.actions.IllegalActionError: 99 is not an action: actions are cards 0-51, 52 and 53
 """
 
 from __future__ import annotations
@@ -176,7 +176,7 @@ class TurnGame:
             game.play(action, seat=seat)
 
     def apply_action(self, action: Action) -> None:
-        """Apply a whole :class:`~openhearts.game.Action` (e.g. a bot's decision) for
+        """Apply a whole :class:`~openhearts.actions.Action` (e.g. a bot's decision) for
         :attr:`seat`: a pass becomes its cards one at a time."""
         if isinstance(action, Pass | Play | MoonChoice) and action.seat != self.seat:
             raise IllegalActionError(f"it is seat {self.seat}'s turn, not seat {action.seat}'s")

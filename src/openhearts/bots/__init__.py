@@ -244,6 +244,6 @@ def act(game: Game, seat: int, bot: Bot) -> None:
     """Ask ``bot`` for ``seat``'s next action and apply it to ``game``.
 
     The bot gets only ``game.view(seat)``.  An illegal choice raises
-    :class:`~openhearts.game.IllegalActionError` and leaves the game unchanged.
+    :class:`~openhearts.actions.IllegalActionError` and leaves the game unchanged.
     """
     game.apply(decide(bot, game.view(seat)))

@@ -1,4 +1,4 @@
-"""The bot interface: three decisions, each from a :class:`~openhearts.game.PlayerView`.
+"""The bot interface: three decisions, each from a :class:`~openhearts.view.PlayerView`.
 
 A bot never sees the :class:`~openhearts.game.Game`: it is handed the view of its
 own seat, which holds no other seat's hidden cards.

@@ -1,6 +1,6 @@
 """Deal the cards a player cannot see, consistently with everything it knows.
 
-What a seat knows about the other hands, from its :class:`~openhearts.game.PlayerView`:
+What a seat knows about the other hands, from its :class:`~openhearts.view.PlayerView`:
 
 * how many cards each seat holds now;
 * the cards it passed, and to whom: the receiver still holds those not yet played;

@@ -2,7 +2,7 @@
 S, T, R), the memory aids.
 
 Everything a sighted player sees on the table can be said with these; they take a
-:class:`~openhearts.game.PlayerView` (so they never tell one seat's hidden cards) and
+:class:`~openhearts.view.PlayerView` (so they never tell one seat's hidden cards) and
 the seat the sentence is for, which they call "you".
 
 >>> from openhearts import Game

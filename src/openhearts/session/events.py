@@ -172,7 +172,7 @@ def deal_started(game: Game) -> DealStarted:
 
 
 def apply_with_events(game: Game, action: Action, auto: AutoPlay | None = None) -> list[Event]:
-    """Apply ``action`` (an :class:`~openhearts.game.IllegalActionError` changes
+    """Apply ``action`` (an :class:`~openhearts.actions.IllegalActionError` changes
     nothing) and return what it caused, in order."""
     results_before = len(game.results)
     deal = game.deal
