@@ -45,7 +45,6 @@ def fast_settings(**changes: Any) -> Settings:
         takeover_delay=0.0,
         default_level="random",
         create_rate=0,
-        bot_threads=2,
         # Scripted players answer at machine speed.
         message_rate=1000.0,
         message_burst=1000.0,

@@ -28,8 +28,6 @@ class Settings:
     default_options: dict[str, Any] = field(default_factory=dict)
     #: Tables one address may create per minute (0: no limit).
     create_rate: int = 30
-    #: Threads for bot moves and hints.
-    bot_threads: int = 4
     #: Worlds per decision for the hard bot's hints (None: its default).
     hint_budget: int | None = None
     #: Messages per second one connection may send, and the burst allowed.
@@ -63,8 +61,9 @@ class Settings:
     #: progress nobody moves in is kept (0: forever); pruned hourly.
     retention_days: float = 30.0
     abandoned_days: float = 30.0
-    #: Bot and hint work running at once: all tables together, per address (the one
-    #: that made the table, or asks for the hint) and per table (its bots and hints).
+    #: Bot and hint work running at once (``--bot-threads``: the threads of the pool):
+    #: all tables together, per address (the one that made the table, or asks for the
+    #: hint) and per table (its bots and hints).
     max_bot_jobs: int = 4
     bot_jobs_per_address: int = 1
     bot_jobs_per_table: int = 1
