@@ -41,6 +41,7 @@ from typing import Any, Final
 import numpy as np
 import pyspiel
 
+from .bots.dealt import held_since_exchange, undo_exchange
 from .bots.sampler import constraints, sample
 from .cards import CardSet, cards_of
 from .game import PASSING, IllegalActionError
@@ -293,13 +294,7 @@ def _consistent_deal(
             unseen=knowledge.unseen & ~own_pass,
             allowed=tuple(mask & ~own_pass for mask in knowledge.allowed),
         )
-    hidden = sample(knowledge, rng)
-    held = [int(view.hand) if s == seat else hidden[s] for s in range(players)]
-    for finished in view.tricks:
-        for who, card in finished.plays(players):
-            held[who] |= 1 << card
-    for who, card in view.trick:
-        held[who] |= 1 << card
+    held = held_since_exchange(view, sample(knowledge, rng))
     # How many pass cards each seat has chosen so far, from the moves.
     counts = [0] * players
     offset = rules.pass_offset(state.deal_number)
@@ -309,17 +304,7 @@ def _consistent_deal(
     chosen: list[list[int]] = [[] for _ in range(players)]
     if view.passing_done and offset:
         # ``held`` is each seat's hand after the exchange: take back what it received.
-        passes = [0] * players
-        for giver in range(players):
-            taker = (giver + offset) % players
-            if giver == seat:
-                passes[giver] = own_pass
-            elif taker == seat:
-                passes[giver] = int(view.received or CardSet())
-            else:
-                pool = cards_of(held[taker])
-                passes[giver] = sum(1 << c for c in rng.sample(pool, rules.cards_passed))
-        dealt = [held[s] & ~passes[(s - offset) % players] | passes[s] for s in range(players)]
+        dealt, passes = undo_exchange(view, held, offset, rng)
         chosen = [cards_of(p) for p in passes]
     else:
         dealt = held

@@ -28,10 +28,11 @@ import zlib
 from typing import Any
 
 from .. import openspiel
-from ..cards import Card, CardSet
+from ..cards import Card, CardSet, cards_of
 from ..game import PASSING, PlayerView
 from ..rules import Rules
 from .base import BaseBot
+from .dealt import held_since_exchange, undo_exchange
 from .sampler import constraints, sample
 
 __all__ = ["OpenSpielBot", "OpenSpielError", "lockstep_state"]
@@ -66,10 +67,6 @@ def _game_for(rules: Rules) -> Any:
         raise OpenSpielError(f"OpenSpiel's Hearts cannot play these rules: {error}") from None
 
 
-def _cards(mask: int) -> list[int]:
-    return [c for c in range(52) if mask >> c & 1]
-
-
 def lockstep_state(view: PlayerView, rng: random.Random) -> Any:
     """A ``pyspiel`` state at the same point of the deal as ``view``, checked against it.
 
@@ -81,30 +78,12 @@ def lockstep_state(view: PlayerView, rng: random.Random) -> Any:
     seat = view.seat
     players = rules.players
     hidden = sample(constraints(view), rng)
-    played_by = [0] * players
-    for trick in view.tricks:
-        for who, card in trick.plays(players):
-            played_by[who] |= 1 << card
-    for who, card in view.trick:
-        played_by[who] |= 1 << card
-    # Every card each seat has held since the exchange: now held or played since.
-    final = [hidden[s] | played_by[s] for s in range(players)]
-    final[seat] = view.hand.mask | played_by[seat]
+    final = held_since_exchange(view, hidden)
     offset = 0 if view.pass_target is None else (view.pass_target - seat) % players
     passes: list[int] = [0] * players
     exchanged = offset and view.phase != PASSING
     if exchanged:
-        for giver in range(players):
-            receiver = (giver + offset) % players
-            if giver == seat:
-                assert view.passed is not None
-                passes[giver] = view.passed.mask
-            elif receiver == seat:
-                assert view.received is not None
-                passes[giver] = view.received.mask
-            else:
-                passes[giver] = sum(1 << c for c in rng.sample(_cards(final[receiver]), 3))
-        dealt = [final[s] & ~passes[(s - offset) % players] | passes[s] for s in range(players)]
+        dealt, passes = undo_exchange(view, final, offset, rng)
     elif view.phase != PASSING:
         dealt = final
     else:
@@ -113,9 +92,9 @@ def lockstep_state(view: PlayerView, rng: random.Random) -> Any:
         # turned to put this seat first to pass (player 0).
         dealt = final[seat:] + final[:seat]
     actions = [offset]
-    cards = [_cards(hand) for hand in dealt]
+    cards = [cards_of(hand) for hand in dealt]
     actions += [openspiel.card_to_action(cards[k % players][k // players]) for k in range(52)]
-    actions += [openspiel.card_to_action(card) for given in passes for card in _cards(given)]
+    actions += [openspiel.card_to_action(card) for given in passes for card in cards_of(given)]
     actions += [openspiel.card_to_action(card) for trick in view.tricks for card in trick.cards]
     actions += [openspiel.card_to_action(card) for _, card in view.trick]
     state = game.new_initial_state()
