@@ -15,7 +15,6 @@ import os
 import random
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -30,7 +29,7 @@ import pytest
 from openhearts import Game, Rules
 from openhearts.session.keys import KEYS, Command, key_of
 from openhearts.web.storage import Storage
-from web_support import settled_game, store_game
+from web_support import free_port, settled_game, store_game
 
 pytestmark = pytest.mark.browser
 
@@ -67,10 +66,8 @@ CARD_LABEL = re.compile(
 )
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+#: How long a server may take to start on a busy machine.
+SERVER_START_SECONDS = 120.0
 
 
 @contextlib.contextmanager
@@ -106,16 +103,21 @@ def running_server(
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
+        # Generous, and each health check waits longer than the last: a machine running
+        # other tests can take many seconds to start a server, and a server that died is
+        # noticed at once all the same.
+        deadline = time.monotonic() + SERVER_START_SECONDS
+        wait = 1.0
         while True:
             if process.poll() is not None:
                 pytest.fail(f"hearts serve exited: {log.read_text()}")
             try:
-                with urllib.request.urlopen(f"{base}/healthz", timeout=1):
+                with urllib.request.urlopen(f"{base}/healthz", timeout=wait):
                     break
             except (urllib.error.URLError, OSError):
                 if time.monotonic() > deadline:
                     pytest.fail(f"hearts serve did not start: {log.read_text()}")
+                wait = min(2 * wait, 15.0)
                 time.sleep(0.1)
         yield base
     finally:
@@ -130,7 +132,7 @@ def running_server(
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``hearts serve`` on a free port with bots that do not wait; yields its base URL."""
     folder = tmp_path_factory.mktemp("web")
-    with running_server(_free_port(), folder / "web.sqlite3", folder / "server.log") as base:
+    with running_server(free_port(), folder / "web.sqlite3", folder / "server.log") as base:
         yield base
 
 
@@ -858,7 +860,7 @@ def test_reconnects_after_the_server_restarts(
     browser: Browser, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     folder = tmp_path_factory.mktemp("restart")
-    port = _free_port()
+    port = free_port()
     database = folder / "web.sqlite3"
     with new_page(browser, viewport={"width": 1000, "height": 760}) as page:
         # A long takeover delay: the bots must not finish the game while we are away.
@@ -899,7 +901,7 @@ def test_a_settled_deal_finishes_by_itself_with_auto_play_one_on(
     offered = "document.querySelectorAll('#hand .hand-card.legal').length"
     # Moves at a pace a person could follow, so that the page's state between them can
     # be checked (and clicked at).
-    server = running_server(_free_port(), database, folder / "server.log", 60, bot_delay=0.3)
+    server = running_server(free_port(), database, folder / "server.log", 60, bot_delay=0.3)
     with server as base, new_page(browser, viewport={"width": 1280, "height": 800}) as page:
         page.on("websocket", on_socket)
         seat = {"table_id": "SettledTable", "token": token, "url": "/t/SettledTable"}
@@ -1155,7 +1157,7 @@ def test_points_in_words_and_the_tricks_of_a_stored_game(
     view = game.view(0)
     one = view.points_taken.index(1)
     with (
-        running_server(_free_port(), database, folder / "server.log", 600) as base,
+        running_server(free_port(), database, folder / "server.log", 600) as base,
         new_page(browser, viewport={"width": 1280, "height": 800}) as page,
     ):
         open_seat(page, base, {"table_id": "OnePoint", "token": token, "url": "/t/OnePoint"})
