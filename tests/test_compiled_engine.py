@@ -208,3 +208,25 @@ def test_the_doctests_of_the_compiled_modules_pass_on_their_source() -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     assert "2 passed" in result.stdout
+
+
+#: The engine's rules tests, run again on the pure-Python engine (the fallback) below.
+ENGINE_TESTS = ("test_game.py", "test_corners.py", "test_game_lean.py", "test_settled.py")
+
+
+@compiled_only
+def test_the_engine_tests_pass_on_the_pure_python_engine() -> None:
+    """The rest of the suite runs on the compiled engine; the fallback must keep every rule."""
+    environment = {**os.environ, "OPENHEARTS_KERNEL": "python"}
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+         *(str(Path("tests", name)) for name in ENGINE_TESTS)],
+        capture_output=True,
+        text=True,
+        env=environment,
+        cwd=ROOT,
+        timeout=600,
+        check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert " passed" in result.stdout and " failed" not in result.stdout
