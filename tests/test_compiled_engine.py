@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -230,3 +232,32 @@ def test_the_engine_tests_pass_on_the_pure_python_engine() -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert " passed" in result.stdout and " failed" not in result.stdout
+
+
+@compiled_only
+def test_a_compiled_module_older_than_its_source_is_passed_over(tmp_path: Path) -> None:
+    """An edit to deal.py after the build (a checkout, say) runs, instead of the stale
+    compiled code, with a warning that says how to compile again."""
+    package = Path(openhearts.__file__).parent
+    copy = tmp_path / "openhearts"
+    shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    later = time.time() + 60
+    os.utime(copy / "deal.py", (later, later))
+    environment = {k: v for k, v in os.environ.items() if k != "OPENHEARTS_KERNEL"}
+    environment["PYTHONPATH"] = str(tmp_path)
+    code = (
+        "import warnings\n"
+        "warnings.simplefilter('always')\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    import openhearts, openhearts.deal\n"
+        "print(openhearts.ENGINE_COMPILED, openhearts.deal.__file__, len(caught))\n"
+        "print(caught[0].message)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=environment, check=True
+    )
+    first, message = result.stdout.splitlines()
+    flag, where, count = first.split()
+    assert (flag, Path(where), count) == ("False", copy / "deal.py", "1")
+    assert "deal.py changed since the engine was compiled" in message
+    assert "pip install -e ." in message

@@ -6,7 +6,9 @@ with mypyc (``setup.py``); Python then imports the compiled modules in place of 
 ``.py`` files beside them.  ``OPENHEARTS_KERNEL=python`` in the environment makes
 :func:`choose` load those two modules from their source instead (and the playout kernel
 run its reference too): the pure-Python engine that the compiled one is tested against.
-Without the compiled modules, :func:`notice` warns once that the slower engine is in use.
+Without the compiled modules, :func:`notice` warns once that the slower engine is in use;
+compiled modules older than their source (edited since the build) are passed over for the
+source, with a warning.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import os
 import sys
 import warnings
 from collections.abc import Sequence
-from importlib.machinery import ModuleSpec
+from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
@@ -42,10 +44,43 @@ class SourceFinder:
         return importlib.util.spec_from_file_location(name, source)
 
 
+def stale_modules() -> list[str]:
+    """Compiled modules older than their source: edited (or checked out again) since the
+    last build, so the compiled code is not what the source says."""
+    folder = Path(__file__).parent
+    stale = []
+    for name in COMPILED_MODULES:
+        stem = name.rpartition(".")[2]
+        source = folder / f"{stem}.py"
+        for suffix in EXTENSION_SUFFIXES:
+            compiled = folder / f"{stem}{suffix}"
+            if (
+                compiled.exists()
+                and source.exists()
+                and source.stat().st_mtime > compiled.stat().st_mtime + 1
+            ):
+                stale.append(f"{stem}.py")
+                break
+    return stale
+
+
 def choose() -> None:
-    """Load the reference engine when it is asked for (done when this module is imported,
-    which the package does before anything else)."""
-    if reference_requested() and not any(isinstance(f, SourceFinder) for f in sys.meta_path):
+    """Load the engine from source when the reference is asked for, or when a compiled
+    module is older than its source (with a warning: ``pip install -e .`` rebuilds it).
+    Done when this module is imported, which the package does before anything else."""
+    if any(isinstance(finder, SourceFinder) for finder in sys.meta_path):
+        return
+    if reference_requested():
+        sys.meta_path.insert(0, SourceFinder())
+        return
+    stale = stale_modules()
+    if stale:
+        warnings.warn(
+            f"openhearts: {', '.join(stale)} changed since the engine was compiled; running "
+            "the engine from source (pip install -e . compiles it again)",
+            RuntimeWarning,
+            stacklevel=2,
+        )
         sys.meta_path.insert(0, SourceFinder())
 
 
@@ -58,7 +93,7 @@ def notice(modules: Sequence[ModuleType]) -> bool:
     """Warns once when the engine runs from source without being asked to; returns
     whether every module is compiled."""
     compiled = all(is_compiled(module) for module in modules)
-    if not compiled and not reference_requested():
+    if not compiled and not reference_requested() and not stale_modules():
         warnings.warn(
             "openhearts: the compiled engine is missing; games run on the slower "
             "pure-Python engine (reinstall with a C compiler to build it)",
