@@ -191,25 +191,31 @@ def test_an_engine_run_from_source_unasked_says_so_once() -> None:
     assert "compiled engine is missing" in message
 
 
+def pytest_on_the_pure_python_engine(*arguments: str) -> str:
+    """Run pytest with ``arguments`` in a child process on the pure-Python engine; its
+    output, once it has passed."""
+    environment = {**os.environ, "OPENHEARTS_KERNEL": "python"}
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+         *arguments],
+        capture_output=True,
+        text=True,
+        env=environment,
+        cwd=ROOT,
+        timeout=600,
+        check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return result.stdout
+
+
 @compiled_only
 def test_the_doctests_of_the_compiled_modules_pass_on_their_source() -> None:
     """Compiled modules keep no docstrings, so the suite runs their doctests from source."""
     sources = [
         str(Path("src", *name.split(".")).with_suffix(".py")) for name in _engine.COMPILED_MODULES
     ]
-    environment = {**os.environ, "OPENHEARTS_KERNEL": "python"}
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-         "--doctest-modules", *sources],
-        capture_output=True,
-        text=True,
-        env=environment,
-        cwd=ROOT,
-        timeout=300,
-        check=False,
-    )  # fmt: skip
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "2 passed" in result.stdout
+    assert "2 passed" in pytest_on_the_pure_python_engine("--doctest-modules", *sources)
 
 
 #: The engine's rules tests, run again on the pure-Python engine (the fallback) below.
@@ -219,19 +225,8 @@ ENGINE_TESTS = ("test_game.py", "test_corners.py", "test_game_lean.py", "test_se
 @compiled_only
 def test_the_engine_tests_pass_on_the_pure_python_engine() -> None:
     """The rest of the suite runs on the compiled engine; the fallback must keep every rule."""
-    environment = {**os.environ, "OPENHEARTS_KERNEL": "python"}
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-         *(str(Path("tests", name)) for name in ENGINE_TESTS)],
-        capture_output=True,
-        text=True,
-        env=environment,
-        cwd=ROOT,
-        timeout=600,
-        check=False,
-    )  # fmt: skip
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    assert " passed" in result.stdout and " failed" not in result.stdout
+    output = pytest_on_the_pure_python_engine(*(str(Path("tests", n)) for n in ENGINE_TESTS))
+    assert " passed" in output and " failed" not in output
 
 
 @compiled_only
