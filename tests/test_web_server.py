@@ -4,6 +4,7 @@ refused messages, and no card ever sent to a client that could not know it."""
 from __future__ import annotations
 
 import json
+import logging
 import re
 import time
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from openhearts import Game, Rules, record
 from openhearts.bots import act, make_bot
 from openhearts.web.settings import Settings
 from openhearts.web.storage import Storage
+from openhearts.web.table import Table
 from web_support import (
     ACTIONS,
     Player,
@@ -878,3 +880,25 @@ def test_the_host_can_remove_a_person_before_the_game_starts(server: ServerThrea
     assert ann.request({"type": "remove", "seat": squatter["seat"]})["code"] == "started"
     for player in (intruder, ann, again):
         player.close()
+
+
+def test_a_failing_bot_driver_is_logged_at_once(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A table whose driver died would wait for a move nobody makes: the failure is
+    written to the log when it happens, not when the task is collected."""
+
+    async def broken(table: Table) -> None:
+        raise RuntimeError("the driver broke")
+
+    monkeypatch.setattr(Table, "_drive_steps", broken)
+    with caplog.at_level(logging.ERROR, logger="openhearts.web"), running(storage) as server:
+        data = server.post("/api/play-now", {"name": "Ann", "options": {"end_score": 30}}).json()
+        player = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+        wait_for(
+            lambda: any("the bot driver failed" in r.getMessage() for r in caplog.records),
+            what="the driver's failure in the log",
+        )
+        player.close()
+    failure = next(r for r in caplog.records if "the bot driver failed" in r.getMessage())
+    assert failure.exc_info is not None and "the driver broke" in str(failure.exc_info[1])

@@ -509,6 +509,10 @@ class Table:
     async def _drive(self) -> None:
         try:
             await self._drive_steps()
+        except Exception:
+            # Said at once: a task's exception is otherwise reported only when the task
+            # is collected, and a table whose driver died waits for a move nobody makes.
+            log.exception("table %s: the bot driver failed", self.id)
         finally:
             self.hub.maybe_evict(self, idle=True)
 
