@@ -61,13 +61,25 @@ TRANSCRIPT = textwrap.dedent(
                         # Mostly refused: the message, and the game left unchanged.
                         before = game.action_count, game.phase, game.deal.key()
                         try:
-                            if game.phase == "passing":
+                            odd = rng.choice([3.0, None, [1], "x", True, -1])
+                            if rng.random() < 0.2:
+                                # Wrong types too: refused with a reason, never a TypeError.
+                                which = rng.choice(["pass_cards", "play", "view"])
+                                if which == "pass_cards":
+                                    game.pass_cards(odd, [0, 1, 2])
+                                else:
+                                    getattr(game, which)(odd)
+                            elif game.phase == "passing":
                                 seat = rng.choice(game.to_act())
                                 game.pass_cards(seat, rng.sample(range(52), rng.choice([2, 3])))
+                            elif game.phase == "moon_choice":
+                                game.choose_moon(rng.choice([odd, 0, 1, 2]), odd)
                             else:
-                                game.play(rng.choice([rng.randrange(60), "ZZ", -1, "QS"]))
+                                game.play(rng.choice([rng.randrange(60), "ZZ", -1, "QS", odd]))
                         except IllegalActionError as error:
                             write(f"refused: {error}")
+                        except TypeError as error:
+                            write(f"TypeError: {error}")
                             if (game.action_count, game.phase, game.deal.key()) != before:
                                 write("a refused action changed the game")
                     elif game.phase == "passing":
@@ -130,6 +142,7 @@ def test_the_compiled_engine_shows_exactly_what_the_source_shows() -> None:
     assert len(compiled_lines) > 5_000
     assert any(str(line).startswith("refused: ") for line in compiled_lines)
     assert "a refused action changed the game" not in compiled_lines
+    assert not any(str(line).startswith("TypeError") for line in compiled_lines)
     for number, (ours, theirs) in enumerate(zip(compiled_lines, reference_lines, strict=True)):
         assert ours == theirs, f"line {number} differs"
 

@@ -125,6 +125,10 @@ def _check_hands(rules: Rules, hands: Sequence[CardSet | int | Iterable[int] | s
 class Game:
     """A game of Hearts from the first deal to the winners.
 
+    Every action and seat given from outside is checked: a wrong one, of any type,
+    raises :class:`IllegalActionError` saying why (hence ``| object`` in some
+    signatures) and leaves the game unchanged.
+
     :param rules: the options in force.
     :param seed: decides every shuffle (and the seating, when shuffled); any str or int.
     :param names: player names in seat order (before any seating shuffle).
@@ -259,8 +263,9 @@ class Game:
         current = self.current_player
         return [] if current is None else [current]
 
-    def hand(self, seat: int) -> CardSet:
-        return CardSet(self.deal.hands[seat])
+    def hand(self, seat: int | object) -> CardSet:
+        """The cards ``seat`` holds now."""
+        return CardSet(self.deal.hands[self._check_seat(seat)])
 
     def points_settled(self) -> bool:
         """Whether the rest of the deal can no longer change the points (see
@@ -306,7 +311,7 @@ class Game:
 
     # Actions -------------------------------------------------------------------------
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: Action | object) -> None:
         """Apply any action (used by records and servers)."""
         if isinstance(action, Pass):
             self.pass_cards(action.seat, action.cards)
@@ -317,10 +322,10 @@ class Game:
         else:
             raise IllegalActionError(f"not an action: {action!r}")
 
-    def pass_cards(self, seat: int, cards: CardSet | Iterable[int] | str) -> None:
+    def pass_cards(self, seat: int | object, cards: CardSet | Iterable[int] | str) -> None:
         """Set aside the cards a seat passes; the exchange happens once all have passed."""
         deal = self.deal
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         if deal.phase != PASSING:
             raise IllegalActionError(
                 "there is no passing now" if deal.phase != DONE else "the game is over"
@@ -343,8 +348,11 @@ class Game:
         self._log.append(~mask)
         self._seats.append(seat)
 
-    def play(self, card: int | str, seat: int | None = None) -> None:
-        """Play a card for the seat to move (``seat``, if given, must be that seat)."""
+    def play(self, card: int | str | object, seat: int | object | None = None) -> None:
+        """Play a card for the seat to move (``seat``, if given, must be that seat).
+
+        ``card`` is a :class:`Card`, a card number or a card's name (``"QS"``).
+        """
         legal = self._legal_mask
         if (
             legal
@@ -368,12 +376,12 @@ class Game:
         if deal.phase != PLAYING:
             raise IllegalActionError(self._not_playing_reason())
         if seat is not None and seat != deal.to_move:
-            self._check_seat(seat)
+            other = self._check_seat(seat)
             raise IllegalActionError(
-                f"it is {self.names[deal.to_move]}'s turn, not {self.names[seat]}'s"
+                f"it is {self.names[deal.to_move]}'s turn, not {self.names[other]}'s"
             )
         number: int
-        if card.__class__ is Card or (card.__class__ is int and 0 <= card < 52):  # type: ignore[operator]
+        if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 52:
             number = card
         else:
             number = self._as_card(card)
@@ -398,16 +406,17 @@ class Game:
             raise IllegalActionError(f"not a card: {card!r}")
         return CARDS[card]
 
-    def choose_moon(self, seat: int, others_add: bool) -> None:
+    def choose_moon(self, seat: int | object, others_add: bool | object) -> None:
         """The shooter's choice: ``others_add`` or subtract from the shooter's own score."""
         deal = self.deal
         if deal.phase != MOON_CHOICE:
             raise IllegalActionError("there is no moon to choose for now")
-        if seat != deal.shooter:
+        shooter = deal.shooter
+        if shooter is None or seat != shooter:
             raise IllegalActionError("only the player who shot the moon chooses")
         deal.choose_moon(bool(others_add))
         self._log.append(_MOON_OTHERS_ADD if others_add else _MOON_SHOOTER_SUBTRACTS)
-        self._seats.append(seat)
+        self._seats.append(shooter)
         self._finish_deal()
 
     def _finish_deal(self) -> None:
@@ -470,9 +479,9 @@ class Game:
 
     # Views ---------------------------------------------------------------------------
 
-    def view(self, seat: int) -> PlayerView:
+    def view(self, seat: int | object) -> PlayerView:
         """What ``seat`` may know now."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         deal = self.deal
         players = self.rules.players
         exchanged = deal.phase != PASSING
@@ -558,9 +567,11 @@ class Game:
             return f"{self.names[self.deal.to_move]} must first choose how to score the moon"
         return "the game is over"
 
-    def _check_seat(self, seat: object) -> None:
+    def _check_seat(self, seat: object) -> int:
+        """``seat`` if it is one; else the error that says which seats there are."""
         if not isinstance(seat, int) or not 0 <= seat < self.rules.players:
             raise IllegalActionError(f"no seat {seat!r}: seats are 0 to {self.rules.players - 1}")
+        return seat
 
     # Conveniences ----------------------------------------------------------------------
 
