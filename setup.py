@@ -1,4 +1,5 @@
-"""Builds the optional compiled parts: the playout kernel (``openhearts._kernel``, C) and
+"""Builds the optional compiled parts: the playout kernel (``openhearts._kernel``, C), the
+deal's shuffle (``openhearts._shuffle``, C) and
 the engine's state machine (``openhearts.deal`` and ``openhearts.game``, the same Python
 source compiled by mypyc).
 
@@ -82,6 +83,12 @@ extensions = (
         Extension(
             "openhearts._kernel",
             sources=["src/openhearts/_kernel.c"],
+            extra_compile_args=["-O2"] if sys.platform != "win32" else [],
+            optional=True,
+        ),
+        Extension(
+            "openhearts._shuffle",
+            sources=["src/openhearts/_shuffle.c"],
             extra_compile_args=["-O2"] if sys.platform != "win32" else [],
             optional=True,
         ),

@@ -21,11 +21,14 @@ the reason in plain words and leaves the game unchanged.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from types import ModuleType
 from typing import Final
 
+from . import _engine
 from .actions import Action, IllegalActionError, MoonChoice, Pass, Play
 from .cards import (
     CARDS,
@@ -65,8 +68,46 @@ __all__ = [
 GAME_OVER: Final[Phase] = Phase.GAME_OVER
 
 
+def _load_shuffle() -> ModuleType | None:
+    """The shuffle in C (``_shuffle.c``), unless it is missing or the reference is asked
+    for; missing, the engine's notice (``openhearts._engine``) has said the build failed."""
+    if _engine.reference_requested():
+        return None
+    try:
+        from . import _shuffle
+    except ImportError:
+        return None
+    return _shuffle
+
+
+_compiled_shuffle = _load_shuffle()
+
+
 def _shuffled_hands(rules: Rules, seed: object, deal_number: int, dealer: int) -> list[int]:
-    rng = random.Random(_deal_seed(seed, deal_number))
+    """The hands of a deal, from the game's seed and the deal's number."""
+    deal_seed = _deal_seed(seed, deal_number)
+    if _compiled_shuffle is not None:
+        hands: list[int] = _compiled_shuffle.shuffled_hands(
+            _seed_key(deal_seed), rules.deck_mask, rules.players, dealer
+        )
+        return hands
+    return _reference_shuffled_hands(rules, deal_seed, dealer)
+
+
+def _seed_key(seed: int | str) -> bytes:
+    """The 32-bit words (little-endian bytes) that ``random.Random(seed)`` seeds its
+    generator with: an int's magnitude, a text's bytes followed by their SHA-512."""
+    if isinstance(seed, str):
+        encoded = seed.encode()
+        number = int.from_bytes(encoded + hashlib.sha512(encoded).digest(), "big")
+    else:
+        number = abs(seed)
+    return number.to_bytes(4 * max(1, (number.bit_length() + 31) // 32), "little")
+
+
+def _reference_shuffled_hands(rules: Rules, deal_seed: int | str, dealer: int) -> list[int]:
+    """The shuffle in Python, the reference for the one in C."""
+    rng = random.Random(deal_seed)
     # Sorting by random keys is an unbiased shuffle and several times faster than
     # random.shuffle, which calls back into Python once per card.  The keys are drawn
     # in card order, as sorted(deck, key=...) would draw them, so deals stay the same.
