@@ -18,6 +18,7 @@ from ..bots import Bot, make_bot
 from ..cards import Card, CardParseError, CardSet
 from ..game import (
     MOON_CHOICE,
+    PASSING,
     Action,
     Game,
     IllegalActionError,
@@ -506,6 +507,17 @@ class Table:
                 return seat, "auto"
         return None
 
+    def _situation(self, index: int) -> tuple[object, ...]:
+        """What a decision for seat ``index`` depends on: while passing, the seat's hand
+        and whether it has still to pass (the others pass at the same time); otherwise
+        the whole position."""
+        game = self.game
+        assert game is not None
+        deal = game.deal
+        if game.phase == PASSING:
+            return (self.game_number, deal.deal_number, deal.hands[index], deal.passes[index])
+        return (self.game_number, game.action_count, deal.key())
+
     async def _drive(self) -> None:
         try:
             await self._drive_steps()
@@ -535,6 +547,7 @@ class Table:
                     continue
             game = self.game
             assert game is not None
+            asked = self._situation(seat.index)
             if how == "auto":
                 card = game.auto_play_card()
                 assert card is not None  # the game has not moved since _automatic said so
@@ -557,8 +570,12 @@ class Table:
                     close_bot(bot)
                     seat.bot = make_bot("random", seed=bot_seed(game_seed(self.seed), seat.index))
             async with self.lock:
-                if self.version != version or self._automatic() != step:
-                    continue  # the game moved on while the bot was thinking
+                if self._situation(seat.index) != asked or self._automatic() != step:
+                    # The game moved on while the bot was thinking.  Only a change to
+                    # this seat's own situation counts: another seat's pass or a person
+                    # connecting leaves the decision as good as it was, and asking again
+                    # would make the bots' play depend on timing.
+                    continue
                 try:
                     events = await self.commit(action)
                 except IllegalActionError:
