@@ -4,7 +4,8 @@
 Covered: a complete deal played by clicking, passing three cards, an illegal card
 refused, the keyboard and the announcement keys, the memory aids (M, "Played"), a
 phone-sized screen, the winner at the end, and a shared table (join by link, spectator,
-coming back to the same seat).
+coming back to the same seat); the Options dialog (animation speed, Auto play one), a
+finished trick kept on the table at the slow speed, and N (new game).
 """
 
 from __future__ import annotations
