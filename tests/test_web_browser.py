@@ -4,7 +4,8 @@
 Covered: a complete deal played by clicking, passing three cards, an illegal card
 refused, the keyboard and the announcement keys, the memory aids (M, "Played"), a
 phone-sized screen, the winner at the end, and a shared table (join by link, spectator,
-coming back to the same seat).
+coming back to the same seat); the Options dialog (animation speed, Auto play one), a
+finished trick kept on the table at the slow speed, and N (new game).
 """
 
 from __future__ import annotations
@@ -59,6 +60,13 @@ STEP_MS = 20_000
 # Assertions wait as long as steps: a machine busy with other work can take more than
 # Playwright's default 5 seconds to render a table.
 expect.set_options(timeout=STEP_MS)
+
+#: A phone-sized touch screen.
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+}
 
 CARD_LABEL = re.compile(
     r"^(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of "
@@ -147,8 +155,15 @@ def browser() -> Iterator[Browser]:
 
 
 @contextlib.contextmanager
-def new_page(browser: Browser, **options: Any) -> Iterator[Page]:
+def new_page(browser: Browser, speed: str | None = "off", **options: Any) -> Iterator[Page]:
+    """A page in a context of its own, checked for errors when the block ends.
+
+    ``speed``: the page's animation speed, set before every load ("off" shows each state
+    as it arrives, so that tests wait for the server only); None leaves it to the page.
+    """
     context = browser.new_context(**options)
+    if speed is not None:
+        context.add_init_script(f"localStorage.setItem('openhearts.speed', {json.dumps(speed)})")
     page = context.new_page()
     page.set_default_timeout(STEP_MS)
     errors: list[str] = []
@@ -196,12 +211,24 @@ def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
 
 def open_seat(page: Page, base: str, answer: dict[str, Any]) -> None:
     """Open a table as the browser that holds the seat token (as after "Play now")."""
-    page.goto(base + "/")
+    # Not the lobby: it forgets the seat token of a table the server does not know (the
+    # moon test's table exists only in its WebSocket route), and on a busy machine it may
+    # do so after the token is set here.
+    page.goto(base + "/healthz")
     page.evaluate(
         "([key, token]) => localStorage.setItem(key, token)",
         [f"openhearts.seat.{answer['table_id']}", answer["token"]],
     )
     page.goto(base + answer["url"])
+
+
+def set_auto_play_one(page: Page, *, on: bool) -> None:
+    """Switch "Auto play one" in the Options dialog (O), and close it."""
+    page.keyboard.press("o")
+    expect(page.locator("#options-dialog")).to_be_visible()
+    page.locator("#auto-play-one").set_checked(on)
+    page.keyboard.press("Escape")
+    expect(page.locator("#options-dialog")).to_be_hidden()
 
 
 def hand(page: Page) -> list[str]:
@@ -478,13 +505,13 @@ def test_memory_aids_panel_and_sentence(server: str, browser: Browser) -> None:
     """Mid-deal on a phone-sized screen: M and the Played button open the panel of played
     and unseen cards, voids, hearts and points, and M says it; Escape closes it."""
     answer = post(server, "/api/play-now", {"name": "Mo", "level": "random"})
-    options = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    options = PHONE
     with new_page(browser, **options) as page:
         open_seat(page, server, answer)
         wait_passing(page)
         # Without "Auto play one" the deal waits for us on our turn: the panel is checked
         # against a state that cannot move under it.
-        page.locator("#auto-play-one").uncheck()
+        set_auto_play_one(page, on=False)
         page.wait_for_function("() => window.openhearts.state.auto_play_one === false")
         passed = pass_by_clicking(page)
         while True:
@@ -547,7 +574,7 @@ def test_memory_aids_panel_and_sentence(server: str, browser: Browser) -> None:
 
 
 def test_phone_sized_screen(server: str, browser: Browser) -> None:
-    options = {
+    options: dict[str, Any] = {
         "viewport": {"width": 390, "height": 844},
         "device_scale_factor": 2,
         "is_mobile": True,
@@ -757,7 +784,7 @@ def test_leave_table_hands_the_seat_to_a_bot_and_the_link_brings_it_back(
 def test_chat_shows_lines_as_text_and_keeps_the_keys_out_of_the_game(
     server: str, browser: Browser
 ) -> None:
-    phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    phone = PHONE
     with (
         new_page(browser, viewport={"width": 1100, "height": 800}) as host,
         new_page(browser, **phone) as guest,
@@ -927,7 +954,7 @@ def test_a_settled_deal_finishes_by_itself_with_auto_play_one_on(
         # On: no card is offered any more, and clicking the cards as fast as a person
         # could sends nothing; the rest of the deal plays itself.
         before = len(sent)
-        page.locator("#auto-play-one").check()
+        set_auto_play_one(page, on=True)
         expect(page.locator("#status")).to_contain_text("No points are left")
         assert page.evaluate(f"() => {offered}") == 0
         page.evaluate(
@@ -1109,7 +1136,7 @@ def test_the_phone_score_table_breaks_names_between_words_only(
     server: str, browser: Browser
 ) -> None:
     answer = post(server, "/api/play-now", {"name": "Wolfgangssonmaximilian", "level": "random"})
-    options = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    options = PHONE
     with new_page(browser, **options) as page:
         open_seat(page, server, answer)
         wait_passing(page)
@@ -1191,3 +1218,158 @@ def test_points_in_words_and_the_tricks_of_a_stored_game(
             for seat, points in enumerate(game.results[0].taken_points)
         )
         expect(page.locator("#review-summary")).to_contain_text(f"points taken: {taken}")
+
+
+def test_options_keep_the_speed_in_the_browser_and_auto_play_one_on_the_server(
+    server: str, browser: Browser
+) -> None:
+    """O opens the Options dialog on the chosen speed; the arrows choose another, which a
+    reload keeps; "Auto play one" in it is the seat's setting on the server."""
+    answer = post(server, "/api/play-now", {"name": "Opal", "level": "random"})
+    with new_page(browser, speed=None, viewport={"width": 1100, "height": 800}) as page:
+        open_seat(page, server, answer)
+        wait_passing(page)
+        dialog = page.locator("#options-dialog")
+        page.keyboard.press("O")
+        expect(dialog).to_be_visible()
+        expect(page.locator("#speed-normal")).to_be_checked()
+        expect(page.locator("#speed-normal")).to_be_focused()
+        page.keyboard.press("ArrowDown")
+        expect(page.locator("#speed-fast")).to_be_checked()
+        expect(page.locator("#announcer")).to_have_text("Animation speed: Fast.")
+        assert page.evaluate("() => localStorage.getItem('openhearts.speed')") == "fast"
+        auto = page.locator("#auto-play-one")
+        expect(auto).to_be_checked()
+        auto.uncheck()
+        page.wait_for_function("() => window.openhearts.state.auto_play_one === false")
+        page.keyboard.press("Escape")
+        expect(dialog).to_be_hidden()
+
+        page.reload()
+        wait_passing(page)
+        page.click("#nav-options")
+        expect(dialog).to_be_visible()
+        expect(page.locator("#speed-fast")).to_be_checked()
+        expect(auto).not_to_be_checked()
+        page.click("#options-close")
+        expect(dialog).to_be_hidden()
+
+        # In the lobby the dialog has the page's speed only: no seat, no Auto play one.
+        page.click("#nav-lobby")
+        page.click("#nav-options")
+        expect(page.locator("#speed-fast")).to_be_checked()
+        expect(page.locator("#options-seat")).to_be_hidden()
+
+
+#: Records, just after each state message has been handled, what the table shows: the
+#: message's number and the shown state's, and whether a finished trick is on the felt.
+SHOWN_ON_ARRIVAL = """
+window.shownOnArrival = [];
+const NativeSocket = window.WebSocket;
+window.WebSocket = class extends NativeSocket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type !== "state") return;
+      setTimeout(() => {
+        const trick = document.getElementById("trick");
+        window.shownOnArrival.push({
+          seq: message.seq,
+          shown: window.openhearts.state.seq,
+          finished: trick.classList.contains("old"),
+          cards: trick.querySelectorAll(".trick-card").length,
+        });
+      }, 0);
+    });
+  }
+};
+"""
+
+#: A state arrived while a whole finished trick stayed on the table: it was held back.
+HELD_BEHIND_A_TRICK = (
+    "() => window.shownOnArrival.find((r) => r.seq > r.shown && r.finished && r.cards === 4)"
+)
+
+
+def test_a_slow_pace_keeps_a_finished_trick_on_the_table(server: str, browser: Browser) -> None:
+    """The server's bots move at once; at the slow speed the page keeps a finished trick
+    on the table while the next cards wait, then shows them without being asked."""
+    answer = post(server, "/api/play-now", {"name": "Sol", "level": "random"})
+    with new_page(browser, speed="slow", viewport={"width": 1100, "height": 800}) as page:
+        page.add_init_script(SHOWN_ON_ARRIVAL)
+        open_seat(page, server, answer)
+        pass_by_clicking(page)
+        while True:
+            page.wait_for_function(
+                f"() => ({HELD_BEHIND_A_TRICK})()"
+                " || (document.body.dataset.myTurn === 'true'"
+                "     && document.querySelectorAll('#hand .hand-card.legal').length > 0)"
+            )
+            held = page.evaluate(f"() => ({HELD_BEHIND_A_TRICK})()")
+            if held:
+                break
+            code = page.eval_on_selector_all(
+                "#hand .hand-card.legal", "nodes => nodes.map(n => n.dataset.card)"
+            )[-1]
+            page.click(f'#hand [data-card="{code}"]')
+            wait_played(page, code)
+        # The state held back is shown in its turn, and the finished trick leaves.
+        page.wait_for_function("seq => window.openhearts.state.seq >= seq", arg=held["seq"])
+        expect(page.locator("#trick")).not_to_have_class(re.compile(r"\bold\b"))
+
+
+def test_n_starts_a_new_game_against_bots_and_is_play_again_after_the_end(
+    server: str, browser: Browser
+) -> None:
+    answer = post(
+        server, "/api/play-now", {"name": "Nia", "level": "random", "options": {"end_score": 1}}
+    )
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        open_seat(page, server, answer)
+        pass_by_clicking(page)
+        page.wait_for_function("() => document.body.dataset.phase === 'playing'")
+        dialog = page.locator("#new-game-dialog")
+        page.keyboard.press("n")
+        expect(dialog).to_be_visible()
+        expect(page.locator("#new-game-cancel")).to_be_focused()
+        page.keyboard.press("Escape")
+        expect(dialog).to_be_hidden()
+        assert page.evaluate("() => window.openhearts.state.game") == 1
+
+        page.keyboard.press("N")
+        expect(dialog).to_be_visible()
+        page.click("#new-game-confirm")
+        expect(dialog).to_be_hidden()
+        page.wait_for_function("() => window.openhearts.state.game === 2")
+        wait_passing(page)
+        expect(page.locator("#hand .hand-card")).to_have_count(13)
+        assert page.evaluate("() => window.openhearts.state.scores") == [0, 0, 0, 0]
+
+        # Once the game is over, N plays again at once, as the score table's button does.
+        pass_by_clicking(page)
+        play_deal_by_clicking(page)
+        expect(page.locator("#scores-title")).to_have_text("Game over")
+        page.keyboard.press("Escape")
+        expect(page.locator("#scores-dialog")).to_be_hidden()
+        page.keyboard.press("n")
+        page.wait_for_function("() => window.openhearts.state.game === 3")
+        wait_passing(page)
+        expect(dialog).to_be_hidden()
+
+
+def test_n_at_a_table_with_other_people_says_the_lobby_starts_new_games(
+    server: str, browser: Browser
+) -> None:
+    with (
+        new_page(browser, viewport={"width": 1100, "height": 800}) as host,
+        new_page(browser, viewport={"width": 1100, "height": 800}) as guest,
+    ):
+        shared_table(server, host, guest)
+        for page in (host, guest):
+            page.keyboard.press("n")
+            said = "Other people play at this table: start a new game from the lobby."
+            expect(page.locator("#announcer")).to_have_text(said)
+            expect(page.locator("#toast")).to_have_text(said)
+            expect(page.locator("#new-game-dialog")).to_be_hidden()
+            assert page.evaluate("() => window.openhearts.state.game") == 1

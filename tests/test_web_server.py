@@ -668,6 +668,50 @@ def test_undo_and_hints_against_bots(storage: Storage) -> None:
         player.close()
 
 
+def test_the_host_gives_a_game_against_bots_up_for_a_new_one(server: ServerThread) -> None:
+    data = server.post("/api/play-now", {"name": "Ann"}).json()
+    table_id = data["table_id"]
+    player = Player(server.ws_url(table_id), token=data["token"]).open()
+    player.play(stop_after=3)
+    before = player.state
+    assert before["game"] == 1 and before["seq"] > 0
+    # A plain start still refuses a game in progress: giving one up must be asked for.
+    assert player.request({"type": "start"})["code"] == "started"
+    assert player.request({"type": "start", "abandon": True})["type"] == "ack"
+    started = player.until(
+        lambda m: m["type"] == "state" and any(e["event"] == "started" for e in m["events"])
+    )
+    fresh = started["state"]
+    assert fresh["game"] == 2 and fresh["phase"] == "passing" and fresh["deal"] == 0
+    assert fresh["scores"] == [0, 0, 0, 0] and fresh["names"] == before["names"]
+    assert len(fresh["hand"]) == 13
+    # The game given up is kept as such, never finished or resumed; the new one is.
+    storage = server.hub.storage
+    assert storage.game_record(table_id, 1) == ("abandoned", None)
+    stored = storage.load_table(table_id)
+    assert stored is not None and stored.game is not None and stored.game.number == 2
+    assert stored.status == "playing"
+    player.play()
+    player.close()
+    assert player.errors == []
+    finished = storage.game_record(table_id, 2)
+    assert finished is not None and finished[0] == "finished"
+
+
+def test_a_game_with_other_people_cannot_be_given_up_for_a_new_one(
+    server: ServerThread,
+) -> None:
+    _, players = four_players(server)
+    assert players[0].request({"type": "start"})["type"] == "ack"
+    players[0].until(lambda m: m["type"] == "state")
+    refused = players[0].request({"type": "start", "abandon": True})
+    assert refused["code"] == "not_allowed" and "lobby" in refused["message"]
+    assert players[1].request({"type": "start", "abandon": True})["code"] == "not_host"
+    assert players[0].state["game"] == 1
+    for player in players:
+        player.close()
+
+
 def test_undo_and_hints_are_refused_with_other_people_at_the_table(
     server: ServerThread,
 ) -> None:

@@ -88,8 +88,10 @@ KEYS: tuple[Key, ...] = (
         "together: 2c 5c qs)", "Pass", plain=False),
     Key(Command.STATS, ("I",), ("stats",), "your statistics", "Stats"),
     Key(Command.RULES, (), ("rules",), "the rules in force"),
-    Key(Command.OPTIONS, ("O",), (), "the options", "Options", plain=False),
-    Key(Command.NEW_GAME, ("N",), (), "a new game", plain=False),
+    Key(Command.OPTIONS, ("O",), (), "the options, such as the animation speed and "
+        "Auto play one", "Options", plain=False),
+    Key(Command.NEW_GAME, ("N",), (), "start a new game, after asking while one is in "
+        "progress", plain=False),
     Key(Command.HELP, ("?",), ("help",), "the keys", "Help"),
     Key(Command.TYPE_CARD, ("/",), (), "type cards by name (qs, 10h, queen of spades); several "
         "at once when passing", plain=False),

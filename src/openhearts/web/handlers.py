@@ -330,9 +330,9 @@ async def _list(hub: Hub, connection: Connection, table: Table, message: Any) ->
 
 
 async def _start(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
-    _host(connection)
+    seat = _host(connection)
     async with table.lock:
-        await table.start()
+        await table.start(abandoning_for=seat if message.abandon else None)
         _ack(connection, message)
         table.announce_start()
         table.broadcast_table()

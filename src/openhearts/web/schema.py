@@ -260,6 +260,8 @@ class ListMessage(_Message):
 
 class StartMessage(_Message):
     type: Literal["start"]
+    #: During a game against bots only: give the game in progress up for a new one.
+    abandon: bool = False
 
 
 class LeaveMessage(_Message):
@@ -344,7 +346,7 @@ class StoredGame(_Strict):
     seed: Annotated[str, Field(max_length=64)]
     rules: RulesData
     names: Annotated[list[Annotated[str, Field(max_length=64)]], Field(min_length=3, max_length=6)]
-    status: Literal["playing", "finished"]
+    status: Literal["playing", "finished", "abandoned"]
     record: str | None = None
     actions: list[StoredAction] = []
     rated: bool = True

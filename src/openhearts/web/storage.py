@@ -136,7 +136,7 @@ games_table = sa.Table(
     sa.Column("seed", sa.String(64), nullable=False),
     sa.Column("rules", sa.Text, nullable=False),
     sa.Column("names", sa.Text, nullable=False),
-    # playing | finished
+    # playing | finished | abandoned (given up for a new game at the same table)
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("finished_at", sa.DateTime(timezone=True)),
@@ -445,9 +445,22 @@ class Storage:
 
     # Games and actions -----------------------------------------------------------
 
-    def start_game(self, table_id: str, game: GameRow, seats: Sequence[SeatRow]) -> None:
-        """Store a new game, the seats as they are at its start, and the table's status."""
+    def start_game(
+        self,
+        table_id: str,
+        game: GameRow,
+        seats: Sequence[SeatRow],
+        abandoned: int | None = None,
+    ) -> None:
+        """Store a new game, the seats as they are at its start, and the table's status;
+        the game numbered ``abandoned``, given up unfinished, is marked so at once."""
         with self.engine.begin() as connection:
+            if abandoned is not None:
+                connection.execute(
+                    games_table.update()
+                    .where(games_table.c.table_id == table_id, games_table.c.number == abandoned)
+                    .values(status="abandoned", finished_at=_now())
+                )
             connection.execute(
                 games_table.insert().values(
                     table_id=table_id,

@@ -316,11 +316,25 @@ class Table:
         seat.host = False
         seat.bot = None
 
-    async def start(self) -> None:
+    async def start(self, abandoning_for: Seat | None = None) -> None:
         """Fill empty seats with bots and start a game (caller holds the lock, then
-        calls :meth:`announce_start`)."""
+        calls :meth:`announce_start`).
+
+        :param abandoning_for: the host who gives the game in progress up for a new one,
+            which only a game against bots allows (it then counts in no statistics);
+            without it a game in progress is an error.
+        """
+        abandoned = None
         if self.status == "playing":
-            raise WebError("started", "the game has already started", 409)
+            if abandoning_for is None:
+                raise WebError("started", "the game has already started", 409)
+            if not self.is_solo(abandoning_for):
+                raise WebError(
+                    "not_allowed",
+                    "only a game against bots can be given up for a new one: with other "
+                    "people at the table, start a new game from the lobby",
+                )
+            abandoned = self.game_number
         for seat in self.seats:
             if seat.kind == "empty":
                 self.fill_seat(seat, self.level)
@@ -346,6 +360,7 @@ class Table:
             self.id,
             GameRow(number, seed, self.rules.to_dict(), list(game.names), "playing"),
             [s.row() for s in self.seats],
+            abandoned,
         )
         self.game = game
         self.seed = seed

@@ -17,6 +17,8 @@ import { loadKeys, onKeyDown } from "./keys.js";
 import { askToLeave, leaveTable } from "./leave.js";
 import { createTable, goToLobby, playNow, updatePlayerChoices } from "./lobby.js";
 import { openPlayed } from "./memory.js";
+import { playAgain, startNewGame } from "./newgame.js";
+import { onAutoPlayOne, openOptions } from "./options.js";
 import { openReview, stepReview } from "./review.js";
 import { openScores } from "./scores.js";
 import { openStats } from "./stats.js";
@@ -31,6 +33,10 @@ function init() {
   $("nav-lobby").addEventListener("click", goToLobby);
   $("nav-help").addEventListener("click", () => openDialog("help-dialog"));
   $("nav-stats").addEventListener("click", openStats);
+  $("nav-options").addEventListener("click", openOptions);
+  $("options-close").addEventListener("click", () => closeDialog("options-dialog"));
+  $("new-game-confirm").addEventListener("click", startNewGame);
+  $("new-game-cancel").addEventListener("click", () => closeDialog("new-game-dialog"));
   $("stats-close").addEventListener("click", () => closeDialog("stats-dialog"));
   $("join-form").addEventListener("submit", joinWithName);
   $("help-close").addEventListener("click", () => closeDialog("help-dialog"));
@@ -58,11 +64,7 @@ function init() {
   $("review-next").addEventListener("click", () => stepReview(1));
   $("review-close").addEventListener("click", () => closeDialog("review-dialog"));
   $("won-close").addEventListener("click", () => closeDialog("won-dialog"));
-  $("auto-play-one").addEventListener("change", (event) => {
-    app.autoWanted = event.target.checked;
-    if (send("auto", { play_one: app.autoWanted }) === null) app.autoWanted = null;
-    if (app.state) renderTable();
-  });
+  $("auto-play-one").addEventListener("change", onAutoPlayOne);
   $("type-card-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const input = $("type-card");
@@ -75,10 +77,7 @@ function init() {
     actOnTyped(code);
   });
   $("scores-close").addEventListener("click", () => closeDialog("scores-dialog"));
-  $("play-again").addEventListener("click", () => {
-    closeDialog("scores-dialog");
-    send("start");
-  });
+  $("play-again").addEventListener("click", playAgain);
   $("back-lobby").addEventListener("click", goToLobby);
   $("leave-table").addEventListener("click", askToLeave);
   $("leave-stay").addEventListener("click", () => closeDialog("leave-dialog"));

@@ -4,11 +4,11 @@ import { flash, toast } from "./announce.js";
 import { api } from "./api.js";
 import { chatAccepted, chatRefused, onChat, resetChat } from "./chat.js";
 import { $, seatKey, show, storage } from "./dom.js";
-import { onState } from "./game.js";
 import { renderHand } from "./hand.js";
 import { onHint } from "./hints.js";
 import { finishLeaving } from "./leave.js";
 import { rememberSeat, showLobby } from "./lobby.js";
+import { dropHeld, receiveState, showHeld } from "./pace.js";
 import { app } from "./store.js";
 import { renderTable } from "./table.js";
 import { setTable } from "./waiting.js";
@@ -149,6 +149,7 @@ export function connect() {
 }
 
 export function closeSocket() {
+  dropHeld();
   clearTimeout(app.reconnectTimer);
   // A stale timer id would let "back online" reconnect to a table the player has left.
   app.reconnectTimer = null;
@@ -167,12 +168,20 @@ export function sendRaw(message) {
   return true;
 }
 
+/** Actions on the game: the states the page holds back (pace.js) are shown first. */
+const GAME_ACTIONS = ["pass", "play", "moon", "undo", "hint", "auto", "start"];
+
 /** Send an action; the answer (ack or error) is matched by id. */
 export function send(type, fields = {}) {
+  // A card, a pass or a moon choice answers the state the player saw: the server
+  // refuses it as stale if the game has moved on since.  An undo takes back the
+  // player's last move whatever followed it, so it names the latest state.
+  const shown = app.seq ?? 0;
+  if (GAME_ACTIONS.includes(type)) showHeld();
   const id = app.nextId++;
   app.pending.set(id, type);
-  // Actions name the action count they answer: the server refuses a stale one.
-  const seen = ["pass", "play", "moon", "undo"].includes(type) ? { seq: app.seq ?? 0 } : {};
+  const counted = { pass: shown, play: shown, moon: shown, undo: app.seq ?? 0 };
+  const seen = type in counted ? { seq: counted[type] } : {};
   if (!sendRaw({ type, id, ...seen, ...fields })) {
     app.pending.delete(id);
     flash("Not connected yet: try again in a moment.", "error");
@@ -184,6 +193,9 @@ export function send(type, fields = {}) {
 function handleMessage(message) {
   switch (message.type) {
     case "welcome":
+      // A welcome (a new connection, or a new game whose seats may have moved) comes
+      // after every state before it.
+      showHeld();
       app.role = message.role;
       app.seat = message.seat === undefined ? null : message.seat;
       app.host = Boolean(message.host);
@@ -195,7 +207,7 @@ function handleMessage(message) {
       setTable(message.table);
       break;
     case "state":
-      onState(message);
+      receiveState(message);
       break;
     case "ack":
       if (message.for === "leave" && app.leaving) {

@@ -12,6 +12,8 @@ import { $, h } from "./dom.js";
 import { focusCard } from "./hand.js";
 import { requestHint, requestUndo } from "./hints.js";
 import { openPlayed } from "./memory.js";
+import { askNewGame } from "./newgame.js";
+import { openOptions } from "./options.js";
 import { openReview } from "./review.js";
 import { openScores } from "./scores.js";
 import {
@@ -39,14 +41,16 @@ export const COMMANDS = {
   read_hand: () => announce(handSentence()),
   pass_cards: confirmPass,
   stats: openStats,
+  options: openOptions,
+  new_game: askNewGame,
   help: () => openDialog("help-dialog"),
   type_card: () => $("type-card").focus(),
   clear: clearChoice,
 };
 
-/** Commands of the key map that have no place on the web page (it has no options
- * screen, starts games from the lobby, and keeps every game on the server). */
-export const NOT_ON_THE_WEB = ["rules", "options", "new_game", "save", "quit"];
+/** Commands of the key map that have no place on the web page: typed commands of the
+ * plain game, with no key (the server keeps every game, so there is nothing to save). */
+export const NOT_ON_THE_WEB = ["rules", "save", "quit"];
 
 /** Key (lower case) to [command, card number]; empty until the map is loaded. */
 const keyMap = new Map();

@@ -4,6 +4,7 @@
 import { cardBackSvg, cardName, cardSvg } from "./cards.js";
 import { $, h, show } from "./dom.js";
 import { renderHand } from "./hand.js";
+import { renderOptions } from "./options.js";
 import { renderStatus } from "./status.js";
 import {
   app, autoPlays, cardsToPass, gameInProgress, mayPlay, mustPass, mySeat, nameOf, seatInfo, whoOf,
@@ -222,8 +223,7 @@ function renderControls() {
   $("undo").hidden = !seated || !s.can_undo && !s.can_hint;
   $("undo").disabled = !s.can_undo || app.busy;
   $("hint").disabled = over || app.busy || autoPlays();
-  $("auto-play-one").checked = app.autoWanted ?? s.auto_play_one !== false;
-  $("auto-play-one").closest("label").hidden = !seated;
+  if ($("options-dialog").open) renderOptions();
   $("type-card-form").hidden = !seated || over;
   $("chat-form").hidden = !seated;
   $("chat-watching").hidden = seated;

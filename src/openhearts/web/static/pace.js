@@ -1,0 +1,79 @@
+// The pace of the table: the server sends a state after every move, bots' moves often
+// several in a burst.  The page shows them one after the other, each for as long as the
+// animation speed says (prefs.js), so that a finished trick stays on the table for a
+// moment and bots' cards do not flash past.  Nothing is dropped or reordered: every
+// state is shown, in the order it came, and its announcements are made as it is shown.
+//
+// The player is never kept waiting by it: a state that answers the player's own move
+// (their card, pass or moon choice, an undo, a new game) is shown at once, with
+// everything held back before it, and so is everything held back when the player sends
+// an action (connection.js), so that the action answers what the server last said.
+
+import { onState } from "./game.js";
+import { speed } from "./prefs.js";
+
+const held = [];
+let timer = null;
+/** When the next held state may be shown (performance.now() time). */
+let readyAt = 0;
+
+/** A state message from the server: shown now or after the ones held before it. */
+export function receiveState(message) {
+  held.push(message);
+  if (answersThePlayer(message) || speed().card === 0) showHeld();
+  else showWhenDue();
+}
+
+/** Show every state held back, at once and in order. */
+export function showHeld() {
+  clearTimeout(timer);
+  timer = null;
+  while (held.length) show(held.shift());
+}
+
+/** Forget the states held back: the page leaves the table's connection (the next one
+ * starts with the whole table, or the page shows another). */
+export function dropHeld() {
+  clearTimeout(timer);
+  timer = null;
+  held.length = 0;
+  readyAt = 0;
+}
+
+function showWhenDue() {
+  clearTimeout(timer);
+  timer = null;
+  while (held.length) {
+    const wait = readyAt - performance.now();
+    if (wait > 0) {
+      timer = setTimeout(showWhenDue, wait);
+      return;
+    }
+    show(held.shift());
+  }
+}
+
+function show(message) {
+  onState(message);
+  readyAt = performance.now() + shownFor(message);
+}
+
+/** How long a state stays before the next: a finished trick longer than a card. */
+function shownFor(message) {
+  const events = message.events || [];
+  const pace = speed();
+  const state = message.state || {};
+  if (state.phase === "playing" && events.some((e) => e.event === "trick")) return pace.trick;
+  if (events.some((e) => e.event === "played")) return pace.card;
+  return 0;
+}
+
+/** Whether the state shows the player's own move (not one played for them). */
+function answersThePlayer(message) {
+  const state = message.state || {};
+  const me = state.seat;
+  if (me === null || me === undefined) return false;
+  return (message.events || []).some((e) => e.event === "started" || e.event === "undone"
+    || (e.seat === me && !state.bot_playing && (
+      (e.event === "played" && !e.auto) || e.event === "passed" || e.event === "moon_chosen")));
+}
