@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
 from openhearts import CardSet, Game, Rules
 from openhearts.bots import BOTS, LEVEL_NOTES, LEVELS, BotError, act, make_bot
 from openhearts.bots.expert import ExpertBot
-from openhearts.bots.hard import HardBot, moon_choices
-from openhearts.bots.inference import MOON_PRIOR, weighted_deals, world_weight
+from openhearts.bots.hard import HardBot, _evaluate, moon_choices
+from openhearts.bots.inference import MOON_PRIOR, explain, weighted_deals, world_weight
 from openhearts.bots.moon import holds_every_point
 from openhearts.bots.passing import may_shoot, simulate_pass
 from openhearts.bots.policy import pass_policy, pass_ranking
@@ -133,6 +134,41 @@ def test_weighted_deals_fit_the_facts_and_favour_likely_worlds() -> None:
     rng = random.Random(1)
     uniform = [sample(knowledge, rng) for _ in range(40)]
     assert mean_weight(kept) > mean_weight(uniform)
+
+
+def test_without_resampling_every_pool_deal_is_kept_with_its_weight() -> None:
+    game = _hold_deal_with_easy_bots(3, 26)
+    seat = game.to_act()[0]
+    view = game.view(seat)
+    found = weighted_deals(view, constraints(view), random.Random(1), 40, 120, resample=False)
+    assert len(found.deals) == len(found.weights) == 120
+    assert sum(found.weights) == pytest.approx(120)
+    raw = [explain(view, [0 if s == seat else d[s] for s in range(4)]) for d in found.deals]
+    ratios = {round(w / e.weight(), 9) for w, e in zip(found.weights, raw, strict=True)}
+    assert len(ratios) == 1  # proportional to the explanation's weight
+    assert len(set(found.weights)) > 1
+
+
+def test_the_search_counts_each_world_for_its_weight() -> None:
+    """Two worlds weighted 3 and 1 give the totals of the first counted three times."""
+    game = _hold_deal_with_easy_bots(5, 18)
+    seat = game.to_act()[0]
+    view = game.view(seat)
+    task, _ = ExpertBot("w", budget=2, pool=2, weighted=True)._task(view)
+    deals = task.deals
+    assert len(deals) == 2
+
+    def totals(chosen: tuple[int, ...], weights: tuple[float, ...]) -> list[float]:
+        rows = _evaluate(
+            replace(task, deals=tuple(deals[i] for i in chosen), weights=weights,
+                    worlds=range(len(chosen)))
+        )  # fmt: skip
+        return [value for row in rows for value in row]
+
+    weighted = totals((0, 1), (3.0, 1.0))
+    repeated = totals((0, 0, 0, 1), ())
+    assert weighted == pytest.approx(repeated)
+    assert weighted != pytest.approx(totals((0, 1), ()))
 
 
 def test_no_play_and_no_pass_weighs_nothing() -> None:

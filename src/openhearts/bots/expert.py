@@ -41,6 +41,9 @@ class ExpertBot(HardBot):
         playouts where it goes for the moon (:mod:`openhearts.bots.moon`), as much as
         the inference finds it likely to.  Off by default: short arena runs did not
         show it to help (docs/bots.md), and it costs about half as much time again.
+    :param weighted: search every world of the pool, each counted for its weight,
+        instead of ``budget`` worlds resampled from it by weight (``budget`` then only
+        bounds ``pool`` from below).
 
     Other parameters as :class:`~openhearts.bots.hard.HardBot`.
     """
@@ -56,12 +59,14 @@ class ExpertBot(HardBot):
         pass_worlds: int = EXPERT_PASS_WORLDS,
         pool: int = EXPERT_POOL,
         moon_watch: bool = False,
+        weighted: bool = False,
     ) -> None:
         super().__init__(seed, budget, workers, time_limit, pass_worlds)
         if pool < budget:
             raise ValueError("pool: at least as many worlds as the budget")
         self.pool = pool
         self.moon_watch = moon_watch
+        self.weighted = weighted
         #: The seat holding every point taken so far and its odds of shooting, found by
         #: the inference of the decision under way.
         self._watch: tuple[int, float] | None = None
@@ -71,17 +76,20 @@ class ExpertBot(HardBot):
 
     def _deals(
         self, view: PlayerView, knowledge: Knowledge, seed: int
-    ) -> tuple[tuple[int, ...], ...]:
+    ) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...]]:
         self._watch = None
-        if self.pool == self.budget:
-            return ()
-        found = weighted_deals(view, knowledge, random.Random(seed), self.budget, self.pool)
+        if self.pool == self.budget and not self.weighted:
+            return (), ()
+        found = weighted_deals(
+            view, knowledge, random.Random(seed), self.budget, self.pool,
+            resample=not self.weighted,
+        )  # fmt: skip
         taken = [won.mask for won in view.won]
         point_mask = view.rules.point_mask
         for other in range(view.rules.players):
             if other != view.seat and holds_every_point(taken, other, point_mask):
                 self._watch = (other, found.shooters[other])
-        return found.deals
+        return found.deals, found.weights
 
     def _totals(self, task: _Task) -> _Totals:
         totals = super()._totals(task)

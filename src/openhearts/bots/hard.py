@@ -155,12 +155,15 @@ class _Task:
     deadline: float | None
     #: Deals of the hidden cards chosen beforehand (indexed by world); empty: sample.
     deals: tuple[tuple[int, ...], ...] = ()
+    #: How much each of ``deals`` counts; empty: each counts once.
+    weights: tuple[float, ...] = ()
     #: Deal worlds with :class:`WorldSampler` and play them out through the compiled
     #: kernel (when built), rather than with :func:`sample` and the Python engine.
     compiled: bool = True
 
 
-#: Per (candidate, mode): [sum of objective, sum of own points, worlds].
+#: Per (candidate, mode): [sum of objective, sum of own points, worlds], every sum
+#: counting each world for its weight (:attr:`_Task.weights`).
 _Totals = list[list[float]]
 
 
@@ -192,13 +195,14 @@ def _evaluate(task: _Task) -> _Totals:
         )  # fmt: skip
         # Every candidate, in every mode, played out in one call (candidate-major order).
         outcomes = evaluate(rules, position, task.candidates, seat, task.modes, task.add_for)
+        weight = task.weights[world] if task.weights else 1
         for index, points in enumerate(outcomes):
             mine = points[seat]
             others = (sum(points) - mine) / (players - 1)
             row = totals[index]
-            row[0] += mine - others
-            row[1] += mine
-            row[2] += 1
+            row[0] += weight * (mine - others)
+            row[1] += weight * mine
+            row[2] += weight
     return totals
 
 
@@ -332,6 +336,22 @@ class HardBot(BaseBot):
 
     def _search(self, view: PlayerView) -> list[tuple[Card, float, float]]:
         """(card, expected own points, objective) for every legal card, best first."""
+        task, groups = self._task(view)
+        totals = self._totals(task)
+        modes = task.modes
+        results: list[tuple[Card, float, float]] = []
+        for index, card in enumerate(task.candidates):
+            rows = totals[index * len(modes) : (index + 1) * len(modes)]
+            best = min(rows, key=lambda r: r[0] / r[2] if r[2] else math.inf)
+            worlds = best[2] or 1.0
+            for member in groups[card]:
+                results.append((Card(member), best[1] / worlds, best[0] / worlds))
+        results.sort(key=lambda item: (item[2], item[0]))
+        return results
+
+    def _task(self, view: PlayerView) -> tuple[_Task, dict[int, list[int]]]:
+        """The search of a decision as a task (its worlds chosen or seeded), and the
+        legal cards grouped behind each candidate."""
         rules = view.rules
         legal = view.legal.mask
         gone = view.played.mask
@@ -352,8 +372,8 @@ class HardBot(BaseBot):
         seed = zlib.crc32(key.encode())
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
         knowledge = constraints(view)
-        deals = self._deals(view, knowledge, seed)
-        base = _Task(
+        deals, weights = self._deals(view, knowledge, seed)
+        task = _Task(
             rules=rules,
             knowledge=knowledge,
             hand=hand,
@@ -373,18 +393,10 @@ class HardBot(BaseBot):
             worlds=range(len(deals) if deals else self.budget),
             deadline=deadline,
             deals=deals,
+            weights=weights,
             compiled=self.compiled,
         )
-        totals = self._totals(base)
-        results: list[tuple[Card, float, float]] = []
-        for index, card in enumerate(candidates):
-            rows = totals[index * len(modes) : (index + 1) * len(modes)]
-            best = min(rows, key=lambda r: r[0] / r[2] if r[2] else math.inf)
-            worlds = best[2] or 1.0
-            for member in groups[card]:
-                results.append((Card(member), best[1] / worlds, best[0] / worlds))
-        results.sort(key=lambda item: (item[2], item[0]))
-        return results
+        return task, groups
 
     def _totals(self, task: _Task) -> _Totals:
         """Play out every world of ``task``: per candidate and mode, the sums of the
@@ -395,10 +407,11 @@ class HardBot(BaseBot):
 
     def _deals(
         self, view: PlayerView, knowledge: Knowledge, seed: int
-    ) -> tuple[tuple[int, ...], ...]:
-        """Deals of the hidden cards to search, chosen before searching; empty (here)
-        lets every world sample its own deal uniformly among the consistent ones."""
-        return ()
+    ) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...]]:
+        """Deals of the hidden cards to search, chosen before searching, and how much
+        each counts (empty: once each).  No deals (here) lets every world sample its own
+        deal uniformly among the consistent ones."""
+        return (), ()
 
     def _parallel(self, task: _Task) -> _Totals:
         if self._pool is None:
