@@ -5,7 +5,8 @@ has) are played into with random legal cards, from ordinary deals and from lopsi
 where one seat holds the high cards (so that moons and suns come up often).  On each, the
 kernel and the reference must agree on the legal cards, on every card played to the end
 of the deal (winners, cards won, hearts broken, points, shooter), on random playouts
-under the same SplitMix64 stream, on ``easy`` playouts, and on ``hard``'s search step.
+under the same SplitMix64 stream, on ``easy`` playouts, and on ``hard``'s search step
+(with nobody, the searching seat or every seat looking one card ahead in its playouts).
 """
 
 from __future__ import annotations
@@ -112,6 +113,14 @@ def check_same(rules: Rules, position: Position, rng: random.Random) -> None:
     assert kernel.evaluate(rules, position, candidates, root, (False, True), add_for) == (
         expected_points
     )
+    for lookahead in (1, 2):
+        expected_points = kernel.reference_evaluate(
+            rules, position, candidates, root, (False, True), add_for, lookahead
+        )
+        points = kernel.evaluate(
+            rules, position, candidates, root, (False, True), add_for, lookahead
+        )
+        assert points == expected_points, lookahead
 
 
 @needs_kernel
@@ -182,6 +191,9 @@ def test_bad_input_is_a_value_error(implementation: str) -> None:
         evaluate(rules, position, [illegal], 0)
     with pytest.raises(ValueError, match="policy"):
         playout(rules, position, "clever")
+    legal = cards_of(kernel.legal_mask(rules, position))
+    with pytest.raises(ValueError, match="lookahead"):
+        evaluate(rules, position, legal, 0, (False,), None, 3)
 
 
 @needs_kernel

@@ -40,6 +40,7 @@ def evaluate(
     modes: Sequence[bool],
     root: int,
     add_for: Sequence[bool] | None,
+    lookahead: int = 0,
     /,
 ) -> list[tuple[int, ...]]: ...
 def random_u64(seed: int, count: int, /) -> list[int]: ...

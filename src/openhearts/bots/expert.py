@@ -60,8 +60,9 @@ class ExpertBot(HardBot):
         pool: int = EXPERT_POOL,
         moon_watch: bool = False,
         weighted: bool = False,
+        lookahead: int = 0,
     ) -> None:
-        super().__init__(seed, budget, workers, time_limit, pass_worlds)
+        super().__init__(seed, budget, workers, time_limit, pass_worlds, lookahead=lookahead)
         if pool < budget:
             raise ValueError("pool: at least as many worlds as the budget")
         self.pool = pool

@@ -48,6 +48,10 @@ from .sampler import Knowledge, WorldSampler, constraints, sample
 
 __all__ = [
     "HardBot",
+    "LOOKAHEAD_NONE",
+    "LOOKAHEAD_ROOT",
+    "LOOKAHEAD_ALL",
+    "lookahead_card",
     "CardValue",
     "DEFAULT_BUDGET",
     "DEFAULT_PASS_WORLDS",
@@ -62,6 +66,11 @@ DEFAULT_BUDGET = 60
 DEFAULT_PASS_WORLDS = 30
 
 
+#: Who looks one card ahead in a playout (:func:`playout`'s ``lookahead``): nobody, the
+#: searching seat, or every seat.
+LOOKAHEAD_NONE, LOOKAHEAD_ROOT, LOOKAHEAD_ALL = 0, 1, 2
+
+
 def playout(
     state: DealState,
     root: int,
@@ -69,6 +78,7 @@ def playout(
     add_for: Sequence[bool],
     jack: bool,
     watch: int = -1,
+    lookahead: int = LOOKAHEAD_NONE,
 ) -> list[int]:
     """Play ``state`` to the end with the rule-of-thumb policy; returns the deal's points.
 
@@ -76,6 +86,9 @@ def playout(
     ``add_for[s]``: the moon choice seat ``s`` would make, where the shooter chooses.
     ``watch``: a seat taken to go for the moon, and stopped by everyone else, while it
     holds every point taken (:mod:`openhearts.bots.moon`); -1 for none.
+    ``lookahead``: :data:`LOOKAHEAD_ROOT` has seat ``root``, :data:`LOOKAHEAD_ALL` every
+    seat, choose each card by trying every legal card and playing each out by the rules
+    of thumb (:func:`lookahead_card`) instead of by the rules themselves.
     """
     players = state.players
     point_mask = state.rules.point_mask
@@ -91,6 +104,9 @@ def playout(
                 else:
                     threat = moon_threat(state.taken, point_mask)
             seat = state.to_move
+            if lookahead == LOOKAHEAD_ALL or (lookahead == LOOKAHEAD_ROOT and seat == root):
+                state.play_card(lookahead_card(state, legal, root, shoot, add_for, jack, watch))
+                continue
             seen = threat
             # The root's moon plan holds while nobody else has a point.
             if shoot and seat == root and threat in (-1, root):
@@ -111,6 +127,38 @@ def playout(
         state.choose_moon(add_for[state.shooter])
     assert state.points is not None
     return state.points
+
+
+def lookahead_card(
+    state: DealState,
+    legal: int,
+    root: int,
+    shoot: bool,
+    add_for: Sequence[bool],
+    jack: bool,
+    watch: int = -1,
+) -> int:
+    """The card of ``legal`` that the seat to move does best with when every seat then
+    plays the rest of ``state`` (one deal of the cards) by the rules of thumb: its points
+    less the others' average, lowest; the lowest card on ties.  A seat looking one card
+    ahead this way plays as if it saw the cards of the deal it is played in."""
+    seat = state.to_move
+    players = state.players
+    best = -1
+    best_value = 0
+    rest = legal
+    while rest:
+        card = (rest & -rest).bit_length() - 1
+        rest &= rest - 1
+        after = state.clone()
+        after.play_card(card)
+        points = playout(after, root, shoot, add_for, jack, watch)
+        # The margin times (players - 1), kept in integers.
+        value = players * points[seat] - sum(points)
+        if best < 0 or value < best_value:
+            best = card
+            best_value = value
+    return best
 
 
 def moon_choices(view: PlayerView) -> tuple[bool, ...]:
@@ -160,6 +208,8 @@ class _Task:
     #: Deal worlds with :class:`WorldSampler` and play them out through the compiled
     #: kernel (when built), rather than with :func:`sample` and the Python engine.
     compiled: bool = True
+    #: Who looks one card ahead in the playouts (:func:`playout`).
+    lookahead: int = LOOKAHEAD_NONE
 
 
 #: Per (candidate, mode): [sum of objective, sum of own points, worlds], every sum
@@ -194,7 +244,9 @@ def _evaluate(task: _Task) -> _Totals:
             task.hearts_broken,
         )  # fmt: skip
         # Every candidate, in every mode, played out in one call (candidate-major order).
-        outcomes = evaluate(rules, position, task.candidates, seat, task.modes, task.add_for)
+        outcomes = evaluate(
+            rules, position, task.candidates, seat, task.modes, task.add_for, task.lookahead
+        )
         weight = task.weights[world] if task.weights else 1
         for index, points in enumerate(outcomes):
             mine = points[seat]
@@ -242,6 +294,9 @@ class HardBot(BaseBot):
         (:mod:`openhearts.kernel`) when it is built, dealing them with the prepared
         :class:`~openhearts.bots.sampler.WorldSampler`; False uses the pure-Python
         references of both.  The choices are the same either way, only the time differs.
+    :param lookahead: who looks one card ahead in the playouts instead of following the
+        rules of thumb (:func:`playout`): 0 nobody (``hard``'s default), 1 this seat,
+        2 every seat.  Each look costs a playout per legal card.
     """
 
     name = "hard"
@@ -254,8 +309,12 @@ class HardBot(BaseBot):
         time_limit: float | None = None,
         pass_worlds: int = DEFAULT_PASS_WORLDS,
         compiled: bool = True,
+        lookahead: int = LOOKAHEAD_NONE,
     ) -> None:
         super().__init__(seed)
+        if lookahead not in (LOOKAHEAD_NONE, LOOKAHEAD_ROOT, LOOKAHEAD_ALL):
+            raise ValueError("lookahead: 0 (nobody), 1 (this seat) or 2 (every seat)")
+        self.lookahead = lookahead
         if pass_worlds < 0:
             raise ValueError("pass_worlds: 0 (rules of thumb) or more")
         self.pass_worlds = pass_worlds
@@ -395,6 +454,7 @@ class HardBot(BaseBot):
             deals=deals,
             weights=weights,
             compiled=self.compiled,
+            lookahead=self.lookahead,
         )
         return task, groups
 
