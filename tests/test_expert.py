@@ -330,7 +330,9 @@ def test_expert_looking_ahead_plays_whole_deals_legally_and_repeatably() -> None
     def deal(seed: int) -> tuple[int, ...]:
         game = Game(seed=seed, first_deal=seed)
         bots = [
-            ExpertBot(f"e{s}", budget=8, pool=24, pass_worlds=4, lookahead=2 - s % 2)
+            ExpertBot(
+                f"e{s}", budget=8, pool=24, pass_worlds=4, lookahead=1 + s // 2, depth=2 - s // 2
+            )
             if s % 2 == 0
             else make_bot("hard", s, budget=8, lookahead=1)
             for s in range(4)
@@ -345,3 +347,5 @@ def test_expert_looking_ahead_plays_whole_deals_legally_and_repeatably() -> None
     assert deal(1) == points
     with pytest.raises(ValueError, match="lookahead"):
         HardBot(1, lookahead=3)
+    with pytest.raises(ValueError, match="depth"):
+        ExpertBot(1, depth=4)

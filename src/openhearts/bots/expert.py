@@ -61,8 +61,11 @@ class ExpertBot(HardBot):
         moon_watch: bool = False,
         weighted: bool = False,
         lookahead: int = 0,
+        depth: int = 1,
     ) -> None:
-        super().__init__(seed, budget, workers, time_limit, pass_worlds, lookahead=lookahead)
+        super().__init__(
+            seed, budget, workers, time_limit, pass_worlds, lookahead=lookahead, depth=depth
+        )
         if pool < budget:
             raise ValueError("pool: at least as many worlds as the budget")
         self.pool = pool

@@ -79,6 +79,7 @@ def playout(
     jack: bool,
     watch: int = -1,
     lookahead: int = LOOKAHEAD_NONE,
+    depth: int = 1,
 ) -> list[int]:
     """Play ``state`` to the end with the rule-of-thumb policy; returns the deal's points.
 
@@ -87,8 +88,9 @@ def playout(
     ``watch``: a seat taken to go for the moon, and stopped by everyone else, while it
     holds every point taken (:mod:`openhearts.bots.moon`); -1 for none.
     ``lookahead``: :data:`LOOKAHEAD_ROOT` has seat ``root``, :data:`LOOKAHEAD_ALL` every
-    seat, choose each card by trying every legal card and playing each out by the rules
-    of thumb (:func:`lookahead_card`) instead of by the rules themselves.
+    seat, choose each card by trying every legal card and playing each out
+    (:func:`lookahead_card`) instead of by the rules of thumb; ``depth`` levels deep: at
+    depth 1 those playouts follow the rules of thumb, at depth 2 they look ahead in turn.
     """
     players = state.players
     point_mask = state.rules.point_mask
@@ -105,7 +107,10 @@ def playout(
                     threat = moon_threat(state.taken, point_mask)
             seat = state.to_move
             if lookahead == LOOKAHEAD_ALL or (lookahead == LOOKAHEAD_ROOT and seat == root):
-                state.play_card(lookahead_card(state, legal, root, shoot, add_for, jack, watch))
+                card = lookahead_card(
+                    state, legal, root, shoot, add_for, jack, watch, lookahead, depth
+                )
+                state.play_card(card)
                 continue
             seen = threat
             # The root's moon plan holds while nobody else has a point.
@@ -137,11 +142,15 @@ def lookahead_card(
     add_for: Sequence[bool],
     jack: bool,
     watch: int = -1,
+    lookahead: int = LOOKAHEAD_ROOT,
+    depth: int = 1,
 ) -> int:
     """The card of ``legal`` that the seat to move does best with when every seat then
     plays the rest of ``state`` (one deal of the cards) by the rules of thumb: its points
     less the others' average, lowest; the lowest card on ties.  A seat looking one card
-    ahead this way plays as if it saw the cards of the deal it is played in."""
+    ahead this way plays as if it saw the cards of the deal it is played in.  With
+    ``depth`` above 1, the seats of ``lookahead`` look ahead in those playouts too, one
+    level less deep."""
     seat = state.to_move
     players = state.players
     best = -1
@@ -152,7 +161,10 @@ def lookahead_card(
         rest &= rest - 1
         after = state.clone()
         after.play_card(card)
-        points = playout(after, root, shoot, add_for, jack, watch)
+        if depth > 1:
+            points = playout(after, root, shoot, add_for, jack, watch, lookahead, depth - 1)
+        else:
+            points = playout(after, root, shoot, add_for, jack, watch)
         # The margin times (players - 1), kept in integers.
         value = players * points[seat] - sum(points)
         if best < 0 or value < best_value:
@@ -208,8 +220,9 @@ class _Task:
     #: Deal worlds with :class:`WorldSampler` and play them out through the compiled
     #: kernel (when built), rather than with :func:`sample` and the Python engine.
     compiled: bool = True
-    #: Who looks one card ahead in the playouts (:func:`playout`).
+    #: Who looks ahead in the playouts, and how deep (:func:`playout`).
     lookahead: int = LOOKAHEAD_NONE
+    depth: int = 1
 
 
 #: Per (candidate, mode): [sum of objective, sum of own points, worlds], every sum
@@ -245,8 +258,9 @@ def _evaluate(task: _Task) -> _Totals:
         )  # fmt: skip
         # Every candidate, in every mode, played out in one call (candidate-major order).
         outcomes = evaluate(
-            rules, position, task.candidates, seat, task.modes, task.add_for, task.lookahead
-        )
+            rules, position, task.candidates, seat, task.modes, task.add_for, task.lookahead,
+            task.depth,
+        )  # fmt: skip
         weight = task.weights[world] if task.weights else 1
         for index, points in enumerate(outcomes):
             mine = points[seat]
@@ -297,6 +311,8 @@ class HardBot(BaseBot):
     :param lookahead: who looks one card ahead in the playouts instead of following the
         rules of thumb (:func:`playout`): 0 nobody (``hard``'s default), 1 this seat,
         2 every seat.  Each look costs a playout per legal card.
+    :param depth: how deep those seats look: 1, the playouts behind each look follow the
+        rules of thumb; 2, they look ahead in turn (far costlier).
     """
 
     name = "hard"
@@ -310,11 +326,15 @@ class HardBot(BaseBot):
         pass_worlds: int = DEFAULT_PASS_WORLDS,
         compiled: bool = True,
         lookahead: int = LOOKAHEAD_NONE,
+        depth: int = 1,
     ) -> None:
         super().__init__(seed)
         if lookahead not in (LOOKAHEAD_NONE, LOOKAHEAD_ROOT, LOOKAHEAD_ALL):
             raise ValueError("lookahead: 0 (nobody), 1 (this seat) or 2 (every seat)")
+        if not 1 <= depth <= 3:
+            raise ValueError("depth: 1 to 3")
         self.lookahead = lookahead
+        self.depth = depth
         if pass_worlds < 0:
             raise ValueError("pass_worlds: 0 (rules of thumb) or more")
         self.pass_worlds = pass_worlds
@@ -455,6 +475,7 @@ class HardBot(BaseBot):
             weights=weights,
             compiled=self.compiled,
             lookahead=self.lookahead,
+            depth=self.depth,
         )
         return task, groups
 
