@@ -11,7 +11,16 @@ import pytest
 from openhearts import CardSet, Game, Rules
 from openhearts.bots import BOTS, LEVEL_NOTES, LEVELS, BotError, act, make_bot
 from openhearts.bots.expert import ExpertBot
-from openhearts.bots.hard import HardBot, _evaluate, lookahead_card, moon_choices, playout
+from openhearts.bots.hard import (
+    LOOKAHEAD_ALL,
+    LOOKAHEAD_MIXED,
+    LOOKAHEAD_ROOT,
+    HardBot,
+    _evaluate,
+    lookahead_card,
+    moon_choices,
+    playout,
+)
 from openhearts.bots.inference import MOON_PRIOR, explain, weighted_deals, world_weight
 from openhearts.bots.moon import holds_every_point
 from openhearts.bots.passing import may_shoot, simulate_pass
@@ -334,7 +343,7 @@ def test_expert_looking_ahead_plays_whole_deals_legally_and_repeatably() -> None
                 f"e{s}", budget=8, pool=24, pass_worlds=4, lookahead=1 + s // 2, depth=2 - s // 2
             )
             if s % 2 == 0
-            else make_bot("hard", s, budget=8, lookahead=1)
+            else make_bot("hard", s, budget=8, lookahead=s)
             for s in range(4)
         ]
         number = game.deal_number
@@ -346,6 +355,27 @@ def test_expert_looking_ahead_plays_whole_deals_legally_and_repeatably() -> None
     assert sum(points) in (26, 78)
     assert deal(1) == points
     with pytest.raises(ValueError, match="lookahead"):
-        HardBot(1, lookahead=3)
+        HardBot(1, lookahead=4)
     with pytest.raises(ValueError, match="depth"):
         ExpertBot(1, depth=4)
+
+
+def test_mixed_lookahead_alternates_the_two_models_world_by_world() -> None:
+    game = _hold_deal_with_easy_bots(6, 14)
+    view = game.view(game.to_act()[0])
+    task, _ = ExpertBot("m", budget=2, pool=6, lookahead=LOOKAHEAD_MIXED)._task(view)
+    assert len(task.deals) == 2
+
+    def totals(lookahead: int, worlds: tuple[int, ...]) -> list[float]:
+        chosen = replace(
+            task, lookahead=lookahead, deals=tuple(task.deals[w] for w in worlds),
+            worlds=range(len(worlds)),
+        )  # fmt: skip
+        return [value for row in _evaluate(chosen) for value in row]
+
+    root_first = totals(LOOKAHEAD_ROOT, (0,))
+    every_second = totals(LOOKAHEAD_ALL, (1,))
+    expected = [a + b for a, b in zip(root_first, every_second, strict=True)]
+    assert totals(LOOKAHEAD_MIXED, (0, 1)) == pytest.approx(expected)
+    # The two models do differ on these worlds, so the order above is tested.
+    assert totals(LOOKAHEAD_ALL, (0,)) != pytest.approx(root_first)

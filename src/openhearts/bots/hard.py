@@ -51,6 +51,7 @@ __all__ = [
     "LOOKAHEAD_NONE",
     "LOOKAHEAD_ROOT",
     "LOOKAHEAD_ALL",
+    "LOOKAHEAD_MIXED",
     "lookahead_card",
     "CardValue",
     "DEFAULT_BUDGET",
@@ -69,6 +70,10 @@ DEFAULT_PASS_WORLDS = 30
 #: Who looks one card ahead in a playout (:func:`playout`'s ``lookahead``): nobody, the
 #: searching seat, or every seat.
 LOOKAHEAD_NONE, LOOKAHEAD_ROOT, LOOKAHEAD_ALL = 0, 1, 2
+#: For a search (not a single playout): half the worlds with :data:`LOOKAHEAD_ROOT`, half
+#: with :data:`LOOKAHEAD_ALL`, as if unsure whether the others play by the rules of thumb
+#: or look ahead too.
+LOOKAHEAD_MIXED = 3
 
 
 def playout(
@@ -257,8 +262,11 @@ def _evaluate(task: _Task) -> _Totals:
             task.hearts_broken,
         )  # fmt: skip
         # Every candidate, in every mode, played out in one call (candidate-major order).
+        lookahead = task.lookahead
+        if lookahead == LOOKAHEAD_MIXED:
+            lookahead = LOOKAHEAD_ALL if world % 2 else LOOKAHEAD_ROOT
         outcomes = evaluate(
-            rules, position, task.candidates, seat, task.modes, task.add_for, task.lookahead,
+            rules, position, task.candidates, seat, task.modes, task.add_for, lookahead,
             task.depth,
         )  # fmt: skip
         weight = task.weights[world] if task.weights else 1
@@ -310,7 +318,8 @@ class HardBot(BaseBot):
         references of both.  The choices are the same either way, only the time differs.
     :param lookahead: who looks one card ahead in the playouts instead of following the
         rules of thumb (:func:`playout`): 0 nobody (``hard``'s default), 1 this seat,
-        2 every seat.  Each look costs a playout per legal card.
+        2 every seat, 3 this seat in half the worlds and every seat in the others
+        (:data:`LOOKAHEAD_MIXED`).  Each look costs a playout per legal card.
     :param depth: how deep those seats look: 1, the playouts behind each look follow the
         rules of thumb; 2, they look ahead in turn (far costlier).
     """
@@ -329,8 +338,10 @@ class HardBot(BaseBot):
         depth: int = 1,
     ) -> None:
         super().__init__(seed)
-        if lookahead not in (LOOKAHEAD_NONE, LOOKAHEAD_ROOT, LOOKAHEAD_ALL):
-            raise ValueError("lookahead: 0 (nobody), 1 (this seat) or 2 (every seat)")
+        if lookahead not in (LOOKAHEAD_NONE, LOOKAHEAD_ROOT, LOOKAHEAD_ALL, LOOKAHEAD_MIXED):
+            raise ValueError(
+                "lookahead: 0 (nobody), 1 (this seat), 2 (every seat) or 3 (half the worlds each)"
+            )
         if not 1 <= depth <= 3:
             raise ValueError("depth: 1 to 3")
         self.lookahead = lookahead
