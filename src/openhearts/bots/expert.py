@@ -7,10 +7,12 @@ included (:mod:`openhearts.bots.inference`), and searches the deals kept in prop
 to those weights.  With ``moon_watch``, when another player holds every point taken so
 far, its playouts are mixed with ones where that player goes for the moon and everyone
 stops it (:mod:`openhearts.bots.moon`), as much as the inference finds it likely to
-shoot.  It passes by simulation over more worlds
-(:mod:`openhearts.bots.passing`).  Everything else (candidates, playouts, its own moon
-plan, the objective) is ``hard``'s.  It thinks several times longer than ``hard`` and
-stays well under a second per play.
+shoot.  In its playouts every seat looks one card ahead rather than following the rules
+of thumb blindly: it tries each legal card, plays each out by the rules, and plays the
+best for itself (``lookahead``, :func:`openhearts.bots.hard.lookahead_card`).  It passes
+by simulation over more worlds (:mod:`openhearts.bots.passing`).  Everything else
+(candidates, its own moon plan, the objective) is ``hard``'s.  It thinks several times
+longer than ``hard`` and stays well under a second per play.
 """
 
 from __future__ import annotations
@@ -18,12 +20,18 @@ from __future__ import annotations
 import random
 
 from ..game import PlayerView
-from .hard import HardBot, _Task, _Totals
+from .hard import LOOKAHEAD_ALL, HardBot, _Task, _Totals
 from .inference import weighted_deals
 from .moon import holds_every_point, watched_totals
 from .sampler import Knowledge
 
-__all__ = ["ExpertBot", "EXPERT_BUDGET", "EXPERT_POOL", "EXPERT_PASS_WORLDS"]
+__all__ = [
+    "ExpertBot",
+    "EXPERT_BUDGET",
+    "EXPERT_POOL",
+    "EXPERT_PASS_WORLDS",
+    "EXPERT_LOOKAHEAD",
+]
 
 #: Worlds searched per decision.
 EXPERT_BUDGET = 80
@@ -31,6 +39,9 @@ EXPERT_BUDGET = 80
 EXPERT_POOL = 240
 #: Worlds per candidate pass.
 EXPERT_PASS_WORLDS = 60
+#: Who looks one card ahead in the playouts: every seat (see docs/bots.md for the arena
+#: runs behind this choice).
+EXPERT_LOOKAHEAD = LOOKAHEAD_ALL
 
 
 class ExpertBot(HardBot):
@@ -41,9 +52,12 @@ class ExpertBot(HardBot):
         playouts where it goes for the moon (:mod:`openhearts.bots.moon`), as much as
         the inference finds it likely to.  Off by default: short arena runs did not
         show it to help (docs/bots.md), and it costs about half as much time again.
+        Its playouts do not look ahead, whatever ``lookahead`` says.
     :param weighted: search every world of the pool, each counted for its weight,
         instead of ``budget`` worlds resampled from it by weight (``budget`` then only
         bounds ``pool`` from below).
+    :param lookahead: as :class:`~openhearts.bots.hard.HardBot`'s, but every seat by
+        default (:data:`EXPERT_LOOKAHEAD`).
 
     Other parameters as :class:`~openhearts.bots.hard.HardBot`.
     """
@@ -60,7 +74,7 @@ class ExpertBot(HardBot):
         pool: int = EXPERT_POOL,
         moon_watch: bool = False,
         weighted: bool = False,
-        lookahead: int = 0,
+        lookahead: int = EXPERT_LOOKAHEAD,
         depth: int = 1,
     ) -> None:
         super().__init__(
