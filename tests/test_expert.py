@@ -379,3 +379,15 @@ def test_mixed_lookahead_alternates_the_two_models_world_by_world() -> None:
     assert totals(LOOKAHEAD_MIXED, (0, 1)) == pytest.approx(expected)
     # The two models do differ on these worlds, so the order above is tested.
     assert totals(LOOKAHEAD_ALL, (0,)) != pytest.approx(root_first)
+
+
+def test_passing_may_look_ahead_in_its_playouts() -> None:
+    view = Game(seed=2, first_deal=1).view(3)
+    key = "p:1:3"  # the bot's seed, the deal number and the seat
+    looking = ExpertBot("p", pass_worlds=8, pass_lookahead=2)
+    expected = simulate_pass(view, key, moon_choices(view), 8, lookahead=2)
+    assert looking.choose_pass(view).mask == expected
+    plain = ExpertBot("p", pass_worlds=8).rank_passes(view)
+    assert [v.margin for v in looking.rank_passes(view)] != [v.margin for v in plain]
+    with pytest.raises(ValueError, match="pass_lookahead"):
+        ExpertBot(1, pass_lookahead=3)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 
 from ..game import PlayerView
-from .hard import LOOKAHEAD_ALL, HardBot, _Task, _Totals
+from .hard import LOOKAHEAD_ALL, LOOKAHEAD_NONE, LOOKAHEAD_ROOT, HardBot, _Task, _Totals
 from .inference import weighted_deals
 from .moon import holds_every_point, watched_totals
 from .sampler import Knowledge
@@ -58,6 +58,8 @@ class ExpertBot(HardBot):
         bounds ``pool`` from below).
     :param lookahead: as :class:`~openhearts.bots.hard.HardBot`'s, but every seat by
         default (:data:`EXPERT_LOOKAHEAD`).
+    :param pass_lookahead: who looks one card ahead in the playouts of passing by
+        simulation (0 nobody, 1 this seat, 2 every seat).
 
     Other parameters as :class:`~openhearts.bots.hard.HardBot`.
     """
@@ -76,6 +78,7 @@ class ExpertBot(HardBot):
         weighted: bool = False,
         lookahead: int = EXPERT_LOOKAHEAD,
         depth: int = 1,
+        pass_lookahead: int = LOOKAHEAD_NONE,
     ) -> None:
         super().__init__(
             seed, budget, workers, time_limit, pass_worlds, lookahead=lookahead, depth=depth
@@ -85,12 +88,18 @@ class ExpertBot(HardBot):
         self.pool = pool
         self.moon_watch = moon_watch
         self.weighted = weighted
+        if pass_lookahead not in (LOOKAHEAD_NONE, LOOKAHEAD_ROOT, LOOKAHEAD_ALL):
+            raise ValueError("pass_lookahead: 0 (nobody), 1 (this seat) or 2 (every seat)")
+        self.pass_lookahead = pass_lookahead
         #: The seat holding every point taken so far and its odds of shooting, found by
         #: the inference of the decision under way.
         self._watch: tuple[int, float] | None = None
 
     def __repr__(self) -> str:
         return f"ExpertBot(seed={self.seed!r}, budget={self.budget}, pool={self.pool})"
+
+    def _pass_lookahead(self) -> int:
+        return self.pass_lookahead
 
     def _deals(
         self, view: PlayerView, knowledge: Knowledge, seed: int

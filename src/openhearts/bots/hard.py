@@ -382,9 +382,11 @@ class HardBot(BaseBot):
 
     def choose_pass(self, view: PlayerView) -> CardSet:
         if self.pass_worlds:
-            return CardSet(
-                simulate_pass(view, self._pass_key(view), moon_choices(view), self.pass_worlds)
-            )
+            chosen = simulate_pass(
+                view, self._pass_key(view), moon_choices(view), self.pass_worlds,
+                lookahead=self._pass_lookahead(),
+            )  # fmt: skip
+            return CardSet(chosen)
         return CardSet(
             pass_policy(view.hand.mask, view.rules.cards_passed, view.rules.jack_of_diamonds)
         )
@@ -395,7 +397,14 @@ class HardBot(BaseBot):
 
         :raises ValueError: without simulation or in a deal without passing.
         """
-        return rank_passes(view, self._pass_key(view), moon_choices(view), self.pass_worlds)
+        return rank_passes(
+            view, self._pass_key(view), moon_choices(view), self.pass_worlds,
+            lookahead=self._pass_lookahead(),
+        )  # fmt: skip
+
+    def _pass_lookahead(self) -> int:
+        """Who looks ahead in the playouts of passing by simulation: nobody here."""
+        return LOOKAHEAD_NONE
 
     def _pass_key(self, view: PlayerView) -> str:
         return f"{self.seed}:{view.deal_number}:{view.seat}"
