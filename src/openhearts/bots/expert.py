@@ -7,9 +7,10 @@ included (:mod:`openhearts.bots.inference`), and searches the deals kept in prop
 to those weights.  With ``moon_watch``, when another player holds every point taken so
 far, its playouts are mixed with ones where that player goes for the moon and everyone
 stops it (:mod:`openhearts.bots.moon`), as much as the inference finds it likely to
-shoot.  In its playouts every seat looks one card ahead rather than following the rules
-of thumb blindly: it tries each legal card, plays each out by the rules, and plays the
-best for itself (``lookahead``, :func:`openhearts.bots.hard.lookahead_card`).  It passes
+shoot.  In its playouts seats look one card ahead rather than following the rules of
+thumb blindly: such a seat tries each legal card, plays each out by the rules, and plays
+the best for itself (``lookahead``, :func:`openhearts.bots.hard.lookahead_card`); this
+seat always, the others in half the worlds, as if unsure whether they do.  It passes
 by simulation over more worlds (:mod:`openhearts.bots.passing`).  Everything else
 (candidates, its own moon plan, the objective) is ``hard``'s.  It thinks several times
 longer than ``hard`` and stays well under a second per play.
@@ -20,7 +21,15 @@ from __future__ import annotations
 import random
 
 from ..game import PlayerView
-from .hard import LOOKAHEAD_ALL, LOOKAHEAD_NONE, LOOKAHEAD_ROOT, HardBot, _Task, _Totals
+from .hard import (
+    LOOKAHEAD_ALL,
+    LOOKAHEAD_MIXED,
+    LOOKAHEAD_NONE,
+    LOOKAHEAD_ROOT,
+    HardBot,
+    _Task,
+    _Totals,
+)
 from .inference import weighted_deals
 from .moon import holds_every_point, watched_totals
 from .sampler import Knowledge
@@ -39,9 +48,9 @@ EXPERT_BUDGET = 80
 EXPERT_POOL = 240
 #: Worlds per candidate pass.
 EXPERT_PASS_WORLDS = 60
-#: Who looks one card ahead in the playouts: every seat (see docs/bots.md for the arena
-#: runs behind this choice).
-EXPERT_LOOKAHEAD = LOOKAHEAD_ALL
+#: Who looks one card ahead in the playouts: this seat, and the others in half the worlds
+#: (see docs/bots.md for the arena runs behind this choice).
+EXPERT_LOOKAHEAD = LOOKAHEAD_MIXED
 
 
 class ExpertBot(HardBot):
@@ -56,8 +65,8 @@ class ExpertBot(HardBot):
     :param weighted: search every world of the pool, each counted for its weight,
         instead of ``budget`` worlds resampled from it by weight (``budget`` then only
         bounds ``pool`` from below).
-    :param lookahead: as :class:`~openhearts.bots.hard.HardBot`'s, but every seat by
-        default (:data:`EXPERT_LOOKAHEAD`).
+    :param lookahead: as :class:`~openhearts.bots.hard.HardBot`'s, but by default this
+        seat, and every seat in half the worlds (:data:`EXPERT_LOOKAHEAD`).
     :param pass_lookahead: who looks one card ahead in the playouts of passing by
         simulation (0 nobody, 1 this seat, 2 every seat).
 
