@@ -4,18 +4,29 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
 from openhearts import CardSet, Game, Rules
 from openhearts.bots import BOTS, LEVEL_NOTES, LEVELS, BotError, act, make_bot
 from openhearts.bots.expert import ExpertBot
-from openhearts.bots.hard import HardBot, moon_choices
-from openhearts.bots.inference import MOON_PRIOR, weighted_deals, world_weight
+from openhearts.bots.hard import (
+    LOOKAHEAD_ALL,
+    LOOKAHEAD_MIXED,
+    LOOKAHEAD_ROOT,
+    HardBot,
+    _evaluate,
+    lookahead_card,
+    moon_choices,
+    playout,
+)
+from openhearts.bots.inference import MOON_PRIOR, explain, weighted_deals, world_weight
 from openhearts.bots.moon import holds_every_point
 from openhearts.bots.passing import may_shoot, simulate_pass
-from openhearts.bots.policy import pass_policy, pass_ranking
+from openhearts.bots.policy import moon_threat, pass_policy, pass_ranking, play_policy
 from openhearts.bots.sampler import constraints, sample
+from openhearts.deal import DealState
 
 MOON_HAND = "AS KS QS AH KH QH JH TH AC KC AD KD 2C"
 
@@ -133,6 +144,41 @@ def test_weighted_deals_fit_the_facts_and_favour_likely_worlds() -> None:
     rng = random.Random(1)
     uniform = [sample(knowledge, rng) for _ in range(40)]
     assert mean_weight(kept) > mean_weight(uniform)
+
+
+def test_without_resampling_every_pool_deal_is_kept_with_its_weight() -> None:
+    game = _hold_deal_with_easy_bots(3, 26)
+    seat = game.to_act()[0]
+    view = game.view(seat)
+    found = weighted_deals(view, constraints(view), random.Random(1), 40, 120, resample=False)
+    assert len(found.deals) == len(found.weights) == 120
+    assert sum(found.weights) == pytest.approx(120)
+    raw = [explain(view, [0 if s == seat else d[s] for s in range(4)]) for d in found.deals]
+    ratios = {round(w / e.weight(), 9) for w, e in zip(found.weights, raw, strict=True)}
+    assert len(ratios) == 1  # proportional to the explanation's weight
+    assert len(set(found.weights)) > 1
+
+
+def test_the_search_counts_each_world_for_its_weight() -> None:
+    """Two worlds weighted 3 and 1 give the totals of the first counted three times."""
+    game = _hold_deal_with_easy_bots(5, 18)
+    seat = game.to_act()[0]
+    view = game.view(seat)
+    task, _ = ExpertBot("w", budget=2, pool=2, weighted=True)._task(view)
+    deals = task.deals
+    assert len(deals) == 2
+
+    def totals(chosen: tuple[int, ...], weights: tuple[float, ...]) -> list[float]:
+        rows = _evaluate(
+            replace(task, deals=tuple(deals[i] for i in chosen), weights=weights,
+                    worlds=range(len(chosen)))
+        )  # fmt: skip
+        return [value for row in rows for value in row]
+
+    weighted = totals((0, 1), (3.0, 1.0))
+    repeated = totals((0, 0, 0, 1), ())
+    assert weighted == pytest.approx(repeated)
+    assert weighted != pytest.approx(totals((0, 1), ()))
 
 
 def test_no_play_and_no_pass_weighs_nothing() -> None:
@@ -253,3 +299,95 @@ def test_expert_plays_every_variant(rules: Rules) -> None:
     while game.deal_number == number and not game.is_over:
         act(game, game.to_act()[0], bots[game.to_act()[0]])
     assert len(game.results) == 1
+
+
+# Looking one card ahead in the playouts ---------------------------------------------
+
+
+def test_a_seat_looking_ahead_does_at_least_as_well_as_the_rules_of_thumb() -> None:
+    """In the deal it is played in, the card chosen by looking ahead leaves the seat a
+    margin no worse than the rules of thumb's card, and a better one in some positions."""
+    better = 0
+    for seed in range(30):
+        game = _hold_deal_with_easy_bots(seed, 4 + seed % 40)
+        state = game.deal.clone()
+        legal = state.legal_mask()
+        if not legal & (legal - 1):
+            continue
+        seat = state.to_move
+        add_for = (True,) * 4
+
+        def value(card: int, state: DealState = state, seat: int = seat) -> int:
+            after = state.clone()
+            after.play_card(card)
+            points = playout(after, seat, False, (True,) * 4, False)
+            return 4 * points[seat] - sum(points)
+
+        threat = moon_threat(state.taken, state.rules.point_mask)
+        easy = play_policy(
+            seat, state.hands[seat], legal, state.trick, state.leader, 4, state.played,
+            threat, False,
+        )  # fmt: skip
+        chosen = lookahead_card(state, legal, seat, False, add_for, False)
+        assert legal >> chosen & 1
+        assert value(chosen) <= value(easy)
+        better += value(chosen) < value(easy)
+    assert better >= 3
+
+
+def test_expert_looking_ahead_plays_whole_deals_legally_and_repeatably() -> None:
+    def deal(seed: int) -> tuple[int, ...]:
+        game = Game(seed=seed, first_deal=seed)
+        bots = [
+            ExpertBot(
+                f"e{s}", budget=8, pool=24, pass_worlds=4, lookahead=1 + s // 2, depth=2 - s // 2
+            )
+            if s % 2 == 0
+            else make_bot("hard", s, budget=8, lookahead=s)
+            for s in range(4)
+        ]
+        number = game.deal_number
+        while game.deal_number == number:
+            act(game, game.to_act()[0], bots[game.to_act()[0]])
+        return game.results[-1].points
+
+    points = deal(1)
+    assert sum(points) in (26, 78)
+    assert deal(1) == points
+    with pytest.raises(ValueError, match="lookahead"):
+        HardBot(1, lookahead=4)
+    with pytest.raises(ValueError, match="depth"):
+        ExpertBot(1, depth=4)
+
+
+def test_mixed_lookahead_alternates_the_two_models_world_by_world() -> None:
+    game = _hold_deal_with_easy_bots(6, 14)
+    view = game.view(game.to_act()[0])
+    task, _ = ExpertBot("m", budget=2, pool=6, lookahead=LOOKAHEAD_MIXED)._task(view)
+    assert len(task.deals) == 2
+
+    def totals(lookahead: int, worlds: tuple[int, ...]) -> list[float]:
+        chosen = replace(
+            task, lookahead=lookahead, deals=tuple(task.deals[w] for w in worlds),
+            worlds=range(len(worlds)),
+        )  # fmt: skip
+        return [value for row in _evaluate(chosen) for value in row]
+
+    root_first = totals(LOOKAHEAD_ROOT, (0,))
+    every_second = totals(LOOKAHEAD_ALL, (1,))
+    expected = [a + b for a, b in zip(root_first, every_second, strict=True)]
+    assert totals(LOOKAHEAD_MIXED, (0, 1)) == pytest.approx(expected)
+    # The two models do differ on these worlds, so the order above is tested.
+    assert totals(LOOKAHEAD_ALL, (0,)) != pytest.approx(root_first)
+
+
+def test_passing_may_look_ahead_in_its_playouts() -> None:
+    view = Game(seed=2, first_deal=1).view(3)
+    key = "p:1:3"  # the bot's seed, the deal number and the seat
+    looking = ExpertBot("p", pass_worlds=8, pass_lookahead=2)
+    expected = simulate_pass(view, key, moon_choices(view), 8, lookahead=2)
+    assert looking.choose_pass(view).mask == expected
+    plain = ExpertBot("p", pass_worlds=8).rank_passes(view)
+    assert [v.margin for v in looking.rank_passes(view)] != [v.margin for v in plain]
+    with pytest.raises(ValueError, match="pass_lookahead"):
+        ExpertBot(1, pass_lookahead=3)

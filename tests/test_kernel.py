@@ -5,7 +5,9 @@ has) are played into with random legal cards, from ordinary deals and from lopsi
 where one seat holds the high cards (so that moons and suns come up often).  On each, the
 kernel and the reference must agree on the legal cards, on every card played to the end
 of the deal (winners, cards won, hearts broken, points, shooter), on random playouts
-under the same SplitMix64 stream, on ``easy`` playouts, and on ``hard``'s search step.
+under the same SplitMix64 stream, on ``easy`` playouts, and on ``hard``'s search step
+(with nobody, the searching seat or every seat looking ahead in its playouts, one or two
+levels deep).
 """
 
 from __future__ import annotations
@@ -112,6 +114,18 @@ def check_same(rules: Rules, position: Position, rng: random.Random) -> None:
     assert kernel.evaluate(rules, position, candidates, root, (False, True), add_for) == (
         expected_points
     )
+    looks = [(1, 1), (2, 1)]
+    if position.played.bit_count() * 2 >= rules.deck_mask.bit_count():
+        # Two levels deep only in the second half of a deal: the reference is slow there.
+        looks.append((1, 2))
+    for lookahead, depth in looks:
+        expected_points = kernel.reference_evaluate(
+            rules, position, candidates, root, (False, True), add_for, lookahead, depth
+        )
+        points = kernel.evaluate(
+            rules, position, candidates, root, (False, True), add_for, lookahead, depth
+        )
+        assert points == expected_points, (lookahead, depth)
 
 
 @needs_kernel
@@ -182,6 +196,11 @@ def test_bad_input_is_a_value_error(implementation: str) -> None:
         evaluate(rules, position, [illegal], 0)
     with pytest.raises(ValueError, match="policy"):
         playout(rules, position, "clever")
+    legal = cards_of(kernel.legal_mask(rules, position))
+    with pytest.raises(ValueError, match="lookahead"):
+        evaluate(rules, position, legal, 0, (False,), None, 3)
+    with pytest.raises(ValueError, match="depth"):
+        evaluate(rules, position, legal, 0, (False,), None, 1, 0)
 
 
 @needs_kernel

@@ -321,8 +321,20 @@ static int play_policy(int seat, mask_t hand, mask_t legal, const int *trick, in
 
 /* hard.playout: the easy policy for every seat; with `shoot`, seat `root` plays for every
  * point while nobody else has taken one.  The moon threat is read when a trick is led
- * with a choice, as in the reference. */
-static void playout_easy(const rules_t *rules, position_t *pos, int root, int shoot) {
+ * with a choice, as in the reference.  With `lookahead` (LOOKAHEAD_ROOT: seat `root`;
+ * LOOKAHEAD_ALL: every seat), a looking seat tries each legal card instead and plays the
+ * one whose plain playout to the end gives it the best margin (lookahead_card). */
+enum { LOOKAHEAD_NONE = 0, LOOKAHEAD_ROOT = 1, LOOKAHEAD_ALL = 2 };
+
+static void finish_moon(const rules_t *rules, position_t *pos, const int *add_for) {
+    if (pos->phase == PHASE_MOON_CHOICE) score_moon(rules, pos, add_for[pos->shooter]);
+}
+
+static int lookahead_card(const rules_t *rules, const position_t *pos, mask_t legal, int root,
+                          int shoot, int lookahead, int depth, const int *add_for);
+
+static void playout_easy(const rules_t *rules, position_t *pos, int root, int shoot,
+                         int lookahead, int depth, const int *add_for) {
     int players = rules->players, threat = -1;
     mask_t point_mask = rules->point_mask;
     while (pos->phase == PHASE_PLAYING) {
@@ -331,6 +343,11 @@ static void playout_easy(const rules_t *rules, position_t *pos, int root, int sh
         if (legal & (legal - 1)) {
             if (!pos->trick_len) threat = moon_threat(pos->taken, players, point_mask);
             int seat = pos->to_move, seen = threat;
+            if (lookahead == LOOKAHEAD_ALL || (lookahead == LOOKAHEAD_ROOT && seat == root)) {
+                play_card(rules, pos,
+                          lookahead_card(rules, pos, legal, root, shoot, lookahead, depth, add_for));
+                continue;
+            }
             if (shoot && seat == root && (threat == -1 || threat == root)) {
                 seen = root;
                 for (int other = 0; other < players; other++) {
@@ -349,6 +366,30 @@ static void playout_easy(const rules_t *rules, position_t *pos, int root, int sh
     }
 }
 
+/* hard.lookahead_card: the legal card (lowest on ties) after which a playout gives the seat
+ * to move the lowest margin, as players * own points - everyone's points (the margin of
+ * hard's objective times players - 1, in integers).  That playout looks ahead again, one
+ * level less deep, down to the plain easy playout at depth 1. */
+static int lookahead_card(const rules_t *rules, const position_t *pos, mask_t legal, int root,
+                          int shoot, int lookahead, int depth, const int *add_for) {
+    int seat = pos->to_move, players = rules->players, best = -1, best_value = 0;
+    for (mask_t rest = legal; rest; rest &= rest - 1) {
+        int card = low_card(rest), total = 0;
+        position_t next = *pos;
+        play_card(rules, &next, card);
+        playout_easy(rules, &next, root, shoot, depth > 1 ? lookahead : LOOKAHEAD_NONE, depth - 1,
+                     add_for);
+        finish_moon(rules, &next, add_for);
+        for (int s = 0; s < players; s++) total += next.points[s];
+        int value = players * next.points[seat] - total;
+        if (best < 0 || value < best_value) {
+            best = card;
+            best_value = value;
+        }
+    }
+    return best;
+}
+
 /* Uniformly random legal cards: a draw only where there is a choice, the k-th lowest
  * legal card for k = draw mod (number of legal cards). */
 static void playout_random(const rules_t *rules, position_t *pos, uint64_t *stream) {
@@ -360,10 +401,6 @@ static void playout_random(const rules_t *rules, position_t *pos, uint64_t *stre
         }
         play_card(rules, pos, low_card(legal));
     }
-}
-
-static void finish_moon(const rules_t *rules, position_t *pos, const int *add_for) {
-    if (pos->phase == PHASE_MOON_CHOICE) score_moon(rules, pos, add_for[pos->shooter]);
 }
 
 /* Python glue ---------------------------------------------------------------------------- */
@@ -604,7 +641,7 @@ static PyObject *k_playout(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; i < playouts; i++) {
         position_t pos = start;
         if (policy == POLICY_RANDOM) playout_random(&rules, &pos, &stream);
-        else playout_easy(&rules, &pos, root, shoot);
+        else playout_easy(&rules, &pos, root, shoot, LOOKAHEAD_NONE, 0, add_for);
         finish_moon(&rules, &pos, add_for);
         PyObject *points = points_tuple(&rules, &pos);
         if (!points) {
@@ -616,19 +653,28 @@ static PyObject *k_playout(PyObject *self, PyObject *args) {
     return result;
 }
 
-/* evaluate(rules, position, candidates, modes, root, add_for) -> [points, ...]: for each
- * candidate card of the seat to move, then each mode (shoot false/true), the deal's points
- * after that card when every seat then follows the easy policy (hard's search step). */
+/* evaluate(rules, position, candidates, modes, root, add_for[, lookahead, depth])
+ * -> [points, ...]: for each candidate card of the seat to move, then each mode (shoot
+ * false/true), the deal's points after that card when every seat then follows the easy
+ * policy (hard's search step), the seats of `lookahead` looking `depth` cards ahead. */
 static PyObject *k_evaluate(PyObject *self, PyObject *args) {
     PyObject *rules_obj, *pos_obj, *cards_obj, *modes_obj, *add_for_obj;
-    int root, cards[52], modes[2], add_for[MAX_PLAYERS];
+    int root, cards[52], modes[2], add_for[MAX_PLAYERS], lookahead = LOOKAHEAD_NONE, depth = 1;
     rules_t rules;
     position_t start;
-    if (!PyArg_ParseTuple(args, "OOOOiO", &rules_obj, &pos_obj, &cards_obj, &modes_obj, &root,
-                          &add_for_obj) ||
+    if (!PyArg_ParseTuple(args, "OOOOiO|ii", &rules_obj, &pos_obj, &cards_obj, &modes_obj,
+                          &root, &add_for_obj, &lookahead, &depth) ||
         parse_rules(rules_obj, &rules) < 0 || parse_position(pos_obj, &rules, &start) < 0 ||
         parse_add_for(add_for_obj, &rules, add_for) < 0)
         return NULL;
+    if (lookahead < LOOKAHEAD_NONE || lookahead > LOOKAHEAD_ALL) {
+        PyErr_SetString(PyExc_ValueError, "lookahead: 0 (none), 1 (root) or 2 (every seat)");
+        return NULL;
+    }
+    if (depth < 1 || depth > 3) {
+        PyErr_SetString(PyExc_ValueError, "lookahead depth: 1 to 3");
+        return NULL;
+    }
     int card_count = read_ints(cards_obj, cards, 0, 52, 0, 51, "candidates");
     int mode_count = read_ints(modes_obj, modes, 1, 2, 0, 1, "modes");
     if (card_count < 0 || mode_count < 0) return NULL;
@@ -643,7 +689,7 @@ static PyObject *k_evaluate(PyObject *self, PyObject *args) {
         for (int m = 0; m < mode_count; m++) {
             position_t pos = start;
             play_card(&rules, &pos, cards[c]);
-            playout_easy(&rules, &pos, root, modes[m]);
+            playout_easy(&rules, &pos, root, modes[m], lookahead, depth, add_for);
             finish_moon(&rules, &pos, add_for);
             PyObject *points = points_tuple(&rules, &pos);
             if (!points) {
@@ -685,7 +731,8 @@ static PyMethodDef methods[] = {
     {"playout", k_playout, METH_VARARGS,
      "playout(rules, position, policy, seed, count, add_for, root, shoot) -> [points]"},
     {"evaluate", k_evaluate, METH_VARARGS,
-     "evaluate(rules, position, candidates, modes, root, add_for) -> [points]"},
+     "evaluate(rules, position, candidates, modes, root, add_for[, lookahead, depth]) -> "
+     "[points]"},
     {"random_u64", k_random_u64, METH_VARARGS, "random_u64(seed, count) -> [draws]"},
     {NULL, NULL, 0, NULL},
 };

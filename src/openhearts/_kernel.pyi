@@ -40,6 +40,8 @@ def evaluate(
     modes: Sequence[bool],
     root: int,
     add_for: Sequence[bool] | None,
+    lookahead: int = 0,
+    depth: int = 1,
     /,
 ) -> list[tuple[int, ...]]: ...
 def random_u64(seed: int, count: int, /) -> list[int]: ...

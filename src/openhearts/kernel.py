@@ -186,6 +186,13 @@ def _pack_rules(rules: Rules) -> _PackedRules:
     )
 
 
+def _check_lookahead(lookahead: int, depth: int) -> None:
+    if lookahead not in (0, 1, 2):
+        raise ValueError(f"lookahead: 0 (none), 1 (root) or 2 (every seat), not {lookahead!r}")
+    if not 1 <= depth <= 3:
+        raise ValueError(f"lookahead depth: 1 to 3, not {depth!r}")
+
+
 def _check_policy(policy: str) -> int:
     try:
         return POLICIES.index(policy)
@@ -243,10 +250,18 @@ def reference_play(rules: Rules, position: Position, cards: Sequence[int]) -> Pl
     )
 
 
-def _easy_playout(state: DealState, root: int, shoot: bool, add_for: Sequence[bool]) -> Points:
+def _easy_playout(
+    state: DealState,
+    root: int,
+    shoot: bool,
+    add_for: Sequence[bool],
+    lookahead: int = 0,
+    depth: int = 1,
+) -> Points:
     from .bots.hard import playout as search_playout
 
-    return tuple(search_playout(state, root, shoot, add_for, state.rules.jack_of_diamonds))
+    jack = state.rules.jack_of_diamonds
+    return tuple(search_playout(state, root, shoot, add_for, jack, -1, lookahead, depth))
 
 
 def _random_playout(state: DealState, stream: SplitMix64, add_for: Sequence[bool]) -> Points:
@@ -295,8 +310,11 @@ def reference_evaluate(
     root: int,
     modes: Sequence[bool] = (False,),
     add_for: Sequence[bool] | None = None,
+    lookahead: int = 0,
+    depth: int = 1,
 ) -> list[Points]:
     """:func:`evaluate` on the pure-Python engine."""
+    _check_lookahead(lookahead, depth)
     base = _state(rules, position)
     legal = base.legal_mask()
     choices = _moon_choices(rules, add_for)
@@ -307,7 +325,7 @@ def reference_evaluate(
         for shoot in modes:
             state = base.clone()
             state.play_card(card)
-            results.append(_easy_playout(state, root, shoot, choices))
+            results.append(_easy_playout(state, root, shoot, choices, lookahead, depth))
     return results
 
 
@@ -372,13 +390,25 @@ def evaluate(
     root: int,
     modes: Sequence[bool] = (False,),
     add_for: Sequence[bool] | None = None,
+    lookahead: int = 0,
+    depth: int = 1,
 ) -> list[Points]:
     """``hard``'s search step: for each candidate card of the seat to move and each mode,
     the deal's points when that card is played and every seat then follows the easy
     policy; with mode True, seat ``root`` plays for every point while no other seat has
-    taken any (see :func:`openhearts.bots.hard.playout`).  Candidate-major order."""
+    taken any (see :func:`openhearts.bots.hard.playout`).  Candidate-major order.
+
+    ``lookahead``: 1 has seat ``root``, 2 every seat, look one card ahead in the
+    playouts: try each legal card, play each out by the easy policy, and play the one
+    that leaves the seat the best margin (:func:`openhearts.bots.hard.lookahead_card`);
+    0 (the default) is ``hard``'s playout.  ``depth`` (1 to 3): how many levels of such
+    looks are nested; at 1 the playouts behind a look follow the easy policy.
+    """
     if _compiled is None:
-        return reference_evaluate(rules, position, candidates, root, modes, add_for)
+        return reference_evaluate(
+            rules, position, candidates, root, modes, add_for, lookahead, depth
+        )
+    _check_lookahead(lookahead, depth)
     return _compiled.evaluate(  # type: ignore[no-any-return]
-        _packed_rules(rules), position, candidates, modes, root, add_for
+        _packed_rules(rules), position, candidates, modes, root, add_for, lookahead, depth
     )

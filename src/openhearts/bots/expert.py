@@ -7,10 +7,13 @@ included (:mod:`openhearts.bots.inference`), and searches the deals kept in prop
 to those weights.  With ``moon_watch``, when another player holds every point taken so
 far, its playouts are mixed with ones where that player goes for the moon and everyone
 stops it (:mod:`openhearts.bots.moon`), as much as the inference finds it likely to
-shoot.  It passes by simulation over more worlds
-(:mod:`openhearts.bots.passing`).  Everything else (candidates, playouts, its own moon
-plan, the objective) is ``hard``'s.  It thinks several times longer than ``hard`` and
-stays well under a second per play.
+shoot.  In its playouts seats look one card ahead rather than following the rules of
+thumb blindly: such a seat tries each legal card, plays each out by the rules, and plays
+the best for itself (``lookahead``, :func:`openhearts.bots.hard.lookahead_card`); this
+seat always, the others in half the worlds, as if unsure whether they do.  It passes
+by simulation over more worlds (:mod:`openhearts.bots.passing`).  Everything else
+(candidates, its own moon plan, the objective) is ``hard``'s.  It thinks several times
+longer than ``hard`` and stays well under a second per play.
 """
 
 from __future__ import annotations
@@ -18,12 +21,26 @@ from __future__ import annotations
 import random
 
 from ..game import PlayerView
-from .hard import HardBot, _Task, _Totals
+from .hard import (
+    LOOKAHEAD_ALL,
+    LOOKAHEAD_MIXED,
+    LOOKAHEAD_NONE,
+    LOOKAHEAD_ROOT,
+    HardBot,
+    _Task,
+    _Totals,
+)
 from .inference import weighted_deals
 from .moon import holds_every_point, watched_totals
 from .sampler import Knowledge
 
-__all__ = ["ExpertBot", "EXPERT_BUDGET", "EXPERT_POOL", "EXPERT_PASS_WORLDS"]
+__all__ = [
+    "ExpertBot",
+    "EXPERT_BUDGET",
+    "EXPERT_POOL",
+    "EXPERT_PASS_WORLDS",
+    "EXPERT_LOOKAHEAD",
+]
 
 #: Worlds searched per decision.
 EXPERT_BUDGET = 80
@@ -31,6 +48,9 @@ EXPERT_BUDGET = 80
 EXPERT_POOL = 240
 #: Worlds per candidate pass.
 EXPERT_PASS_WORLDS = 60
+#: Who looks one card ahead in the playouts: this seat, and the others in half the worlds
+#: (see docs/bots.md for the arena runs behind this choice).
+EXPERT_LOOKAHEAD = LOOKAHEAD_MIXED
 
 
 class ExpertBot(HardBot):
@@ -41,6 +61,14 @@ class ExpertBot(HardBot):
         playouts where it goes for the moon (:mod:`openhearts.bots.moon`), as much as
         the inference finds it likely to.  Off by default: short arena runs did not
         show it to help (docs/bots.md), and it costs about half as much time again.
+        Its playouts do not look ahead, whatever ``lookahead`` says.
+    :param weighted: search every world of the pool, each counted for its weight,
+        instead of ``budget`` worlds resampled from it by weight (``budget`` then only
+        bounds ``pool`` from below).
+    :param lookahead: as :class:`~openhearts.bots.hard.HardBot`'s, but by default this
+        seat, and every seat in half the worlds (:data:`EXPERT_LOOKAHEAD`).
+    :param pass_lookahead: who looks one card ahead in the playouts of passing by
+        simulation (0 nobody, 1 this seat, 2 every seat).
 
     Other parameters as :class:`~openhearts.bots.hard.HardBot`.
     """
@@ -56,12 +84,22 @@ class ExpertBot(HardBot):
         pass_worlds: int = EXPERT_PASS_WORLDS,
         pool: int = EXPERT_POOL,
         moon_watch: bool = False,
+        weighted: bool = False,
+        lookahead: int = EXPERT_LOOKAHEAD,
+        depth: int = 1,
+        pass_lookahead: int = LOOKAHEAD_NONE,
     ) -> None:
-        super().__init__(seed, budget, workers, time_limit, pass_worlds)
+        super().__init__(
+            seed, budget, workers, time_limit, pass_worlds, lookahead=lookahead, depth=depth
+        )
         if pool < budget:
             raise ValueError("pool: at least as many worlds as the budget")
         self.pool = pool
         self.moon_watch = moon_watch
+        self.weighted = weighted
+        if pass_lookahead not in (LOOKAHEAD_NONE, LOOKAHEAD_ROOT, LOOKAHEAD_ALL):
+            raise ValueError("pass_lookahead: 0 (nobody), 1 (this seat) or 2 (every seat)")
+        self.pass_lookahead = pass_lookahead
         #: The seat holding every point taken so far and its odds of shooting, found by
         #: the inference of the decision under way.
         self._watch: tuple[int, float] | None = None
@@ -69,19 +107,25 @@ class ExpertBot(HardBot):
     def __repr__(self) -> str:
         return f"ExpertBot(seed={self.seed!r}, budget={self.budget}, pool={self.pool})"
 
+    def _pass_lookahead(self) -> int:
+        return self.pass_lookahead
+
     def _deals(
         self, view: PlayerView, knowledge: Knowledge, seed: int
-    ) -> tuple[tuple[int, ...], ...]:
+    ) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...]]:
         self._watch = None
-        if self.pool == self.budget:
-            return ()
-        found = weighted_deals(view, knowledge, random.Random(seed), self.budget, self.pool)
+        if self.pool == self.budget and not self.weighted:
+            return (), ()
+        found = weighted_deals(
+            view, knowledge, random.Random(seed), self.budget, self.pool,
+            resample=not self.weighted,
+        )  # fmt: skip
         taken = [won.mask for won in view.won]
         point_mask = view.rules.point_mask
         for other in range(view.rules.players):
             if other != view.seat and holds_every_point(taken, other, point_mask):
                 self._watch = (other, found.shooters[other])
-        return found.deals
+        return found.deals, found.weights
 
     def _totals(self, task: _Task) -> _Totals:
         totals = super()._totals(task)

@@ -48,6 +48,11 @@ from .sampler import Knowledge, WorldSampler, constraints, sample
 
 __all__ = [
     "HardBot",
+    "LOOKAHEAD_NONE",
+    "LOOKAHEAD_ROOT",
+    "LOOKAHEAD_ALL",
+    "LOOKAHEAD_MIXED",
+    "lookahead_card",
     "CardValue",
     "DEFAULT_BUDGET",
     "DEFAULT_PASS_WORLDS",
@@ -62,6 +67,15 @@ DEFAULT_BUDGET = 60
 DEFAULT_PASS_WORLDS = 30
 
 
+#: Who looks one card ahead in a playout (:func:`playout`'s ``lookahead``): nobody, the
+#: searching seat, or every seat.
+LOOKAHEAD_NONE, LOOKAHEAD_ROOT, LOOKAHEAD_ALL = 0, 1, 2
+#: For a search (not a single playout): half the worlds with :data:`LOOKAHEAD_ROOT`, half
+#: with :data:`LOOKAHEAD_ALL`, as if unsure whether the others play by the rules of thumb
+#: or look ahead too.
+LOOKAHEAD_MIXED = 3
+
+
 def playout(
     state: DealState,
     root: int,
@@ -69,6 +83,8 @@ def playout(
     add_for: Sequence[bool],
     jack: bool,
     watch: int = -1,
+    lookahead: int = LOOKAHEAD_NONE,
+    depth: int = 1,
 ) -> list[int]:
     """Play ``state`` to the end with the rule-of-thumb policy; returns the deal's points.
 
@@ -76,6 +92,10 @@ def playout(
     ``add_for[s]``: the moon choice seat ``s`` would make, where the shooter chooses.
     ``watch``: a seat taken to go for the moon, and stopped by everyone else, while it
     holds every point taken (:mod:`openhearts.bots.moon`); -1 for none.
+    ``lookahead``: :data:`LOOKAHEAD_ROOT` has seat ``root``, :data:`LOOKAHEAD_ALL` every
+    seat, choose each card by trying every legal card and playing each out
+    (:func:`lookahead_card`) instead of by the rules of thumb; ``depth`` levels deep: at
+    depth 1 those playouts follow the rules of thumb, at depth 2 they look ahead in turn.
     """
     players = state.players
     point_mask = state.rules.point_mask
@@ -91,6 +111,12 @@ def playout(
                 else:
                     threat = moon_threat(state.taken, point_mask)
             seat = state.to_move
+            if lookahead == LOOKAHEAD_ALL or (lookahead == LOOKAHEAD_ROOT and seat == root):
+                card = lookahead_card(
+                    state, legal, root, shoot, add_for, jack, watch, lookahead, depth
+                )
+                state.play_card(card)
+                continue
             seen = threat
             # The root's moon plan holds while nobody else has a point.
             if shoot and seat == root and threat in (-1, root):
@@ -111,6 +137,45 @@ def playout(
         state.choose_moon(add_for[state.shooter])
     assert state.points is not None
     return state.points
+
+
+def lookahead_card(
+    state: DealState,
+    legal: int,
+    root: int,
+    shoot: bool,
+    add_for: Sequence[bool],
+    jack: bool,
+    watch: int = -1,
+    lookahead: int = LOOKAHEAD_ROOT,
+    depth: int = 1,
+) -> int:
+    """The card of ``legal`` that the seat to move does best with when every seat then
+    plays the rest of ``state`` (one deal of the cards) by the rules of thumb: its points
+    less the others' average, lowest; the lowest card on ties.  A seat looking one card
+    ahead this way plays as if it saw the cards of the deal it is played in.  With
+    ``depth`` above 1, the seats of ``lookahead`` look ahead in those playouts too, one
+    level less deep."""
+    seat = state.to_move
+    players = state.players
+    best = -1
+    best_value = 0
+    rest = legal
+    while rest:
+        card = (rest & -rest).bit_length() - 1
+        rest &= rest - 1
+        after = state.clone()
+        after.play_card(card)
+        if depth > 1:
+            points = playout(after, root, shoot, add_for, jack, watch, lookahead, depth - 1)
+        else:
+            points = playout(after, root, shoot, add_for, jack, watch)
+        # The margin times (players - 1), kept in integers.
+        value = players * points[seat] - sum(points)
+        if best < 0 or value < best_value:
+            best = card
+            best_value = value
+    return best
 
 
 def moon_choices(view: PlayerView) -> tuple[bool, ...]:
@@ -155,12 +220,18 @@ class _Task:
     deadline: float | None
     #: Deals of the hidden cards chosen beforehand (indexed by world); empty: sample.
     deals: tuple[tuple[int, ...], ...] = ()
+    #: How much each of ``deals`` counts; empty: each counts once.
+    weights: tuple[float, ...] = ()
     #: Deal worlds with :class:`WorldSampler` and play them out through the compiled
     #: kernel (when built), rather than with :func:`sample` and the Python engine.
     compiled: bool = True
+    #: Who looks ahead in the playouts, and how deep (:func:`playout`).
+    lookahead: int = LOOKAHEAD_NONE
+    depth: int = 1
 
 
-#: Per (candidate, mode): [sum of objective, sum of own points, worlds].
+#: Per (candidate, mode): [sum of objective, sum of own points, worlds], every sum
+#: counting each world for its weight (:attr:`_Task.weights`).
 _Totals = list[list[float]]
 
 
@@ -191,14 +262,21 @@ def _evaluate(task: _Task) -> _Totals:
             task.hearts_broken,
         )  # fmt: skip
         # Every candidate, in every mode, played out in one call (candidate-major order).
-        outcomes = evaluate(rules, position, task.candidates, seat, task.modes, task.add_for)
+        lookahead = task.lookahead
+        if lookahead == LOOKAHEAD_MIXED:
+            lookahead = LOOKAHEAD_ALL if world % 2 else LOOKAHEAD_ROOT
+        outcomes = evaluate(
+            rules, position, task.candidates, seat, task.modes, task.add_for, lookahead,
+            task.depth,
+        )  # fmt: skip
+        weight = task.weights[world] if task.weights else 1
         for index, points in enumerate(outcomes):
             mine = points[seat]
             others = (sum(points) - mine) / (players - 1)
             row = totals[index]
-            row[0] += mine - others
-            row[1] += mine
-            row[2] += 1
+            row[0] += weight * (mine - others)
+            row[1] += weight * mine
+            row[2] += weight
     return totals
 
 
@@ -238,6 +316,12 @@ class HardBot(BaseBot):
         (:mod:`openhearts.kernel`) when it is built, dealing them with the prepared
         :class:`~openhearts.bots.sampler.WorldSampler`; False uses the pure-Python
         references of both.  The choices are the same either way, only the time differs.
+    :param lookahead: who looks one card ahead in the playouts instead of following the
+        rules of thumb (:func:`playout`): 0 nobody (``hard``'s default), 1 this seat,
+        2 every seat, 3 this seat in half the worlds and every seat in the others
+        (:data:`LOOKAHEAD_MIXED`).  Each look costs a playout per legal card.
+    :param depth: how deep those seats look: 1, the playouts behind each look follow the
+        rules of thumb; 2, they look ahead in turn (far costlier).
     """
 
     name = "hard"
@@ -250,8 +334,18 @@ class HardBot(BaseBot):
         time_limit: float | None = None,
         pass_worlds: int = DEFAULT_PASS_WORLDS,
         compiled: bool = True,
+        lookahead: int = LOOKAHEAD_NONE,
+        depth: int = 1,
     ) -> None:
         super().__init__(seed)
+        if lookahead not in (LOOKAHEAD_NONE, LOOKAHEAD_ROOT, LOOKAHEAD_ALL, LOOKAHEAD_MIXED):
+            raise ValueError(
+                "lookahead: 0 (nobody), 1 (this seat), 2 (every seat) or 3 (half the worlds each)"
+            )
+        if not 1 <= depth <= 3:
+            raise ValueError("depth: 1 to 3")
+        self.lookahead = lookahead
+        self.depth = depth
         if pass_worlds < 0:
             raise ValueError("pass_worlds: 0 (rules of thumb) or more")
         self.pass_worlds = pass_worlds
@@ -288,9 +382,11 @@ class HardBot(BaseBot):
 
     def choose_pass(self, view: PlayerView) -> CardSet:
         if self.pass_worlds:
-            return CardSet(
-                simulate_pass(view, self._pass_key(view), moon_choices(view), self.pass_worlds)
-            )
+            chosen = simulate_pass(
+                view, self._pass_key(view), moon_choices(view), self.pass_worlds,
+                lookahead=self._pass_lookahead(),
+            )  # fmt: skip
+            return CardSet(chosen)
         return CardSet(
             pass_policy(view.hand.mask, view.rules.cards_passed, view.rules.jack_of_diamonds)
         )
@@ -301,7 +397,14 @@ class HardBot(BaseBot):
 
         :raises ValueError: without simulation or in a deal without passing.
         """
-        return rank_passes(view, self._pass_key(view), moon_choices(view), self.pass_worlds)
+        return rank_passes(
+            view, self._pass_key(view), moon_choices(view), self.pass_worlds,
+            lookahead=self._pass_lookahead(),
+        )  # fmt: skip
+
+    def _pass_lookahead(self) -> int:
+        """Who looks ahead in the playouts of passing by simulation: nobody here."""
+        return LOOKAHEAD_NONE
 
     def _pass_key(self, view: PlayerView) -> str:
         return f"{self.seed}:{view.deal_number}:{view.seat}"
@@ -332,6 +435,22 @@ class HardBot(BaseBot):
 
     def _search(self, view: PlayerView) -> list[tuple[Card, float, float]]:
         """(card, expected own points, objective) for every legal card, best first."""
+        task, groups = self._task(view)
+        totals = self._totals(task)
+        modes = task.modes
+        results: list[tuple[Card, float, float]] = []
+        for index, card in enumerate(task.candidates):
+            rows = totals[index * len(modes) : (index + 1) * len(modes)]
+            best = min(rows, key=lambda r: r[0] / r[2] if r[2] else math.inf)
+            worlds = best[2] or 1.0
+            for member in groups[card]:
+                results.append((Card(member), best[1] / worlds, best[0] / worlds))
+        results.sort(key=lambda item: (item[2], item[0]))
+        return results
+
+    def _task(self, view: PlayerView) -> tuple[_Task, dict[int, list[int]]]:
+        """The search of a decision as a task (its worlds chosen or seeded), and the
+        legal cards grouped behind each candidate."""
         rules = view.rules
         legal = view.legal.mask
         gone = view.played.mask
@@ -352,8 +471,8 @@ class HardBot(BaseBot):
         seed = zlib.crc32(key.encode())
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
         knowledge = constraints(view)
-        deals = self._deals(view, knowledge, seed)
-        base = _Task(
+        deals, weights = self._deals(view, knowledge, seed)
+        task = _Task(
             rules=rules,
             knowledge=knowledge,
             hand=hand,
@@ -373,18 +492,12 @@ class HardBot(BaseBot):
             worlds=range(len(deals) if deals else self.budget),
             deadline=deadline,
             deals=deals,
+            weights=weights,
             compiled=self.compiled,
+            lookahead=self.lookahead,
+            depth=self.depth,
         )
-        totals = self._totals(base)
-        results: list[tuple[Card, float, float]] = []
-        for index, card in enumerate(candidates):
-            rows = totals[index * len(modes) : (index + 1) * len(modes)]
-            best = min(rows, key=lambda r: r[0] / r[2] if r[2] else math.inf)
-            worlds = best[2] or 1.0
-            for member in groups[card]:
-                results.append((Card(member), best[1] / worlds, best[0] / worlds))
-        results.sort(key=lambda item: (item[2], item[0]))
-        return results
+        return task, groups
 
     def _totals(self, task: _Task) -> _Totals:
         """Play out every world of ``task``: per candidate and mode, the sums of the
@@ -395,10 +508,11 @@ class HardBot(BaseBot):
 
     def _deals(
         self, view: PlayerView, knowledge: Knowledge, seed: int
-    ) -> tuple[tuple[int, ...], ...]:
-        """Deals of the hidden cards to search, chosen before searching; empty (here)
-        lets every world sample its own deal uniformly among the consistent ones."""
-        return ()
+    ) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...]]:
+        """Deals of the hidden cards to search, chosen before searching, and how much
+        each counts (empty: once each).  No deals (here) lets every world sample its own
+        deal uniformly among the consistent ones."""
+        return (), ()
 
     def _parallel(self, task: _Task) -> _Totals:
         if self._pool is None:

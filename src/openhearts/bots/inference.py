@@ -155,10 +155,15 @@ def world_weight(view: PlayerView, hidden: list[int]) -> float:
 
 @dataclass(frozen=True)
 class Inference:
-    """The deals to search and, for each seat, how likely it is to be shooting."""
+    """The deals to search and, for each seat, how likely it is to be shooting.
+
+    ``weights``: how much each deal counts in the search, one per deal; empty when the
+    deals were resampled in proportion to their weights (each then counts once).
+    """
 
     deals: tuple[tuple[int, ...], ...]
     shooters: tuple[float, ...]
+    weights: tuple[float, ...] = ()
 
 
 def weighted_deals(
@@ -168,15 +173,22 @@ def weighted_deals(
     keep: int,
     pool: int,
     moon_prior: float = MOON_PRIOR,
+    resample: bool = True,
 ) -> Inference:
     """``keep`` deals of the hidden cards, drawn from ``pool`` consistent ones in
     proportion to their weight (:meth:`Explanation.weight`), and each seat's chance of
-    going for the moon averaged over the pool by the same weights."""
+    going for the moon averaged over the pool by the same weights.
+
+    With ``resample`` False, every deal of the pool is kept with its weight (scaled to
+    average 1) instead: the search then counts each deal for its weight, which spends
+    no deal on a copy of another and loses none by the luck of the draw.
+    """
     players = view.rules.players
     worlds = [sample(knowledge, rng) for _ in range(pool)]
     explained = [explain(view, world) for world in worlds]
     weights = [e.weight(moon_prior) for e in explained]
     total = sum(weights)
+    kept_weights: tuple[float, ...] = ()
     if total <= 0:
         chosen = worlds[:keep]
         shooters = (0.0,) * players
@@ -186,18 +198,31 @@ def weighted_deals(
             / total
             for s in range(players)
         )
-        step = total / keep
-        point = rng.random() * step
-        chosen = []
-        running = 0.0
-        index = -1
-        for _ in range(keep):
-            while running <= point and index + 1 < len(worlds):
-                index += 1
-                running += weights[index]
-            chosen.append(worlds[index])
-            point += step
+        if resample:
+            chosen = _resample(worlds, weights, total, keep, rng)
+        else:
+            chosen = worlds
+            kept_weights = tuple(w * pool / total for w in weights)
     seat = view.seat
     hand = view.hand.mask
     deals = tuple(tuple(hand if s == seat else w[s] for s in range(players)) for w in chosen)
-    return Inference(deals, shooters)
+    return Inference(deals, shooters, kept_weights)
+
+
+def _resample(
+    worlds: list[list[int]], weights: list[float], total: float, keep: int, rng: random.Random
+) -> list[list[int]]:
+    """``keep`` of ``worlds`` in proportion to their ``weights`` (systematic resampling:
+    one random offset, then evenly spaced points along the running sum)."""
+    step = total / keep
+    point = rng.random() * step
+    chosen = []
+    running = 0.0
+    index = -1
+    for _ in range(keep):
+        while running <= point and index + 1 < len(worlds):
+            index += 1
+            running += weights[index]
+        chosen.append(worlds[index])
+        point += step
+    return chosen

@@ -52,6 +52,7 @@ def watched_totals(task: _Task, watch: int) -> _Totals:
         else:
             hands = sample(task.knowledge, random.Random(task.seed * 1_000_003 + world))
         hands[seat] = task.hand
+        weight = task.weights[world] if task.weights else 1
         base = DealState.from_position(
             rules, hands, leader=task.leader, trick=list(task.trick), taken=list(task.taken),
             tricks_won=list(task.tricks_won), played=task.played,
@@ -69,8 +70,8 @@ def watched_totals(task: _Task, watch: int) -> _Totals:
             margin = own - (sum(points) - own) / (players - 1)
             for _ in task.modes:
                 row = totals[index]
-                row[0] += margin
-                row[1] += own
-                row[2] += 1
+                row[0] += weight * margin
+                row[1] += weight * own
+                row[2] += weight
                 index += 1
     return totals

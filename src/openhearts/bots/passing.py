@@ -84,17 +84,20 @@ def simulate_pass(
     worlds: int = 30,
     width: int = 6,
     model: PassModel = pass_policy,
+    lookahead: int = 0,
 ) -> int:
     """The pass (a card mask) with the best simulated result for ``view.seat``.
 
     :param key: seeds the worlds (with the hand), so the choice is repeatable.
     :param add_for: each seat's moon choice where the shooter chooses.
     :param model: how the other seats pass (default: ``easy``'s rules).
+    :param lookahead: who looks one card ahead in the playouts (0 nobody, 1 this seat,
+        2 every seat: :func:`openhearts.kernel.evaluate`).
     """
     candidates = _view_candidates(view, width)
     if len(candidates) == 1 or worlds < 1 or view.pass_target is None:
         return candidates[0]
-    return rank_passes(view, key, add_for, worlds, width, model)[0].mask
+    return rank_passes(view, key, add_for, worlds, width, model, lookahead)[0].mask
 
 
 def rank_passes(
@@ -104,6 +107,7 @@ def rank_passes(
     worlds: int = 30,
     width: int = 6,
     model: PassModel = pass_policy,
+    lookahead: int = 0,
 ) -> list[PassValue]:
     """Every candidate pass with its simulated numbers, best first (the order
     :func:`simulate_pass` chooses by; the parameters are its own).
@@ -140,7 +144,7 @@ def rank_passes(
             )
             leader = next(s for s in range(players) if after[s] >> first[0] & 1)
             start = kernel.Position(after, leader, (), zeros, zeros, 0, False)
-            outcomes = kernel.evaluate(rules, start, first, seat, modes, add_for)
+            outcomes = kernel.evaluate(rules, start, first, seat, modes, add_for, lookahead)
             for m, points in enumerate(outcomes):
                 own = points[seat]
                 owns[index][m] += own
