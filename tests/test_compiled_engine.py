@@ -242,30 +242,50 @@ def test_the_engine_tests_pass_on_the_pure_python_engine() -> None:
     assert " passed" in output and " failed" not in output
 
 
-@compiled_only
-def test_a_compiled_module_older_than_its_source_is_passed_over(tmp_path: Path) -> None:
-    """An edit to deal.py after the build (a checkout, say) runs, instead of the stale
-    compiled code, with a warning that says how to compile again."""
+def import_with_deal_py_touched(root: Path, checkout: bool) -> tuple[str, str, str, list[str]]:
+    """Copy the package to ``root/src`` (beside a ``pyproject.toml`` when ``checkout``),
+    make its deal.py newer than the compiled module, import it there: whether the engine
+    is compiled, where deal came from, how many warnings, and their texts."""
     package = Path(openhearts.__file__).parent
-    copy = tmp_path / "openhearts"
+    copy = root / "src" / "openhearts"
     shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    if checkout:
+        (root / "pyproject.toml").write_text("[project]\nname = 'openhearts'\n")
     later = time.time() + 60
     os.utime(copy / "deal.py", (later, later))
     environment = {k: v for k, v in os.environ.items() if k != "OPENHEARTS_KERNEL"}
-    environment["PYTHONPATH"] = str(tmp_path)
+    environment["PYTHONPATH"] = str(root / "src")
     code = (
         "import warnings\n"
         "warnings.simplefilter('always')\n"
         "with warnings.catch_warnings(record=True) as caught:\n"
         "    import openhearts, openhearts.deal\n"
         "print(openhearts.ENGINE_COMPILED, openhearts.deal.__file__, len(caught))\n"
-        "print(caught[0].message)\n"
+        "for warning in caught:\n"
+        "    print(warning.message)\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=environment, check=True
     )
-    first, message = result.stdout.splitlines()
+    first, *messages = result.stdout.splitlines()
     flag, where, count = first.split()
-    assert (flag, Path(where), count) == ("False", copy / "deal.py", "1")
-    assert "deal.py changed since the engine was compiled" in message
-    assert "pip install -e ." in message
+    return flag, where, count, messages
+
+
+@compiled_only
+def test_a_compiled_module_older_than_its_source_is_passed_over(tmp_path: Path) -> None:
+    """In a checkout, an edit to deal.py after the build (a checkout of another commit,
+    say) runs, instead of the stale compiled code, with a warning that says how to
+    compile again."""
+    flag, where, count, messages = import_with_deal_py_touched(tmp_path, checkout=True)
+    assert (flag, Path(where), count) == ("False", tmp_path / "src/openhearts/deal.py", "1")
+    assert "deal.py changed since the engine was compiled" in messages[0]
+    assert "pip install -e ." in messages[0]
+
+
+@compiled_only
+def test_an_installed_package_never_takes_its_files_dates_for_edits(tmp_path: Path) -> None:
+    """Installed, the files date from the installation in any order: no checkout, no
+    staleness check, the compiled engine runs."""
+    flag, where, count, _messages = import_with_deal_py_touched(tmp_path, checkout=False)
+    assert (flag, where.endswith(".py"), count) == ("True", False, "0")

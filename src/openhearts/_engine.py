@@ -46,8 +46,12 @@ class SourceFinder:
 
 def stale_modules() -> list[str]:
     """Compiled modules older than their source: edited (or checked out again) since the
-    last build, so the compiled code is not what the source says."""
+    last build, so the compiled code is not what the source says.  Only in a checkout
+    (``src/openhearts`` beside ``pyproject.toml``): an installed package's files all
+    date from its installation, in whatever order they were written."""
     folder = Path(__file__).parent
+    if folder.parent.name != "src" or not (folder.parent.parent / "pyproject.toml").exists():
+        return []
     stale = []
     for name in COMPILED_MODULES:
         stem = name.rpartition(".")[2]
