@@ -72,7 +72,7 @@ def choose() -> None:
     """Load the engine from source when the reference is asked for, or when a compiled
     module is older than its source (with a warning: ``pip install -e .`` rebuilds it).
     Done when this module is imported, which the package does before anything else."""
-    if any(isinstance(finder, SourceFinder) for finder in sys.meta_path):
+    if source_chosen():
         return
     if reference_requested():
         sys.meta_path.insert(0, SourceFinder())
@@ -93,11 +93,17 @@ def is_compiled(module: ModuleType) -> bool:
     return not str(getattr(module, "__file__", "") or "").endswith(".py")
 
 
+def source_chosen() -> bool:
+    """Whether :func:`choose` has put the engine's source first (asked for, or stale)."""
+    return any(isinstance(finder, SourceFinder) for finder in sys.meta_path)
+
+
 def notice(modules: Sequence[ModuleType]) -> bool:
     """Warns once when the engine runs from source without being asked to; returns
     whether every module is compiled."""
     compiled = all(is_compiled(module) for module in modules)
-    if not compiled and not reference_requested() and not stale_modules():
+    # Running from source on purpose (asked for, or stale and said so) needs no notice.
+    if not compiled and not source_chosen():
         warnings.warn(
             "openhearts: the compiled engine is missing; games run on the slower "
             "pure-Python engine (reinstall with a C compiler to build it)",

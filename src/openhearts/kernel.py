@@ -37,12 +37,12 @@ missing kernel is announced once, with a :class:`RuntimeWarning`; setting
 
 from __future__ import annotations
 
-import os
 import warnings
 from collections.abc import Sequence
 from types import ModuleType
 from typing import Final, NamedTuple
 
+from . import _engine
 from .cards import cards_of
 from .deal import MOON_CHOICE, PLAYING, DealState
 from .prng import SplitMix64
@@ -73,7 +73,7 @@ _SEED_MASK: Final = (1 << 64) - 1
 
 
 def _load() -> ModuleType | None:
-    if os.environ.get("OPENHEARTS_KERNEL") == "python":
+    if _engine.reference_requested():
         return None
     try:
         from . import _kernel
