@@ -23,7 +23,7 @@ from openhearts.bots.hard import (
 )
 from openhearts.bots.inference import MOON_PRIOR, explain, weighted_deals, world_weight
 from openhearts.bots.moon import holds_every_point
-from openhearts.bots.passing import may_shoot, simulate_pass
+from openhearts.bots.passing import may_shoot, rival_after_passing, simulate_pass
 from openhearts.bots.policy import moon_threat, pass_policy, pass_ranking, play_policy
 from openhearts.bots.sampler import constraints, sample
 from openhearts.deal import DealState
@@ -391,3 +391,77 @@ def test_passing_may_look_ahead_in_its_playouts() -> None:
     assert [v.margin for v in looking.rank_passes(view)] != [v.margin for v in plain]
     with pytest.raises(ValueError, match="pass_lookahead"):
         ExpertBot(1, pass_lookahead=3)
+
+
+# A rival going for the moon in the playouts --------------------------------------------
+
+
+def test_a_rival_shoots_in_the_playouts() -> None:
+    """In this deal (no passing) seat 1, playing by the rules of thumb, ducks and takes
+    13 points; as the rival it plays for every point from the first trick and shoots."""
+    game = Game(Rules(), seed=13, first_deal=3)
+    assert game.hand(1) == CardSet.parse("5C 6C 7C JC QD 2S 9S QS AS 6H TH JH AH")
+    state = game.deal_states()[0]
+    add_for = moon_choices(game.view(0))
+    assert playout(state.clone(), 0, False, add_for, False) == [0, 13, 0, 13]
+    assert playout(state.clone(), 0, False, add_for, False, rival=1) == [26, 0, 26, 26]
+    # The root's own plan works the same way.
+    assert playout(state.clone(), 1, True, add_for, False) == [26, 0, 26, 26]
+
+
+def test_rivals_are_drawn_by_their_odds_world_by_world() -> None:
+    game = _hard_deal_until(27)
+    seat = game.to_act()[0]
+    view = game.view(seat)
+    knowledge = constraints(view)
+    found = weighted_deals(view, knowledge, random.Random(2), 60, 120, rivals=True)
+    assert len(found.rivals) == len(found.deals)
+    assert set(found.rivals) <= {-1} | set(range(4)) - {seat}
+    # Seat 3 has taken every point, winning tricks a careful player ducks: the likeliest
+    # shooter by far, so the rival of most worlds that have one.
+    drawn = [r for r in found.rivals if r >= 0]
+    assert drawn and drawn.count(3) * 2 > len(drawn)
+    # The same draws leave the deals as they were without rivals.
+    plain = weighted_deals(view, knowledge, random.Random(2), 60, 120)
+    assert plain.deals == found.deals and plain.rivals == ()
+    nobody = weighted_deals(view, knowledge, random.Random(2), 60, 120, 0.0, rivals=True)
+    assert set(nobody.rivals) == {-1}
+
+
+def test_expert_with_rivals_searches_them() -> None:
+    game = _hard_deal_until(27)
+    view = game.view(game.to_act()[0])
+    task, _ = ExpertBot("r", budget=40, pool=120, rivals=True)._task(view)
+    assert len(task.rivals) == len(task.deals) and max(task.rivals) >= 0
+    with_rivals = ExpertBot("r", budget=40, pool=120, rivals=True).evaluate(view)
+    without = ExpertBot("r", budget=40, pool=120).evaluate(view)
+    assert [v.margin for v in with_rivals] != [v.margin for v in without]
+    with pytest.raises(ValueError, match="moon_prior"):
+        ExpertBot(1, moon_prior=1.0)
+
+
+def test_rival_after_passing_is_the_strongest_hand_that_may_shoot() -> None:
+    weak = CardSet.parse("2C 3C 4C 5C 6C 7C 2D 3D 4D 5D 2S 3S 2H").mask
+    strong = CardSet.parse(MOON_HAND).mask
+    fair = CardSet.parse("JC QC KC JD QD KD JS 2S 3S 4S JH QH 2H").mask
+    assert rival_after_passing([weak, weak, weak, weak], 0) == -1
+    assert rival_after_passing([strong, weak, fair, weak], 0) == 2
+    assert rival_after_passing([weak, fair, strong, weak], 0) == 2
+    assert rival_after_passing([weak, strong, weak, strong], 0) == 1
+
+
+def test_passing_with_rivals_changes_some_passes() -> None:
+    changed = 0
+    for seed in range(12):
+        view = Game(seed=seed, first_deal=seed % 3).view(seed % 4)
+        key = f"k:{seed}"
+        plain = simulate_pass(view, key, moon_choices(view), 8)
+        wary = simulate_pass(view, key, moon_choices(view), 8, rivals=True)
+        assert CardSet(wary) <= view.hand and wary.bit_count() == 3
+        changed += plain != wary
+        assert ExpertBot(key, pass_worlds=8, pass_rivals=True).choose_pass(view).mask == (
+            simulate_pass(
+                view, f"{key}:{view.deal_number}:{view.seat}", moon_choices(view), 8, rivals=True
+            )
+        )
+    assert changed

@@ -126,6 +126,16 @@ def check_same(rules: Rules, position: Position, rng: random.Random) -> None:
             rules, position, candidates, root, (False, True), add_for, lookahead, depth
         )
         assert points == expected_points, (lookahead, depth)
+    # Another seat going for the moon, with and without the seats looking ahead.
+    rival = (root + rng.randrange(1, rules.players)) % rules.players
+    for lookahead in (0, rng.choice((1, 2))):
+        expected_points = kernel.reference_evaluate(
+            rules, position, candidates, root, (False, True), add_for, lookahead, 1, rival
+        )
+        points = kernel.evaluate(
+            rules, position, candidates, root, (False, True), add_for, lookahead, 1, rival
+        )
+        assert points == expected_points, ("rival", rival, lookahead)
 
 
 @needs_kernel
@@ -201,6 +211,10 @@ def test_bad_input_is_a_value_error(implementation: str) -> None:
         evaluate(rules, position, legal, 0, (False,), None, 3)
     with pytest.raises(ValueError, match="depth"):
         evaluate(rules, position, legal, 0, (False,), None, 1, 0)
+    root = (position.leader + len(position.trick)) % rules.players
+    for rival in (root, rules.players, -2):
+        with pytest.raises(ValueError, match="rival"):
+            evaluate(rules, position, legal, root, (False,), None, 0, 1, rival)
 
 
 @needs_kernel

@@ -320,7 +320,8 @@ static int play_policy(int seat, mask_t hand, mask_t legal, const int *trick, in
 /* Playouts ----------------------------------------------------------------------------- */
 
 /* hard.playout: the easy policy for every seat; with `shoot`, seat `root` plays for every
- * point while nobody else has taken one.  The moon threat is read when a trick is led
+ * point while nobody else has taken one, and so does seat `rival` (-1: none) always.  The
+ * moon threat is read when a trick is led
  * with a choice, as in the reference.  With `lookahead` (LOOKAHEAD_ROOT: seat `root`;
  * LOOKAHEAD_ALL: every seat), a looking seat tries each legal card instead and plays the
  * one whose plain playout to the end gives it the best margin (lookahead_card). */
@@ -331,9 +332,20 @@ static void finish_moon(const rules_t *rules, position_t *pos, const int *add_fo
 }
 
 static int lookahead_card(const rules_t *rules, const position_t *pos, mask_t legal, int root,
-                          int shoot, int lookahead, int depth, const int *add_for);
+                          int shoot, int rival, int lookahead, int depth, const int *add_for);
 
-static void playout_easy(const rules_t *rules, position_t *pos, int root, int shoot,
+/* The moon plan of `shooter` holds while nobody else has taken a point: the seat it plays
+ * as, a threat to itself, instead of `threat`. */
+static int planned_threat(const position_t *pos, int players, mask_t point_mask, int shooter,
+                          int threat) {
+    if (threat != -1 && threat != shooter) return threat;
+    for (int other = 0; other < players; other++) {
+        if (other != shooter && (pos->taken[other] & point_mask)) return threat;
+    }
+    return shooter;
+}
+
+static void playout_easy(const rules_t *rules, position_t *pos, int root, int shoot, int rival,
                          int lookahead, int depth, const int *add_for) {
     int players = rules->players, threat = -1;
     mask_t point_mask = rules->point_mask;
@@ -345,18 +357,12 @@ static void playout_easy(const rules_t *rules, position_t *pos, int root, int sh
             int seat = pos->to_move, seen = threat;
             if (lookahead == LOOKAHEAD_ALL || (lookahead == LOOKAHEAD_ROOT && seat == root)) {
                 play_card(rules, pos,
-                          lookahead_card(rules, pos, legal, root, shoot, lookahead, depth, add_for));
+                          lookahead_card(rules, pos, legal, root, shoot, rival, lookahead, depth,
+                                         add_for));
                 continue;
             }
-            if (shoot && seat == root && (threat == -1 || threat == root)) {
-                seen = root;
-                for (int other = 0; other < players; other++) {
-                    if (other != root && (pos->taken[other] & point_mask)) {
-                        seen = threat;
-                        break;
-                    }
-                }
-            }
+            if ((shoot && seat == root) || seat == rival)
+                seen = planned_threat(pos, players, point_mask, seat, threat);
             card = play_policy(seat, pos->hands[seat], legal, pos->trick, pos->trick_len,
                                pos->leader, players, pos->played, seen, rules->jack);
         } else {
@@ -371,14 +377,14 @@ static void playout_easy(const rules_t *rules, position_t *pos, int root, int sh
  * hard's objective times players - 1, in integers).  That playout looks ahead again, one
  * level less deep, down to the plain easy playout at depth 1. */
 static int lookahead_card(const rules_t *rules, const position_t *pos, mask_t legal, int root,
-                          int shoot, int lookahead, int depth, const int *add_for) {
+                          int shoot, int rival, int lookahead, int depth, const int *add_for) {
     int seat = pos->to_move, players = rules->players, best = -1, best_value = 0;
     for (mask_t rest = legal; rest; rest &= rest - 1) {
         int card = low_card(rest), total = 0;
         position_t next = *pos;
         play_card(rules, &next, card);
-        playout_easy(rules, &next, root, shoot, depth > 1 ? lookahead : LOOKAHEAD_NONE, depth - 1,
-                     add_for);
+        playout_easy(rules, &next, root, shoot, rival, depth > 1 ? lookahead : LOOKAHEAD_NONE,
+                     depth - 1, add_for);
         finish_moon(rules, &next, add_for);
         for (int s = 0; s < players; s++) total += next.points[s];
         int value = players * next.points[seat] - total;
@@ -641,7 +647,7 @@ static PyObject *k_playout(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; i < playouts; i++) {
         position_t pos = start;
         if (policy == POLICY_RANDOM) playout_random(&rules, &pos, &stream);
-        else playout_easy(&rules, &pos, root, shoot, LOOKAHEAD_NONE, 0, add_for);
+        else playout_easy(&rules, &pos, root, shoot, -1, LOOKAHEAD_NONE, 0, add_for);
         finish_moon(&rules, &pos, add_for);
         PyObject *points = points_tuple(&rules, &pos);
         if (!points) {
@@ -660,10 +666,11 @@ static PyObject *k_playout(PyObject *self, PyObject *args) {
 static PyObject *k_evaluate(PyObject *self, PyObject *args) {
     PyObject *rules_obj, *pos_obj, *cards_obj, *modes_obj, *add_for_obj;
     int root, cards[52], modes[2], add_for[MAX_PLAYERS], lookahead = LOOKAHEAD_NONE, depth = 1;
+    int rival = -1;
     rules_t rules;
     position_t start;
-    if (!PyArg_ParseTuple(args, "OOOOiO|ii", &rules_obj, &pos_obj, &cards_obj, &modes_obj,
-                          &root, &add_for_obj, &lookahead, &depth) ||
+    if (!PyArg_ParseTuple(args, "OOOOiO|iii", &rules_obj, &pos_obj, &cards_obj, &modes_obj,
+                          &root, &add_for_obj, &lookahead, &depth, &rival) ||
         parse_rules(rules_obj, &rules) < 0 || parse_position(pos_obj, &rules, &start) < 0 ||
         parse_add_for(add_for_obj, &rules, add_for) < 0)
         return NULL;
@@ -673,6 +680,10 @@ static PyObject *k_evaluate(PyObject *self, PyObject *args) {
     }
     if (depth < 1 || depth > 3) {
         PyErr_SetString(PyExc_ValueError, "lookahead depth: 1 to 3");
+        return NULL;
+    }
+    if (rival < -1 || rival >= rules.players || rival == root) {
+        PyErr_SetString(PyExc_ValueError, "rival: another seat than the root, or -1");
         return NULL;
     }
     int card_count = read_ints(cards_obj, cards, 0, 52, 0, 51, "candidates");
@@ -689,7 +700,7 @@ static PyObject *k_evaluate(PyObject *self, PyObject *args) {
         for (int m = 0; m < mode_count; m++) {
             position_t pos = start;
             play_card(&rules, &pos, cards[c]);
-            playout_easy(&rules, &pos, root, modes[m], lookahead, depth, add_for);
+            playout_easy(&rules, &pos, root, modes[m], rival, lookahead, depth, add_for);
             finish_moon(&rules, &pos, add_for);
             PyObject *points = points_tuple(&rules, &pos);
             if (!points) {
@@ -731,7 +742,7 @@ static PyMethodDef methods[] = {
     {"playout", k_playout, METH_VARARGS,
      "playout(rules, position, policy, seed, count, add_for, root, shoot) -> [points]"},
     {"evaluate", k_evaluate, METH_VARARGS,
-     "evaluate(rules, position, candidates, modes, root, add_for[, lookahead, depth]) -> "
+     "evaluate(rules, position, candidates, modes, root, add_for[, lookahead, depth, rival]) -> "
      "[points]"},
     {"random_u64", k_random_u64, METH_VARARGS, "random_u64(seed, count) -> [draws]"},
     {NULL, NULL, 0, NULL},

@@ -186,6 +186,11 @@ def _pack_rules(rules: Rules) -> _PackedRules:
     )
 
 
+def _check_rival(rules: Rules, root: int, rival: int) -> None:
+    if rival != -1 and (not 0 <= rival < rules.players or rival == root):
+        raise ValueError(f"rival: another seat than the root, or -1, not {rival!r}")
+
+
 def _check_lookahead(lookahead: int, depth: int) -> None:
     if lookahead not in (0, 1, 2):
         raise ValueError(f"lookahead: 0 (none), 1 (root) or 2 (every seat), not {lookahead!r}")
@@ -257,11 +262,12 @@ def _easy_playout(
     add_for: Sequence[bool],
     lookahead: int = 0,
     depth: int = 1,
+    rival: int = -1,
 ) -> Points:
     from .bots.hard import playout as search_playout
 
     jack = state.rules.jack_of_diamonds
-    return tuple(search_playout(state, root, shoot, add_for, jack, -1, lookahead, depth))
+    return tuple(search_playout(state, root, shoot, add_for, jack, -1, lookahead, depth, rival))
 
 
 def _random_playout(state: DealState, stream: SplitMix64, add_for: Sequence[bool]) -> Points:
@@ -312,9 +318,11 @@ def reference_evaluate(
     add_for: Sequence[bool] | None = None,
     lookahead: int = 0,
     depth: int = 1,
+    rival: int = -1,
 ) -> list[Points]:
     """:func:`evaluate` on the pure-Python engine."""
     _check_lookahead(lookahead, depth)
+    _check_rival(rules, root, rival)
     base = _state(rules, position)
     legal = base.legal_mask()
     choices = _moon_choices(rules, add_for)
@@ -325,7 +333,7 @@ def reference_evaluate(
         for shoot in modes:
             state = base.clone()
             state.play_card(card)
-            results.append(_easy_playout(state, root, shoot, choices, lookahead, depth))
+            results.append(_easy_playout(state, root, shoot, choices, lookahead, depth, rival))
     return results
 
 
@@ -392,6 +400,7 @@ def evaluate(
     add_for: Sequence[bool] | None = None,
     lookahead: int = 0,
     depth: int = 1,
+    rival: int = -1,
 ) -> list[Points]:
     """``hard``'s search step: for each candidate card of the seat to move and each mode,
     the deal's points when that card is played and every seat then follows the easy
@@ -403,12 +412,18 @@ def evaluate(
     that leaves the seat the best margin (:func:`openhearts.bots.hard.lookahead_card`);
     0 (the default) is ``hard``'s playout.  ``depth`` (1 to 3): how many levels of such
     looks are nested; at 1 the playouts behind a look follow the easy policy.
+
+    ``rival``: another seat that goes for the moon in every playout, playing for every
+    point while no other seat has taken any (as ``root`` in mode True); -1 (the
+    default) for none.
     """
     if _compiled is None:
         return reference_evaluate(
-            rules, position, candidates, root, modes, add_for, lookahead, depth
+            rules, position, candidates, root, modes, add_for, lookahead, depth, rival
         )
     _check_lookahead(lookahead, depth)
+    _check_rival(rules, root, rival)
     return _compiled.evaluate(  # type: ignore[no-any-return]
-        _packed_rules(rules), position, candidates, modes, root, add_for, lookahead, depth
-    )
+        _packed_rules(rules), position, candidates, modes, root, add_for, lookahead, depth,
+        rival,
+    )  # fmt: skip

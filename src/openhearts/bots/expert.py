@@ -30,7 +30,7 @@ from .hard import (
     _Task,
     _Totals,
 )
-from .inference import weighted_deals
+from .inference import MOON_PRIOR, weighted_deals
 from .moon import holds_every_point, watched_totals
 from .sampler import Knowledge
 
@@ -69,6 +69,15 @@ class ExpertBot(HardBot):
         seat, and every seat in half the worlds (:data:`EXPERT_LOOKAHEAD`).
     :param pass_lookahead: who looks one card ahead in the playouts of passing by
         simulation (0 nobody, 1 this seat, 2 every seat).
+    :param rivals: in each world searched, another seat drawn by its odds of going for
+        the moon in that world (by the inference) plays for every point while nobody
+        else has one, so that this seat sees a shooter coming before it holds half the
+        points (:func:`~openhearts.bots.hard.playout`'s ``rival``).
+    :param moon_prior: the inference's prior odds that another player is going for the
+        moon (:data:`~openhearts.bots.inference.MOON_PRIOR`).
+    :param pass_rivals: in the playouts of passing by simulation, another seat whose
+        hand after the passes may shoot goes for the moon
+        (:func:`~openhearts.bots.passing.rival_after_passing`).
 
     Other parameters as :class:`~openhearts.bots.hard.HardBot`.
     """
@@ -88,6 +97,9 @@ class ExpertBot(HardBot):
         lookahead: int = EXPERT_LOOKAHEAD,
         depth: int = 1,
         pass_lookahead: int = LOOKAHEAD_NONE,
+        rivals: bool = False,
+        moon_prior: float = MOON_PRIOR,
+        pass_rivals: bool = False,
     ) -> None:
         super().__init__(
             seed, budget, workers, time_limit, pass_worlds, lookahead=lookahead, depth=depth
@@ -100,6 +112,11 @@ class ExpertBot(HardBot):
         if pass_lookahead not in (LOOKAHEAD_NONE, LOOKAHEAD_ROOT, LOOKAHEAD_ALL):
             raise ValueError("pass_lookahead: 0 (nobody), 1 (this seat) or 2 (every seat)")
         self.pass_lookahead = pass_lookahead
+        self.rivals = rivals
+        if not 0 <= moon_prior < 1:
+            raise ValueError("moon_prior: a probability, at least 0 and under 1")
+        self.moon_prior = moon_prior
+        self.pass_rivals = pass_rivals
         #: The seat holding every point taken so far and its odds of shooting, found by
         #: the inference of the decision under way.
         self._watch: tuple[int, float] | None = None
@@ -110,22 +127,25 @@ class ExpertBot(HardBot):
     def _pass_lookahead(self) -> int:
         return self.pass_lookahead
 
+    def _pass_rivals(self) -> bool:
+        return self.pass_rivals
+
     def _deals(
         self, view: PlayerView, knowledge: Knowledge, seed: int
-    ) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...]]:
+    ) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...], tuple[int, ...]]:
         self._watch = None
         if self.pool == self.budget and not self.weighted:
-            return (), ()
+            return (), (), ()
         found = weighted_deals(
             view, knowledge, random.Random(seed), self.budget, self.pool,
-            resample=not self.weighted,
+            moon_prior=self.moon_prior, resample=not self.weighted, rivals=self.rivals,
         )  # fmt: skip
         taken = [won.mask for won in view.won]
         point_mask = view.rules.point_mask
         for other in range(view.rules.players):
             if other != view.seat and holds_every_point(taken, other, point_mask):
                 self._watch = (other, found.shooters[other])
-        return found.deals, found.weights
+        return found.deals, found.weights, found.rivals
 
     def _totals(self, task: _Task) -> _Totals:
         totals = super()._totals(task)

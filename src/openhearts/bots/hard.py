@@ -85,6 +85,7 @@ def playout(
     watch: int = -1,
     lookahead: int = LOOKAHEAD_NONE,
     depth: int = 1,
+    rival: int = -1,
 ) -> list[int]:
     """Play ``state`` to the end with the rule-of-thumb policy; returns the deal's points.
 
@@ -92,6 +93,9 @@ def playout(
     ``add_for[s]``: the moon choice seat ``s`` would make, where the shooter chooses.
     ``watch``: a seat taken to go for the moon, and stopped by everyone else, while it
     holds every point taken (:mod:`openhearts.bots.moon`); -1 for none.
+    ``rival``: another seat than ``root`` that plays for every point while no one else
+    has taken any, as ``root`` does with ``shoot`` (the others stop it only as they stop
+    anyone: :func:`~openhearts.bots.policy.moon_threat`); -1 for none.
     ``lookahead``: :data:`LOOKAHEAD_ROOT` has seat ``root``, :data:`LOOKAHEAD_ALL` every
     seat, choose each card by trying every legal card and playing each out
     (:func:`lookahead_card`) instead of by the rules of thumb; ``depth`` levels deep: at
@@ -113,16 +117,16 @@ def playout(
             seat = state.to_move
             if lookahead == LOOKAHEAD_ALL or (lookahead == LOOKAHEAD_ROOT and seat == root):
                 card = lookahead_card(
-                    state, legal, root, shoot, add_for, jack, watch, lookahead, depth
+                    state, legal, root, shoot, add_for, jack, watch, lookahead, depth, rival
                 )
                 state.play_card(card)
                 continue
             seen = threat
-            # The root's moon plan holds while nobody else has a point.
-            if shoot and seat == root and threat in (-1, root):
-                seen = root
+            # A moon plan (the root's, the rival's) holds while nobody else has a point.
+            if ((shoot and seat == root) or seat == rival) and threat in (-1, seat):
+                seen = seat
                 for other in range(players):
-                    if other != root and state.taken[other] & point_mask:
+                    if other != seat and state.taken[other] & point_mask:
                         seen = threat
                         break
             card = play_policy(
@@ -149,6 +153,7 @@ def lookahead_card(
     watch: int = -1,
     lookahead: int = LOOKAHEAD_ROOT,
     depth: int = 1,
+    rival: int = -1,
 ) -> int:
     """The card of ``legal`` that the seat to move does best with when every seat then
     plays the rest of ``state`` (one deal of the cards) by the rules of thumb: its points
@@ -167,9 +172,9 @@ def lookahead_card(
         after = state.clone()
         after.play_card(card)
         if depth > 1:
-            points = playout(after, root, shoot, add_for, jack, watch, lookahead, depth - 1)
+            points = playout(after, root, shoot, add_for, jack, watch, lookahead, depth - 1, rival)
         else:
-            points = playout(after, root, shoot, add_for, jack, watch)
+            points = playout(after, root, shoot, add_for, jack, watch, rival=rival)
         # The margin times (players - 1), kept in integers.
         value = players * points[seat] - sum(points)
         if best < 0 or value < best_value:
@@ -222,6 +227,9 @@ class _Task:
     deals: tuple[tuple[int, ...], ...] = ()
     #: How much each of ``deals`` counts; empty: each counts once.
     weights: tuple[float, ...] = ()
+    #: For each of ``deals``, another seat going for the moon in its playouts
+    #: (:func:`playout`'s ``rival``, -1: none); empty: none in any.
+    rivals: tuple[int, ...] = ()
     #: Deal worlds with :class:`WorldSampler` and play them out through the compiled
     #: kernel (when built), rather than with :func:`sample` and the Python engine.
     compiled: bool = True
@@ -267,7 +275,7 @@ def _evaluate(task: _Task) -> _Totals:
             lookahead = LOOKAHEAD_ALL if world % 2 else LOOKAHEAD_ROOT
         outcomes = evaluate(
             rules, position, task.candidates, seat, task.modes, task.add_for, lookahead,
-            task.depth,
+            task.depth, task.rivals[world] if task.rivals else -1,
         )  # fmt: skip
         weight = task.weights[world] if task.weights else 1
         for index, points in enumerate(outcomes):
@@ -384,7 +392,7 @@ class HardBot(BaseBot):
         if self.pass_worlds:
             chosen = simulate_pass(
                 view, self._pass_key(view), moon_choices(view), self.pass_worlds,
-                lookahead=self._pass_lookahead(),
+                lookahead=self._pass_lookahead(), rivals=self._pass_rivals(),
             )  # fmt: skip
             return CardSet(chosen)
         return CardSet(
@@ -399,12 +407,17 @@ class HardBot(BaseBot):
         """
         return rank_passes(
             view, self._pass_key(view), moon_choices(view), self.pass_worlds,
-            lookahead=self._pass_lookahead(),
+            lookahead=self._pass_lookahead(), rivals=self._pass_rivals(),
         )  # fmt: skip
 
     def _pass_lookahead(self) -> int:
         """Who looks ahead in the playouts of passing by simulation: nobody here."""
         return LOOKAHEAD_NONE
+
+    def _pass_rivals(self) -> bool:
+        """Whether a seat that may shoot after the passes shoots in the playouts of
+        passing by simulation: not here."""
+        return False
 
     def _pass_key(self, view: PlayerView) -> str:
         return f"{self.seed}:{view.deal_number}:{view.seat}"
@@ -471,7 +484,7 @@ class HardBot(BaseBot):
         seed = zlib.crc32(key.encode())
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
         knowledge = constraints(view)
-        deals, weights = self._deals(view, knowledge, seed)
+        deals, weights, rivals = self._deals(view, knowledge, seed)
         task = _Task(
             rules=rules,
             knowledge=knowledge,
@@ -493,6 +506,7 @@ class HardBot(BaseBot):
             deadline=deadline,
             deals=deals,
             weights=weights,
+            rivals=rivals,
             compiled=self.compiled,
             lookahead=self.lookahead,
             depth=self.depth,
@@ -508,11 +522,12 @@ class HardBot(BaseBot):
 
     def _deals(
         self, view: PlayerView, knowledge: Knowledge, seed: int
-    ) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...]]:
-        """Deals of the hidden cards to search, chosen before searching, and how much
-        each counts (empty: once each).  No deals (here) lets every world sample its own
-        deal uniformly among the consistent ones."""
-        return (), ()
+    ) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...], tuple[int, ...]]:
+        """Deals of the hidden cards to search, chosen before searching, how much each
+        counts (empty: once each) and who goes for the moon in each (empty: nobody).  No
+        deals (here) lets every world sample its own deal uniformly among the consistent
+        ones."""
+        return (), (), ()
 
     def _parallel(self, task: _Task) -> _Totals:
         if self._pool is None:

@@ -164,6 +164,9 @@ class Inference:
     deals: tuple[tuple[int, ...], ...]
     shooters: tuple[float, ...]
     weights: tuple[float, ...] = ()
+    #: For each deal, a seat drawn as going for the moon by its odds in that deal (-1:
+    #: none); empty unless asked for (``rivals``).
+    rivals: tuple[int, ...] = ()
 
 
 def weighted_deals(
@@ -174,10 +177,15 @@ def weighted_deals(
     pool: int,
     moon_prior: float = MOON_PRIOR,
     resample: bool = True,
+    rivals: bool = False,
 ) -> Inference:
     """``keep`` deals of the hidden cards, drawn from ``pool`` consistent ones in
     proportion to their weight (:meth:`Explanation.weight`), and each seat's chance of
     going for the moon averaged over the pool by the same weights.
+
+    With ``rivals``, each deal kept also gets a seat drawn as going for the moon in it,
+    each other seat with its odds of shooting in that deal (:meth:`Explanation.shooter_odds`),
+    or none (-1).
 
     With ``resample`` False, every deal of the pool is kept with its weight (scaled to
     average 1) instead: the search then counts each deal for its weight, which spends
@@ -190,7 +198,7 @@ def weighted_deals(
     total = sum(weights)
     kept_weights: tuple[float, ...] = ()
     if total <= 0:
-        chosen = worlds[:keep]
+        chosen = list(range(min(keep, pool)))
         shooters = (0.0,) * players
     else:
         shooters = tuple(
@@ -199,30 +207,44 @@ def weighted_deals(
             for s in range(players)
         )
         if resample:
-            chosen = _resample(worlds, weights, total, keep, rng)
+            chosen = _resample(weights, total, keep, rng)
         else:
-            chosen = worlds
+            chosen = list(range(pool))
             kept_weights = tuple(w * pool / total for w in weights)
     seat = view.seat
     hand = view.hand.mask
-    deals = tuple(tuple(hand if s == seat else w[s] for s in range(players)) for w in chosen)
-    return Inference(deals, shooters, kept_weights)
+    deals = tuple(
+        tuple(hand if s == seat else worlds[i][s] for s in range(players)) for i in chosen
+    )
+    drawn: tuple[int, ...] = ()
+    if rivals:
+        drawn = tuple(_rival(explained[i], seat, moon_prior, rng) for i in chosen)
+    return Inference(deals, shooters, kept_weights, drawn)
 
 
-def _resample(
-    worlds: list[list[int]], weights: list[float], total: float, keep: int, rng: random.Random
-) -> list[list[int]]:
-    """``keep`` of ``worlds`` in proportion to their ``weights`` (systematic resampling:
-    one random offset, then evenly spaced points along the running sum)."""
+def _rival(explained: Explanation, seat: int, moon_prior: float, rng: random.Random) -> int:
+    """A seat other than ``seat`` drawn as going for the moon by its odds, or -1."""
+    draw = rng.random()
+    for other in range(len(explained.normal)):
+        if other != seat:
+            draw -= explained.shooter_odds(other, moon_prior)
+            if draw < 0:
+                return other
+    return -1
+
+
+def _resample(weights: list[float], total: float, keep: int, rng: random.Random) -> list[int]:
+    """The indices of ``keep`` worlds drawn in proportion to their ``weights`` (systematic
+    resampling: one random offset, then evenly spaced points along the running sum)."""
     step = total / keep
     point = rng.random() * step
     chosen = []
     running = 0.0
     index = -1
     for _ in range(keep):
-        while running <= point and index + 1 < len(worlds):
+        while running <= point and index + 1 < len(weights):
             index += 1
             running += weights[index]
-        chosen.append(worlds[index])
+        chosen.append(index)
         point += step
     return chosen

@@ -12,7 +12,9 @@ lowest average of own points minus the others' average wins; ties keep the rule 
 thumb's pass, which is always a candidate.
 
 A hand strong enough to shoot is also played out with this seat going for every point,
-and a candidate counts with its better plan, as in ``hard``'s play.
+and a candidate counts with its better plan, as in ``hard``'s play.  With ``rivals``, a
+seat whose hand after the passes may shoot goes for every point in the playouts too (the
+strongest such seat), so that a pass that would hand another player a moon counts for it.
 """
 
 from __future__ import annotations
@@ -28,7 +30,14 @@ from ..game import PlayerView
 from .policy import pass_policy, pass_ranking
 from .sampler import constraints, sample
 
-__all__ = ["simulate_pass", "rank_passes", "PassValue", "may_shoot", "PassModel"]
+__all__ = [
+    "simulate_pass",
+    "rank_passes",
+    "PassValue",
+    "may_shoot",
+    "rival_after_passing",
+    "PassModel",
+]
 
 #: ``model(hand, count, jack) -> mask`` of the cards another seat passes.
 PassModel = Callable[[int, int, bool], int]
@@ -55,6 +64,18 @@ def _view_candidates(view: PlayerView, width: int) -> list[int]:
     hand = view.hand.mask
     rules = view.rules
     return _candidates(hand, rules.cards_passed, rules.jack_of_diamonds, width, may_shoot(hand))
+
+
+def rival_after_passing(hands: Sequence[int], seat: int) -> int:
+    """The seat other than ``seat`` whose hand may shoot (:func:`may_shoot`) with the most
+    cards from the jack up, the first on ties; -1 when none may."""
+    best, best_high = -1, -1
+    for other, hand in enumerate(hands):
+        if other != seat and may_shoot(hand):
+            high = sum(1 for card in range(52) if hand >> card & 1 and card % 13 >= 9)
+            if high > best_high:
+                best, best_high = other, high
+    return best
 
 
 def may_shoot(hand: int) -> bool:
@@ -85,6 +106,7 @@ def simulate_pass(
     width: int = 6,
     model: PassModel = pass_policy,
     lookahead: int = 0,
+    rivals: bool = False,
 ) -> int:
     """The pass (a card mask) with the best simulated result for ``view.seat``.
 
@@ -93,11 +115,13 @@ def simulate_pass(
     :param model: how the other seats pass (default: ``easy``'s rules).
     :param lookahead: who looks one card ahead in the playouts (0 nobody, 1 this seat,
         2 every seat: :func:`openhearts.kernel.evaluate`).
+    :param rivals: another seat whose hand after the passes may shoot goes for the moon
+        in the playouts (:func:`rival_after_passing`).
     """
     candidates = _view_candidates(view, width)
     if len(candidates) == 1 or worlds < 1 or view.pass_target is None:
         return candidates[0]
-    return rank_passes(view, key, add_for, worlds, width, model, lookahead)[0].mask
+    return rank_passes(view, key, add_for, worlds, width, model, lookahead, rivals)[0].mask
 
 
 def rank_passes(
@@ -108,6 +132,7 @@ def rank_passes(
     width: int = 6,
     model: PassModel = pass_policy,
     lookahead: int = 0,
+    rivals: bool = False,
 ) -> list[PassValue]:
     """Every candidate pass with its simulated numbers, best first (the order
     :func:`simulate_pass` chooses by; the parameters are its own).
@@ -144,7 +169,10 @@ def rank_passes(
             )
             leader = next(s for s in range(players) if after[s] >> first[0] & 1)
             start = kernel.Position(after, leader, (), zeros, zeros, 0, False)
-            outcomes = kernel.evaluate(rules, start, first, seat, modes, add_for, lookahead)
+            rival = rival_after_passing(after, seat) if rivals else -1
+            outcomes = kernel.evaluate(
+                rules, start, first, seat, modes, add_for, lookahead, 1, rival
+            )
             for m, points in enumerate(outcomes):
                 own = points[seat]
                 owns[index][m] += own
