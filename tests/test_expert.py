@@ -465,3 +465,21 @@ def test_passing_with_rivals_changes_some_passes() -> None:
             )
         )
     assert changed
+
+
+def test_the_moon_alarm_sees_a_shooter_earlier() -> None:
+    rules = Rules()
+    assert ExpertBot(1)._alarm(rules) == 13  # half of the 26 points: the rules of thumb
+    assert ExpertBot(1, moon_alarm=0.25)._alarm(rules) == 7
+    assert ExpertBot(1, moon_alarm=1)._alarm(rules) == 26
+    taken = [0, CardSet.parse("2H 3H 4H 5H 6H 7H 8H").mask, 0, 0]
+    assert moon_threat(taken, rules.point_mask) == -1
+    assert moon_threat(taken, rules.point_mask, 7) == 1
+    assert moon_threat(taken, rules.point_mask, 8) == -1
+    game = _hard_deal_until(27)
+    view = game.view(game.to_act()[0])
+    alarmed = ExpertBot("a", budget=40, pool=120, moon_alarm=0.1).evaluate(view)
+    calm = ExpertBot("a", budget=40, pool=120).evaluate(view)
+    assert [v.margin for v in alarmed] != [v.margin for v in calm]
+    with pytest.raises(ValueError, match="moon_alarm"):
+        ExpertBot(1, moon_alarm=0)

@@ -136,6 +136,14 @@ def check_same(rules: Rules, position: Position, rng: random.Random) -> None:
             rules, position, candidates, root, (False, True), add_for, lookahead, 1, rival
         )
         assert points == expected_points, ("rival", rival, lookahead)
+    alarm = rng.randrange(1, 14)
+    expected_points = kernel.reference_evaluate(
+        rules, position, candidates, root, (False, True), add_for, 1, 1, -1, alarm
+    )
+    points = kernel.evaluate(
+        rules, position, candidates, root, (False, True), add_for, 1, 1, -1, alarm
+    )
+    assert points == expected_points, ("alarm", alarm)
 
 
 @needs_kernel
@@ -215,6 +223,8 @@ def test_bad_input_is_a_value_error(implementation: str) -> None:
     for rival in (root, rules.players, -2):
         with pytest.raises(ValueError, match="rival"):
             evaluate(rules, position, legal, root, (False,), None, 0, 1, rival)
+    with pytest.raises(ValueError, match="alarm"):
+        evaluate(rules, position, legal, root, (False,), None, 0, 1, -1, -1)
 
 
 @needs_kernel

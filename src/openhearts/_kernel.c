@@ -193,7 +193,9 @@ static int lowest_rank(mask_t mask) {
     return best;
 }
 
-static int moon_threat(const mask_t *taken, int players, mask_t point_mask) {
+/* policy.moon_threat: the seat holding every point taken, when that is at least half of
+ * the points in play, or at least `alarm` points when `alarm` is above 0. */
+static int moon_threat(const mask_t *taken, int players, mask_t point_mask, int alarm) {
     int owner = -1;
     for (int seat = 0; seat < players; seat++) {
         if (taken[seat] & point_mask) {
@@ -205,7 +207,7 @@ static int moon_threat(const mask_t *taken, int players, mask_t point_mask) {
     mask_t mine = taken[owner] & point_mask;
     int value = count(mine & HEARTS) + (mine & QS_BIT ? 13 : 0);
     int total = count(point_mask & HEARTS) + (point_mask & QS_BIT ? 13 : 0);
-    return value * 2 >= total ? owner : -1;
+    return (alarm > 0 ? value >= alarm : value * 2 >= total) ? owner : -1;
 }
 
 static int policy_shoot(mask_t hand, mask_t legal, const int *trick, int trick_len, mask_t gone) {
@@ -331,8 +333,16 @@ static void finish_moon(const rules_t *rules, position_t *pos, const int *add_fo
     if (pos->phase == PHASE_MOON_CHOICE) score_moon(rules, pos, add_for[pos->shooter]);
 }
 
-static int lookahead_card(const rules_t *rules, const position_t *pos, mask_t legal, int root,
-                          int shoot, int rival, int lookahead, int depth, const int *add_for);
+/* How the seats play in a playout: the searching seat `root`, its moon plan (`shoot`),
+ * another seat going for the moon (`rival`, -1: none), the moon alarm (moon_threat's
+ * `alarm`), who looks ahead and how deep, and each seat's moon choice. */
+typedef struct {
+    int root, shoot, rival, alarm, lookahead, depth;
+    const int *add_for;
+} plan_t;
+
+static int lookahead_card(const rules_t *rules, const position_t *pos, mask_t legal,
+                          const plan_t *plan);
 
 /* The moon plan of `shooter` holds while nobody else has taken a point: the seat it plays
  * as, a threat to itself, instead of `threat`. */
@@ -345,23 +355,20 @@ static int planned_threat(const position_t *pos, int players, mask_t point_mask,
     return shooter;
 }
 
-static void playout_easy(const rules_t *rules, position_t *pos, int root, int shoot, int rival,
-                         int lookahead, int depth, const int *add_for) {
-    int players = rules->players, threat = -1;
+static void playout_easy(const rules_t *rules, position_t *pos, const plan_t *plan) {
+    int players = rules->players, threat = -1, root = plan->root, look = plan->lookahead;
     mask_t point_mask = rules->point_mask;
     while (pos->phase == PHASE_PLAYING) {
         mask_t legal = legal_mask(rules, pos);
         int card;
         if (legal & (legal - 1)) {
-            if (!pos->trick_len) threat = moon_threat(pos->taken, players, point_mask);
+            if (!pos->trick_len) threat = moon_threat(pos->taken, players, point_mask, plan->alarm);
             int seat = pos->to_move, seen = threat;
-            if (lookahead == LOOKAHEAD_ALL || (lookahead == LOOKAHEAD_ROOT && seat == root)) {
-                play_card(rules, pos,
-                          lookahead_card(rules, pos, legal, root, shoot, rival, lookahead, depth,
-                                         add_for));
+            if (look == LOOKAHEAD_ALL || (look == LOOKAHEAD_ROOT && seat == root)) {
+                play_card(rules, pos, lookahead_card(rules, pos, legal, plan));
                 continue;
             }
-            if ((shoot && seat == root) || seat == rival)
+            if ((plan->shoot && seat == root) || seat == plan->rival)
                 seen = planned_threat(pos, players, point_mask, seat, threat);
             card = play_policy(seat, pos->hands[seat], legal, pos->trick, pos->trick_len,
                                pos->leader, players, pos->played, seen, rules->jack);
@@ -376,16 +383,18 @@ static void playout_easy(const rules_t *rules, position_t *pos, int root, int sh
  * to move the lowest margin, as players * own points - everyone's points (the margin of
  * hard's objective times players - 1, in integers).  That playout looks ahead again, one
  * level less deep, down to the plain easy playout at depth 1. */
-static int lookahead_card(const rules_t *rules, const position_t *pos, mask_t legal, int root,
-                          int shoot, int rival, int lookahead, int depth, const int *add_for) {
+static int lookahead_card(const rules_t *rules, const position_t *pos, mask_t legal,
+                          const plan_t *plan) {
     int seat = pos->to_move, players = rules->players, best = -1, best_value = 0;
+    plan_t deeper = *plan;
+    deeper.depth = plan->depth - 1;
+    if (plan->depth <= 1) deeper.lookahead = LOOKAHEAD_NONE;
     for (mask_t rest = legal; rest; rest &= rest - 1) {
         int card = low_card(rest), total = 0;
         position_t next = *pos;
         play_card(rules, &next, card);
-        playout_easy(rules, &next, root, shoot, rival, depth > 1 ? lookahead : LOOKAHEAD_NONE,
-                     depth - 1, add_for);
-        finish_moon(rules, &next, add_for);
+        playout_easy(rules, &next, &deeper);
+        finish_moon(rules, &next, plan->add_for);
         for (int s = 0; s < players; s++) total += next.points[s];
         int value = players * next.points[seat] - total;
         if (best < 0 || value < best_value) {
@@ -641,13 +650,14 @@ static PyObject *k_playout(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "playout: bad policy or count");
         return NULL;
     }
+    plan_t plan = {root, shoot, -1, 0, LOOKAHEAD_NONE, 1, add_for};
     PyObject *result = PyList_New(playouts);
     if (!result) return NULL;
     uint64_t stream = seed;
     for (Py_ssize_t i = 0; i < playouts; i++) {
         position_t pos = start;
         if (policy == POLICY_RANDOM) playout_random(&rules, &pos, &stream);
-        else playout_easy(&rules, &pos, root, shoot, -1, LOOKAHEAD_NONE, 0, add_for);
+        else playout_easy(&rules, &pos, &plan);
         finish_moon(&rules, &pos, add_for);
         PyObject *points = points_tuple(&rules, &pos);
         if (!points) {
@@ -659,18 +669,20 @@ static PyObject *k_playout(PyObject *self, PyObject *args) {
     return result;
 }
 
-/* evaluate(rules, position, candidates, modes, root, add_for[, lookahead, depth])
- * -> [points, ...]: for each candidate card of the seat to move, then each mode (shoot
- * false/true), the deal's points after that card when every seat then follows the easy
- * policy (hard's search step), the seats of `lookahead` looking `depth` cards ahead. */
+/* evaluate(rules, position, candidates, modes, root, add_for[, lookahead, depth, rival,
+ * alarm]) -> [points, ...]: for each candidate card of the seat to move, then each mode
+ * (shoot false/true), the deal's points after that card when every seat then follows the
+ * easy policy (hard's search step), the seats of `lookahead` looking `depth` cards ahead,
+ * seat `rival` going for the moon, a seat holding every point taken and `alarm` points
+ * (above 0; else half of them) taken for a shooter. */
 static PyObject *k_evaluate(PyObject *self, PyObject *args) {
     PyObject *rules_obj, *pos_obj, *cards_obj, *modes_obj, *add_for_obj;
     int root, cards[52], modes[2], add_for[MAX_PLAYERS], lookahead = LOOKAHEAD_NONE, depth = 1;
-    int rival = -1;
+    int rival = -1, alarm = 0;
     rules_t rules;
     position_t start;
-    if (!PyArg_ParseTuple(args, "OOOOiO|iii", &rules_obj, &pos_obj, &cards_obj, &modes_obj,
-                          &root, &add_for_obj, &lookahead, &depth, &rival) ||
+    if (!PyArg_ParseTuple(args, "OOOOiO|iiii", &rules_obj, &pos_obj, &cards_obj, &modes_obj,
+                          &root, &add_for_obj, &lookahead, &depth, &rival, &alarm) ||
         parse_rules(rules_obj, &rules) < 0 || parse_position(pos_obj, &rules, &start) < 0 ||
         parse_add_for(add_for_obj, &rules, add_for) < 0)
         return NULL;
@@ -684,6 +696,10 @@ static PyObject *k_evaluate(PyObject *self, PyObject *args) {
     }
     if (rival < -1 || rival >= rules.players || rival == root) {
         PyErr_SetString(PyExc_ValueError, "rival: another seat than the root, or -1");
+        return NULL;
+    }
+    if (alarm < 0) {
+        PyErr_SetString(PyExc_ValueError, "alarm: points, not negative");
         return NULL;
     }
     int card_count = read_ints(cards_obj, cards, 0, 52, 0, 51, "candidates");
@@ -700,7 +716,8 @@ static PyObject *k_evaluate(PyObject *self, PyObject *args) {
         for (int m = 0; m < mode_count; m++) {
             position_t pos = start;
             play_card(&rules, &pos, cards[c]);
-            playout_easy(&rules, &pos, root, modes[m], rival, lookahead, depth, add_for);
+            plan_t plan = {root, modes[m], rival, alarm, lookahead, depth, add_for};
+            playout_easy(&rules, &pos, &plan);
             finish_moon(&rules, &pos, add_for);
             PyObject *points = points_tuple(&rules, &pos);
             if (!points) {
@@ -742,7 +759,8 @@ static PyMethodDef methods[] = {
     {"playout", k_playout, METH_VARARGS,
      "playout(rules, position, policy, seed, count, add_for, root, shoot) -> [points]"},
     {"evaluate", k_evaluate, METH_VARARGS,
-     "evaluate(rules, position, candidates, modes, root, add_for[, lookahead, depth, rival]) -> "
+     "evaluate(rules, position, candidates, modes, root, add_for[, lookahead, depth, rival, "
+     "alarm]) -> "
      "[points]"},
     {"random_u64", k_random_u64, METH_VARARGS, "random_u64(seed, count) -> [draws]"},
     {NULL, NULL, 0, NULL},

@@ -186,9 +186,11 @@ def _pack_rules(rules: Rules) -> _PackedRules:
     )
 
 
-def _check_rival(rules: Rules, root: int, rival: int) -> None:
+def _check_rival(rules: Rules, root: int, rival: int, alarm: int) -> None:
     if rival != -1 and (not 0 <= rival < rules.players or rival == root):
         raise ValueError(f"rival: another seat than the root, or -1, not {rival!r}")
+    if alarm < 0:
+        raise ValueError(f"alarm: points, not negative, not {alarm!r}")
 
 
 def _check_lookahead(lookahead: int, depth: int) -> None:
@@ -263,11 +265,14 @@ def _easy_playout(
     lookahead: int = 0,
     depth: int = 1,
     rival: int = -1,
+    alarm: int = 0,
 ) -> Points:
     from .bots.hard import playout as search_playout
 
     jack = state.rules.jack_of_diamonds
-    return tuple(search_playout(state, root, shoot, add_for, jack, -1, lookahead, depth, rival))
+    return tuple(
+        search_playout(state, root, shoot, add_for, jack, -1, lookahead, depth, rival, alarm)
+    )
 
 
 def _random_playout(state: DealState, stream: SplitMix64, add_for: Sequence[bool]) -> Points:
@@ -319,10 +324,11 @@ def reference_evaluate(
     lookahead: int = 0,
     depth: int = 1,
     rival: int = -1,
+    alarm: int = 0,
 ) -> list[Points]:
     """:func:`evaluate` on the pure-Python engine."""
     _check_lookahead(lookahead, depth)
-    _check_rival(rules, root, rival)
+    _check_rival(rules, root, rival, alarm)
     base = _state(rules, position)
     legal = base.legal_mask()
     choices = _moon_choices(rules, add_for)
@@ -333,7 +339,9 @@ def reference_evaluate(
         for shoot in modes:
             state = base.clone()
             state.play_card(card)
-            results.append(_easy_playout(state, root, shoot, choices, lookahead, depth, rival))
+            results.append(
+                _easy_playout(state, root, shoot, choices, lookahead, depth, rival, alarm)
+            )
     return results
 
 
@@ -401,6 +409,7 @@ def evaluate(
     lookahead: int = 0,
     depth: int = 1,
     rival: int = -1,
+    alarm: int = 0,
 ) -> list[Points]:
     """``hard``'s search step: for each candidate card of the seat to move and each mode,
     the deal's points when that card is played and every seat then follows the easy
@@ -415,15 +424,17 @@ def evaluate(
 
     ``rival``: another seat that goes for the moon in every playout, playing for every
     point while no other seat has taken any (as ``root`` in mode True); -1 (the
-    default) for none.
+    default) for none.  ``alarm``: above 0, a seat that holds every point taken and at
+    least ``alarm`` points is taken for a shooter, by itself and by the others, instead of
+    from half of the points in play (:func:`openhearts.bots.policy.moon_threat`).
     """
     if _compiled is None:
         return reference_evaluate(
-            rules, position, candidates, root, modes, add_for, lookahead, depth, rival
+            rules, position, candidates, root, modes, add_for, lookahead, depth, rival, alarm
         )
     _check_lookahead(lookahead, depth)
-    _check_rival(rules, root, rival)
+    _check_rival(rules, root, rival, alarm)
     return _compiled.evaluate(  # type: ignore[no-any-return]
         _packed_rules(rules), position, candidates, modes, root, add_for, lookahead, depth,
-        rival,
+        rival, alarm,
     )  # fmt: skip

@@ -18,9 +18,12 @@ longer than ``hard`` and stays well under a second per play.
 
 from __future__ import annotations
 
+import math
 import random
 
+from ..cards import HEARTS_MASK
 from ..game import PlayerView
+from ..rules import Rules
 from .hard import (
     LOOKAHEAD_ALL,
     LOOKAHEAD_MIXED,
@@ -32,6 +35,7 @@ from .hard import (
 )
 from .inference import MOON_PRIOR, weighted_deals
 from .moon import holds_every_point, watched_totals
+from .policy import QS
 from .sampler import Knowledge
 
 __all__ = [
@@ -75,6 +79,10 @@ class ExpertBot(HardBot):
         points (:func:`~openhearts.bots.hard.playout`'s ``rival``).
     :param moon_prior: the inference's prior odds that another player is going for the
         moon (:data:`~openhearts.bots.inference.MOON_PRIOR`).
+    :param moon_alarm: the share of the points in play that a seat holding every point
+        taken must have for its playouts to take it for a shooter (it then plays for every
+        point and the others stop it: :func:`~openhearts.bots.policy.moon_threat`); the
+        rules of thumb's is half.
     :param pass_rivals: in the playouts of passing by simulation, another seat whose
         hand after the passes may shoot goes for the moon
         (:func:`~openhearts.bots.passing.rival_after_passing`).
@@ -100,6 +108,7 @@ class ExpertBot(HardBot):
         rivals: bool = False,
         moon_prior: float = MOON_PRIOR,
         pass_rivals: bool = False,
+        moon_alarm: float = 0.5,
     ) -> None:
         super().__init__(
             seed, budget, workers, time_limit, pass_worlds, lookahead=lookahead, depth=depth
@@ -117,6 +126,9 @@ class ExpertBot(HardBot):
             raise ValueError("moon_prior: a probability, at least 0 and under 1")
         self.moon_prior = moon_prior
         self.pass_rivals = pass_rivals
+        if not 0 < moon_alarm <= 1:
+            raise ValueError("moon_alarm: a share of the points, above 0 and at most 1")
+        self.moon_alarm = moon_alarm
         #: The seat holding every point taken so far and its odds of shooting, found by
         #: the inference of the decision under way.
         self._watch: tuple[int, float] | None = None
@@ -129,6 +141,11 @@ class ExpertBot(HardBot):
 
     def _pass_rivals(self) -> bool:
         return self.pass_rivals
+
+    def _alarm(self, rules: Rules) -> int:
+        mask = rules.point_mask
+        total = (mask & HEARTS_MASK).bit_count() + (13 if mask >> QS & 1 else 0)
+        return max(1, math.ceil(self.moon_alarm * total))
 
     def _deals(
         self, view: PlayerView, knowledge: Knowledge, seed: int

@@ -86,6 +86,7 @@ def playout(
     lookahead: int = LOOKAHEAD_NONE,
     depth: int = 1,
     rival: int = -1,
+    alarm: int = 0,
 ) -> list[int]:
     """Play ``state`` to the end with the rule-of-thumb policy; returns the deal's points.
 
@@ -96,6 +97,8 @@ def playout(
     ``rival``: another seat than ``root`` that plays for every point while no one else
     has taken any, as ``root`` does with ``shoot`` (the others stop it only as they stop
     anyone: :func:`~openhearts.bots.policy.moon_threat`); -1 for none.
+    ``alarm``: above 0, a seat holding every point taken and at least that many points is
+    taken for a shooter (by itself and the others), rather than from half of the points.
     ``lookahead``: :data:`LOOKAHEAD_ROOT` has seat ``root``, :data:`LOOKAHEAD_ALL` every
     seat, choose each card by trying every legal card and playing each out
     (:func:`lookahead_card`) instead of by the rules of thumb; ``depth`` levels deep: at
@@ -113,12 +116,13 @@ def playout(
                 if watch >= 0 and holds_every_point(state.taken, watch, point_mask):
                     threat = watch
                 else:
-                    threat = moon_threat(state.taken, point_mask)
+                    threat = moon_threat(state.taken, point_mask, alarm)
             seat = state.to_move
             if lookahead == LOOKAHEAD_ALL or (lookahead == LOOKAHEAD_ROOT and seat == root):
                 card = lookahead_card(
-                    state, legal, root, shoot, add_for, jack, watch, lookahead, depth, rival
-                )
+                    state, legal, root, shoot, add_for, jack, watch, lookahead, depth, rival,
+                    alarm,
+                )  # fmt: skip
                 state.play_card(card)
                 continue
             seen = threat
@@ -154,6 +158,7 @@ def lookahead_card(
     lookahead: int = LOOKAHEAD_ROOT,
     depth: int = 1,
     rival: int = -1,
+    alarm: int = 0,
 ) -> int:
     """The card of ``legal`` that the seat to move does best with when every seat then
     plays the rest of ``state`` (one deal of the cards) by the rules of thumb: its points
@@ -172,9 +177,11 @@ def lookahead_card(
         after = state.clone()
         after.play_card(card)
         if depth > 1:
-            points = playout(after, root, shoot, add_for, jack, watch, lookahead, depth - 1, rival)
+            points = playout(
+                after, root, shoot, add_for, jack, watch, lookahead, depth - 1, rival, alarm
+            )
         else:
-            points = playout(after, root, shoot, add_for, jack, watch, rival=rival)
+            points = playout(after, root, shoot, add_for, jack, watch, rival=rival, alarm=alarm)
         # The margin times (players - 1), kept in integers.
         value = players * points[seat] - sum(points)
         if best < 0 or value < best_value:
@@ -230,6 +237,8 @@ class _Task:
     #: For each of ``deals``, another seat going for the moon in its playouts
     #: (:func:`playout`'s ``rival``, -1: none); empty: none in any.
     rivals: tuple[int, ...] = ()
+    #: :func:`playout`'s ``alarm`` (0: from half of the points in play).
+    alarm: int = 0
     #: Deal worlds with :class:`WorldSampler` and play them out through the compiled
     #: kernel (when built), rather than with :func:`sample` and the Python engine.
     compiled: bool = True
@@ -275,7 +284,7 @@ def _evaluate(task: _Task) -> _Totals:
             lookahead = LOOKAHEAD_ALL if world % 2 else LOOKAHEAD_ROOT
         outcomes = evaluate(
             rules, position, task.candidates, seat, task.modes, task.add_for, lookahead,
-            task.depth, task.rivals[world] if task.rivals else -1,
+            task.depth, task.rivals[world] if task.rivals else -1, task.alarm,
         )  # fmt: skip
         weight = task.weights[world] if task.weights else 1
         for index, points in enumerate(outcomes):
@@ -410,6 +419,10 @@ class HardBot(BaseBot):
             lookahead=self._pass_lookahead(), rivals=self._pass_rivals(),
         )  # fmt: skip
 
+    def _alarm(self, rules: Rules) -> int:
+        """The playouts' ``alarm``: 0 here, a shooter is seen from half of the points."""
+        return 0
+
     def _pass_lookahead(self) -> int:
         """Who looks ahead in the playouts of passing by simulation: nobody here."""
         return LOOKAHEAD_NONE
@@ -507,6 +520,7 @@ class HardBot(BaseBot):
             deals=deals,
             weights=weights,
             rivals=rivals,
+            alarm=self._alarm(rules),
             compiled=self.compiled,
             lookahead=self.lookahead,
             depth=self.depth,

@@ -74,9 +74,10 @@ def holds_every_point(taken: Sequence[int], seat: int, point_mask: int) -> bool:
     return all(not cards & point_mask for other, cards in enumerate(taken) if other != seat)
 
 
-def moon_threat(taken: list[int], point_mask: int) -> int:
+def moon_threat(taken: list[int], point_mask: int, alarm: int = 0) -> int:
     """The seat that holds every point card taken so far, when that is at least half of
-    the points in play (a likely moon), else -1."""
+    the points in play (a likely moon), or at least ``alarm`` points when ``alarm`` is
+    above 0, else -1."""
     owner = -1
     for seat, cards in enumerate(taken):
         if cards & point_mask:
@@ -88,6 +89,8 @@ def moon_threat(taken: list[int], point_mask: int) -> int:
     mine = taken[owner] & point_mask
     value = (mine & HEARTS_MASK).bit_count() + (13 if mine & QS_BIT else 0)
     total = (point_mask & HEARTS_MASK).bit_count() + (13 if point_mask & QS_BIT else 0)
+    if alarm > 0:
+        return owner if value >= alarm else -1
     return owner if value * 2 >= total else -1
 
 
