@@ -483,3 +483,16 @@ def test_the_moon_alarm_sees_a_shooter_earlier() -> None:
     assert [v.margin for v in alarmed] != [v.margin for v in calm]
     with pytest.raises(ValueError, match="moon_alarm"):
         ExpertBot(1, moon_alarm=0)
+
+
+def test_an_eager_player_weighs_the_moon_with_any_hand() -> None:
+    """With a hand of low cards hard does not even weigh a moon plan; moon_eager does,
+    as long as nobody else has taken a point."""
+    game = Game(seed=5, first_deal=3)
+    bots = [make_bot("easy", s) for s in range(4)]
+    while not (game.phase == "playing" and game.to_act()[0] == 2 and len(game.actions) > 4):
+        act(game, game.to_act()[0], bots[game.to_act()[0]])
+    view = game.view(2)
+    assert not HardBot._may_shoot(view)
+    assert HardBot(1)._task(view)[0].modes == (False,)
+    assert HardBot(1, moon_eager=True)._task(view)[0].modes == (False, True)

@@ -339,6 +339,10 @@ class HardBot(BaseBot):
         (:data:`LOOKAHEAD_MIXED`).  Each look costs a playout per legal card.
     :param depth: how deep those seats look: 1, the playouts behind each look follow the
         rules of thumb; 2, they look ahead in turn (far costlier).
+    :param moon_eager: weigh a moon plan at every decision while no other seat has taken
+        a point, whatever the hand, instead of only with enough high cards or points
+        already taken: a player that tries the moon whenever its simulations say it
+        pays (an opponent for measuring how well others stop moons).
     """
 
     name = "hard"
@@ -353,8 +357,10 @@ class HardBot(BaseBot):
         compiled: bool = True,
         lookahead: int = LOOKAHEAD_NONE,
         depth: int = 1,
+        moon_eager: bool = False,
     ) -> None:
         super().__init__(seed)
+        self.moon_eager = moon_eager
         if lookahead not in (LOOKAHEAD_NONE, LOOKAHEAD_ROOT, LOOKAHEAD_ALL, LOOKAHEAD_MIXED):
             raise ValueError(
                 "lookahead: 0 (nobody), 1 (this seat), 2 (every seat) or 3 (half the worlds each)"
@@ -492,7 +498,8 @@ class HardBot(BaseBot):
         others_clean = all(
             not taken[s] & point_mask for s in range(rules.players) if s != view.seat
         )
-        modes = (False, True) if others_clean and self._may_shoot(view) else (False,)
+        may_shoot = self.moon_eager or self._may_shoot(view)
+        modes = (False, True) if others_clean and may_shoot else (False,)
         key = f"{self.seed}:{view.deal_number}:{view.seat}:{gone}:{hand}:{trick}"
         seed = zlib.crc32(key.encode())
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
