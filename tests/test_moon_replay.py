@@ -1,0 +1,46 @@
+"""``scripts/moon_replay.py``: which moons against the first bot one card would stop."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+from openhearts import Game, Rules
+from openhearts.arena import Match, play_board
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "moon_replay", ROOT / "scripts" / "moon_replay.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_moons_against_the_first_bot_leave_out_its_own() -> None:
+    script = _script()
+    records = [
+        {"board": 3, "rotations": [{"shots": [[2, "moon"]]}, {"shots": [[1, "moon"]]}]},
+        {"board": 4, "rotations": [{"shots": [[0, "moon"]]}, {"shots": [[3, "sun"]]}]},
+    ]
+    # The first bot sits in seat r in rotation r: seat 1 of rotation 1 and seat 0 of
+    # rotation 0 are its own moons, and a sun is no moon.
+    assert script.moons_against_first(records, 4) == [(3, 0, 2)]
+
+
+def test_a_replayed_moon_is_the_logged_one_and_one_card_can_stop_it() -> None:
+    script = _script()
+    match = Match(Rules(), ("easy", "easy", "easy", "easy"), "t", False)
+    record = play_board(match, 29)
+    moons = script.moons_against_first([record], 4)
+    assert moons[0] == (29, 1, 0)
+    replay = script.Replay(match.to_dict())
+    game: Game = replay.game(29)
+    replay.finish(game, replay.bots(29, 1))
+    assert game.results[0].shooter == 0 and game.results[0].shot == "moon"
+    assert script.first_stop(replay, moons[0]) == (2, "AS", "6S")
