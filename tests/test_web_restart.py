@@ -185,7 +185,8 @@ def test_a_killed_server_resumes_every_game_with_nothing_lost(
         try:
             play_all(players, timeout=300)
         except (TimeoutError, AssertionError) as error:
-            # A rare stall here has not been explained yet: say where everyone stood.
+            # Should the game stall (it once did: see web_support's rate_limited), say
+            # where everyone stood.
             raise AssertionError(
                 f"{error!r}\n{stand(players)}\nserver output:\n{served.kill()}"
             ) from error

@@ -558,12 +558,15 @@ def test_flooding_is_rate_limited_and_huge_frames_close_the_connection(
 def flood(server: ServerThread) -> None:
     data = server.post("/api/play-now", {}).json()
     player = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
-    for _ in range(80):
-        player.send({"type": "ping"})
+    for number in range(80):
+        player.send({"type": "ping", "id": number})
     codes = []
-    for _ in range(80):
+    for number in range(80):
         answer = player.until(lambda m: m["type"] in ("pong", "error"))
         codes.append(answer.get("code", "pong"))
+        # Every message is answered, a refused one too, under its own id: a client
+        # waiting for an answer learns that it must send again.
+        assert answer["id"] == number
     assert "rate_limited" in codes and "pong" in codes
     with pytest.raises(ConnectionClosed):
         player.send("x" * 100_000)

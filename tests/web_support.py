@@ -150,6 +150,8 @@ class Player:
     #: Every text received, in order.
     texts: list[str] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
+    #: How many of its actions the server refused unread for coming too fast.
+    rate_limited: int = 0
     latest: dict[str, Any] | None = None
     welcome: dict[str, Any] | None = None
     ws: ClientConnection | None = None
@@ -269,6 +271,13 @@ class Player:
             message = self.recv(max(0.01, deadline - time.monotonic()))
             if message["type"] in ("ack", "error") and message.get("id") == pending:
                 pending = None
+                if message.get("code") == "rate_limited":
+                    # Refused unread, as a fast client may be: wait, then act again.
+                    self.rate_limited += 1
+                    time.sleep(0.2)
+                    acted = -1
+                    done -= 1
+                    continue
                 if message["type"] == "error":
                     # Scripted play never errs unless something is wrong: fail fast
                     # rather than wait for a state that will not come.

@@ -27,7 +27,14 @@ from .connection import Connection
 from .handlers import COMING_BACK, HANDLERS
 from .limits import AddressLimits
 from .protocol import MAX_REFUSALS, TABLE_ID_RE, WebError, new_token
-from .schema import CreateTable, JoinTable, check_stored, parse_message, rules_of_stored
+from .schema import (
+    CreateTable,
+    JoinTable,
+    check_stored,
+    parse_message,
+    request_id_of,
+    rules_of_stored,
+)
 from .seat import Seat
 from .settings import Settings
 from .storage import (
@@ -383,7 +390,9 @@ class Hub:
         # Every message counts against the rate, well-formed or not.
         if not connection.limiter.allow():
             connection.refused += 1
-            connection.error("rate_limited", "too many messages; slow down")
+            # Answered like any refused request, so that a client waiting for its
+            # answer learns that it must send again.
+            connection.error("rate_limited", "too many messages; slow down", request_id_of(text))
             return
         try:
             message = parse_message(text)

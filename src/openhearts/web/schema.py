@@ -301,11 +301,13 @@ def parse_message(text: str | bytes) -> Any:
         return _MESSAGES.validate_json(text)
     except ValidationError as error:
         refusal = WebError("bad_message", explain(error))
-        refusal.request_id = _id_of(text)
+        refusal.request_id = request_id_of(text)
         raise refusal from None
 
 
-def _id_of(text: str | bytes) -> int | str | None:
+def request_id_of(text: str | bytes) -> int | str | None:
+    """The ``id`` of a client message, for the answer to a message refused unread; None
+    when the text has no usable one."""
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
