@@ -21,7 +21,6 @@ from __future__ import annotations
 import math
 import random
 
-from ..cards import HEARTS_MASK
 from ..game import PlayerView
 from ..rules import Rules
 from .hard import (
@@ -35,7 +34,6 @@ from .hard import (
 )
 from .inference import MOON_PRIOR, weighted_deals
 from .moon import holds_every_point, watched_totals
-from .policy import QS
 from .sampler import Knowledge
 
 __all__ = [
@@ -143,9 +141,7 @@ class ExpertBot(HardBot):
         return self.pass_rivals
 
     def _alarm(self, rules: Rules) -> int:
-        mask = rules.point_mask
-        total = (mask & HEARTS_MASK).bit_count() + (13 if mask >> QS & 1 else 0)
-        return max(1, math.ceil(self.moon_alarm * total))
+        return max(1, math.ceil(self.moon_alarm * rules.points_in_play))
 
     def _deals(
         self, view: PlayerView, knowledge: Knowledge, seed: int

@@ -71,17 +71,20 @@ def rival_after_passing(hands: Sequence[int], seat: int) -> int:
     cards from the jack up, the first on ties; -1 when none may."""
     best, best_high = -1, -1
     for other, hand in enumerate(hands):
-        if other != seat and may_shoot(hand):
-            high = sum(1 for card in range(52) if hand >> card & 1 and card % 13 >= 9)
-            if high > best_high:
-                best, best_high = other, high
+        high = _high_cards(hand)
+        if other != seat and high * 2 >= hand.bit_count() and high > best_high:
+            best, best_high = other, high
     return best
+
+
+def _high_cards(hand: int) -> int:
+    """How many cards of ``hand`` are from the jack up."""
+    return sum(1 for card in range(52) if hand >> card & 1 and card % 13 >= 9)
 
 
 def may_shoot(hand: int) -> bool:
     """A hand with at least half its cards from the jack up may try for the moon."""
-    high = sum(1 for card in range(52) if hand >> card & 1 and card % 13 >= 9)
-    return high * 2 >= hand.bit_count()
+    return _high_cards(hand) * 2 >= hand.bit_count()
 
 
 @dataclass(frozen=True)
