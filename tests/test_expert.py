@@ -15,6 +15,7 @@ from openhearts.bots.hard import (
     LOOKAHEAD_ALL,
     LOOKAHEAD_MIXED,
     LOOKAHEAD_ROOT,
+    NEVER_ALARMED,
     HardBot,
     _evaluate,
     lookahead_card,
@@ -496,3 +497,20 @@ def test_an_eager_player_weighs_the_moon_with_any_hand() -> None:
     assert not HardBot._may_shoot(view)
     assert HardBot(1)._task(view)[0].modes == (False,)
     assert HardBot(1, moon_eager=True)._task(view)[0].modes == (False, True)
+
+
+def test_a_hopeful_player_sees_no_one_stop_a_moon() -> None:
+    """moon_hope lifts the playouts' alarm above every point in the deck: no holder of
+    every point is taken for a shooter, so nobody in them stops one."""
+    rules = Rules()
+    assert HardBot(1)._alarm(rules) == 0
+    assert HardBot(1, moon_hope=True)._alarm(rules) == NEVER_ALARMED
+    everything = [0, 0, rules.point_mask, 0]
+    assert moon_threat(everything, rules.point_mask) == 2
+    assert moon_threat(everything, rules.point_mask, NEVER_ALARMED) == -1
+    game = _hard_deal_until(27)
+    view = game.view(game.to_act()[0])
+    hopeful = HardBot("h", budget=40, moon_hope=True).evaluate(view)
+    plain = HardBot("h", budget=40).evaluate(view)
+    assert [v.margin for v in hopeful] != [v.margin for v in plain]
+    assert make_bot("hard", 1, moon_eager=1, moon_hope=1).moon_hope  # type: ignore[attr-defined]

@@ -58,6 +58,7 @@ __all__ = [
     "DEFAULT_PASS_WORLDS",
     "playout",
     "moon_choices",
+    "NEVER_ALARMED",
 ]
 
 #: Worlds (deals of the unseen cards) examined per decision by default; on one core of
@@ -65,6 +66,10 @@ __all__ = [
 DEFAULT_BUDGET = 60
 #: Worlds per candidate pass (see :mod:`openhearts.bots.passing`).
 DEFAULT_PASS_WORLDS = 30
+
+
+#: A playout ``alarm`` no seat reaches: more points than the 13 hearts and Q♠ hold.
+NEVER_ALARMED = 27
 
 
 #: Who looks one card ahead in a playout (:func:`playout`'s ``lookahead``): nobody, the
@@ -343,6 +348,11 @@ class HardBot(BaseBot):
         a point, whatever the hand, instead of only with enough high cards or points
         already taken: a player that tries the moon whenever its simulations say it
         pays (an opponent for measuring how well others stop moons).
+    :param moon_hope: in its playouts nobody stops a moon (no seat is ever taken for a
+        shooter: :func:`playout`'s ``alarm`` above every point in the deck), so its
+        moon plans look better than they are and it tries them far more often; with
+        ``moon_eager``, the frequent shooter that stopping moons is measured against
+        (docs/bots.md).
     """
 
     name = "hard"
@@ -358,9 +368,11 @@ class HardBot(BaseBot):
         lookahead: int = LOOKAHEAD_NONE,
         depth: int = 1,
         moon_eager: bool = False,
+        moon_hope: bool = False,
     ) -> None:
         super().__init__(seed)
         self.moon_eager = moon_eager
+        self.moon_hope = moon_hope
         if lookahead not in (LOOKAHEAD_NONE, LOOKAHEAD_ROOT, LOOKAHEAD_ALL, LOOKAHEAD_MIXED):
             raise ValueError(
                 "lookahead: 0 (nobody), 1 (this seat), 2 (every seat) or 3 (half the worlds each)"
@@ -426,8 +438,9 @@ class HardBot(BaseBot):
         )  # fmt: skip
 
     def _alarm(self, rules: Rules) -> int:
-        """The playouts' ``alarm``: 0 here, a shooter is seen from half of the points."""
-        return 0
+        """The playouts' ``alarm``: 0 here, a shooter is seen from half of the points;
+        with ``moon_hope``, never."""
+        return NEVER_ALARMED if self.moon_hope else 0
 
     def _pass_lookahead(self) -> int:
         """Who looks ahead in the playouts of passing by simulation: nobody here."""
