@@ -17,6 +17,7 @@ from openhearts.bots.hard import (
     LOOKAHEAD_ROOT,
     NEVER_ALARMED,
     HardBot,
+    Plan,
     _evaluate,
     lookahead_card,
     moon_choices,
@@ -321,7 +322,7 @@ def test_a_seat_looking_ahead_does_at_least_as_well_as_the_rules_of_thumb() -> N
         def value(card: int, state: DealState = state, seat: int = seat) -> int:
             after = state.clone()
             after.play_card(card)
-            points = playout(after, seat, False, (True,) * 4, False)
+            points = playout(after, Plan(seat, (True,) * 4))
             return 4 * points[seat] - sum(points)
 
         threat = moon_threat(state.taken, state.rules.point_mask)
@@ -329,7 +330,7 @@ def test_a_seat_looking_ahead_does_at_least_as_well_as_the_rules_of_thumb() -> N
             seat, state.hands[seat], legal, state.trick, state.leader, 4, state.played,
             threat, False,
         )  # fmt: skip
-        chosen = lookahead_card(state, legal, seat, False, add_for, False)
+        chosen = lookahead_card(state, legal, Plan(seat, add_for))
         assert legal >> chosen & 1
         assert value(chosen) <= value(easy)
         better += value(chosen) < value(easy)
@@ -404,10 +405,10 @@ def test_a_rival_shoots_in_the_playouts() -> None:
     assert game.hand(1) == CardSet.parse("5C 6C 7C JC QD 2S 9S QS AS 6H TH JH AH")
     state = game.deal_states()[0]
     add_for = moon_choices(game.view(0))
-    assert playout(state.clone(), 0, False, add_for, False) == [0, 13, 0, 13]
-    assert playout(state.clone(), 0, False, add_for, False, rival=1) == [26, 0, 26, 26]
+    assert playout(state.clone(), Plan(0, add_for)) == [0, 13, 0, 13]
+    assert playout(state.clone(), Plan(0, add_for, rival=1)) == [26, 0, 26, 26]
     # The root's own plan works the same way.
-    assert playout(state.clone(), 1, True, add_for, False) == [26, 0, 26, 26]
+    assert playout(state.clone(), Plan(1, add_for, shoot=True)) == [26, 0, 26, 26]
 
 
 def test_rivals_are_drawn_by_their_odds_world_by_world() -> None:

@@ -257,24 +257,6 @@ def reference_play(rules: Rules, position: Position, cards: Sequence[int]) -> Pl
     )
 
 
-def _easy_playout(
-    state: DealState,
-    root: int,
-    shoot: bool,
-    add_for: Sequence[bool],
-    lookahead: int = 0,
-    depth: int = 1,
-    rival: int = -1,
-    alarm: int = 0,
-) -> Points:
-    from .bots.hard import playout as search_playout
-
-    jack = state.rules.jack_of_diamonds
-    return tuple(
-        search_playout(state, root, shoot, add_for, jack, -1, lookahead, depth, rival, alarm)
-    )
-
-
 def _random_playout(state: DealState, stream: SplitMix64, add_for: Sequence[bool]) -> Points:
     while state.phase == PLAYING:
         legal = state.legal_mask()
@@ -298,11 +280,15 @@ def reference_playout(
     add_for: Sequence[bool] | None = None,
 ) -> list[Points]:
     """:func:`playout` on the pure-Python engine."""
+    from .bots.hard import Plan
+    from .bots.hard import playout as search_playout
+
     code = _check_policy(policy)
     if count < 0:
         raise ValueError("count: not negative")
     base = _state(rules, position)
     choices = _moon_choices(rules, add_for)
+    easy = Plan(-1, choices, rules.jack_of_diamonds)
     stream = SplitMix64(seed)
     results: list[Points] = []
     for _ in range(count):
@@ -310,7 +296,7 @@ def reference_playout(
         if code == 0:
             results.append(_random_playout(state, stream, choices))
         else:
-            results.append(_easy_playout(state, -1, False, choices))
+            results.append(tuple(search_playout(state, easy)))
     return results
 
 
@@ -327,21 +313,26 @@ def reference_evaluate(
     alarm: int = 0,
 ) -> list[Points]:
     """:func:`evaluate` on the pure-Python engine."""
+    from .bots.hard import Plan
+    from .bots.hard import playout as search_playout
+
     _check_lookahead(lookahead, depth)
     _check_rival(rules, root, rival, alarm)
     base = _state(rules, position)
     legal = base.legal_mask()
     choices = _moon_choices(rules, add_for)
     results: list[Points] = []
+    jack = rules.jack_of_diamonds
+    plans = [
+        Plan(root, choices, jack, shoot, -1, lookahead, depth, rival, alarm) for shoot in modes
+    ]
     for card in candidates:
         if not 0 <= card < 52 or not legal >> card & 1:
             raise ValueError(f"candidate {card} may not be played now")
-        for shoot in modes:
+        for plan in plans:
             state = base.clone()
             state.play_card(card)
-            results.append(
-                _easy_playout(state, root, shoot, choices, lookahead, depth, rival, alarm)
-            )
+            results.append(tuple(search_playout(state, plan)))
     return results
 
 

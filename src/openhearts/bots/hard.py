@@ -32,7 +32,7 @@ import time
 import zlib
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import NamedTuple
 
@@ -57,6 +57,7 @@ __all__ = [
     "DEFAULT_BUDGET",
     "DEFAULT_PASS_WORLDS",
     "playout",
+    "Plan",
     "moon_choices",
     "NEVER_ALARMED",
 ]
@@ -81,36 +82,45 @@ LOOKAHEAD_NONE, LOOKAHEAD_ROOT, LOOKAHEAD_ALL = 0, 1, 2
 LOOKAHEAD_MIXED = 3
 
 
-def playout(
-    state: DealState,
-    root: int,
-    shoot: bool,
-    add_for: Sequence[bool],
-    jack: bool,
-    watch: int = -1,
-    lookahead: int = LOOKAHEAD_NONE,
-    depth: int = 1,
-    rival: int = -1,
-    alarm: int = 0,
-) -> list[int]:
-    """Play ``state`` to the end with the rule-of-thumb policy; returns the deal's points.
+@dataclass(frozen=True)
+class Plan:
+    """How the seats play in a playout (:func:`playout`); the compiled kernel's
+    ``plan_t``."""
 
-    ``shoot``: seat ``root`` plays for every point while no one else has taken any.
-    ``add_for[s]``: the moon choice seat ``s`` would make, where the shooter chooses.
-    ``watch``: a seat taken to go for the moon, and stopped by everyone else, while it
-    holds every point taken (:mod:`openhearts.bots.moon`); -1 for none.
-    ``rival``: another seat than ``root`` that plays for every point while no one else
-    has taken any, as ``root`` does with ``shoot`` (the others stop it only as they stop
-    anyone: :func:`~openhearts.bots.policy.moon_threat`); -1 for none.
-    ``alarm``: above 0, a seat holding every point taken and at least that many points is
-    taken for a shooter (by itself and the others), rather than from half of the points.
-    ``lookahead``: :data:`LOOKAHEAD_ROOT` has seat ``root``, :data:`LOOKAHEAD_ALL` every
-    seat, choose each card by trying every legal card and playing each out
-    (:func:`lookahead_card`) instead of by the rules of thumb; ``depth`` levels deep: at
-    depth 1 those playouts follow the rules of thumb, at depth 2 they look ahead in turn.
-    """
+    #: The searching seat.
+    root: int
+    #: The moon choice each seat would make, where the shooter chooses.
+    add_for: Sequence[bool]
+    #: The J♦ rule is in play (the rules of thumb pass and play it).
+    jack: bool = False
+    #: Seat ``root`` plays for every point while no one else has taken any.
+    shoot: bool = False
+    #: A seat taken to go for the moon, and stopped by everyone else, while it holds
+    #: every point taken (:mod:`openhearts.bots.moon`); -1 for none.
+    watch: int = -1
+    #: :data:`LOOKAHEAD_ROOT` has seat ``root``, :data:`LOOKAHEAD_ALL` every seat, choose
+    #: each card by trying every legal card and playing each out (:func:`lookahead_card`)
+    #: instead of by the rules of thumb.
+    lookahead: int = LOOKAHEAD_NONE
+    #: How deep those seats look: at 1 the playouts behind a look follow the rules of
+    #: thumb, at 2 they look ahead in turn.
+    depth: int = 1
+    #: Another seat than ``root`` that plays for every point while no one else has taken
+    #: any, as ``root`` does with ``shoot`` (the others stop it only as they stop anyone:
+    #: :func:`~openhearts.bots.policy.moon_threat`); -1 for none.
+    rival: int = -1
+    #: Above 0, a seat holding every point taken and at least that many points is taken
+    #: for a shooter (by itself and the others), rather than from half of the points.
+    alarm: int = 0
+
+
+def playout(state: DealState, plan: Plan) -> list[int]:
+    """Play ``state`` to the end with the rule-of-thumb policy, as ``plan`` says; returns
+    the deal's points."""
     players = state.players
     point_mask = state.rules.point_mask
+    root, watch, rival, alarm = plan.root, plan.watch, plan.rival, plan.alarm
+    shoot, lookahead = plan.shoot, plan.lookahead
     # Who looks like shooting the moon, read when a trick is led with a choice.
     threat = -1
     while state.phase == PLAYING:
@@ -124,11 +134,7 @@ def playout(
                     threat = moon_threat(state.taken, point_mask, alarm)
             seat = state.to_move
             if lookahead == LOOKAHEAD_ALL or (lookahead == LOOKAHEAD_ROOT and seat == root):
-                card = lookahead_card(
-                    state, legal, root, shoot, add_for, jack, watch, lookahead, depth, rival,
-                    alarm,
-                )  # fmt: skip
-                state.play_card(card)
+                state.play_card(lookahead_card(state, legal, plan))
                 continue
             seen = threat
             # A moon plan (the root's, the rival's) holds while nobody else has a point.
@@ -140,39 +146,31 @@ def playout(
                         break
             card = play_policy(
                 seat, state.hands[seat], legal, trick, state.leader, players, state.played,
-                seen, jack,
+                seen, plan.jack,
             )  # fmt: skip
         else:
             card = legal.bit_length() - 1
         state.play_card(card)
     if state.phase == MOON_CHOICE:
         assert state.shooter is not None
-        state.choose_moon(add_for[state.shooter])
+        state.choose_moon(plan.add_for[state.shooter])
     assert state.points is not None
     return state.points
 
 
-def lookahead_card(
-    state: DealState,
-    legal: int,
-    root: int,
-    shoot: bool,
-    add_for: Sequence[bool],
-    jack: bool,
-    watch: int = -1,
-    lookahead: int = LOOKAHEAD_ROOT,
-    depth: int = 1,
-    rival: int = -1,
-    alarm: int = 0,
-) -> int:
+def lookahead_card(state: DealState, legal: int, plan: Plan) -> int:
     """The card of ``legal`` that the seat to move does best with when every seat then
     plays the rest of ``state`` (one deal of the cards) by the rules of thumb: its points
     less the others' average, lowest; the lowest card on ties.  A seat looking one card
     ahead this way plays as if it saw the cards of the deal it is played in.  With
-    ``depth`` above 1, the seats of ``lookahead`` look ahead in those playouts too, one
-    level less deep."""
+    ``plan.depth`` above 1, the seats of ``plan.lookahead`` look ahead in those playouts
+    too, one level less deep."""
     seat = state.to_move
     players = state.players
+    if plan.depth > 1:
+        behind = replace(plan, depth=plan.depth - 1)
+    else:
+        behind = replace(plan, lookahead=LOOKAHEAD_NONE)
     best = -1
     best_value = 0
     rest = legal
@@ -181,12 +179,7 @@ def lookahead_card(
         rest &= rest - 1
         after = state.clone()
         after.play_card(card)
-        if depth > 1:
-            points = playout(
-                after, root, shoot, add_for, jack, watch, lookahead, depth - 1, rival, alarm
-            )
-        else:
-            points = playout(after, root, shoot, add_for, jack, watch, rival=rival, alarm=alarm)
+        points = playout(after, behind)
         # The margin times (players - 1), kept in integers.
         value = players * points[seat] - sum(points)
         if best < 0 or value < best_value:
@@ -598,6 +591,4 @@ class HardBot(BaseBot):
 
 
 def _replace_worlds(task: _Task, worlds: range) -> _Task:
-    from dataclasses import replace
-
     return replace(task, worlds=worlds)

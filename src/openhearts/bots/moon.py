@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..deal import DealState
-from .hard import playout
+from .hard import Plan, playout
 from .policy import holds_every_point
 from .sampler import sample
 
@@ -33,7 +33,7 @@ __all__ = ["holds_every_point", "watched_playout", "watched_totals"]
 def watched_playout(state: DealState, watch: int, add_for: Sequence[bool], jack: bool) -> list[int]:
     """Play ``state`` to the end by the rules of thumb, seat ``watch`` going for the moon
     (and everyone else stopping it) while it holds every point taken."""
-    return playout(state, watch, False, add_for, jack, watch=watch)
+    return playout(state, Plan(watch, add_for, jack, watch=watch))
 
 
 def watched_totals(task: _Task, watch: int) -> _Totals:
