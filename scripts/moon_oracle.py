@@ -1,0 +1,117 @@
+"""How many moons could a player stop if it saw every card?
+
+Plays the boards of an arena match (the same deals and seeds as ``hearts arena``) with
+the first seat of the line-up taken by an *oracle*: ``expert``'s search run on the true
+hands of the deal instead of sampled ones (it passes as ``expert`` does; from the first
+card on it knows where every card is).  It counts the other players' moons and the
+oracle's points, to set beside the arena runs of fair players on the same boards.
+
+    python scripts/moon_oracle.py --opponent hard:moon_eager=1,moon_hope=1 \\
+        --deals 200 --seed expert --workers 2
+
+If even a player that sees the cards lets the others shoot about as often as ``expert``
+does, what lets the moons through is not what ``expert`` cannot see.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from openhearts import Game, Rules
+from openhearts.arena import BotSpec
+from openhearts.bots import Bot, act
+from openhearts.bots.expert import ExpertBot
+from openhearts.bots.sampler import Knowledge
+from openhearts.game import PlayerView
+
+
+class OracleBot(ExpertBot):
+    """``expert`` searching the true hands of ``game`` (twice: one world with this seat
+    looking ahead, one with every seat, as ``expert`` mixes them)."""
+
+    def __init__(self, seed: object, game: Game, **options: object) -> None:
+        super().__init__(seed, **options)  # type: ignore[arg-type]
+        self.game = game
+
+    def _deals(
+        self, view: PlayerView, knowledge: Knowledge, seed: int
+    ) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...], tuple[int, ...]]:
+        self._watch = None
+        hands = tuple(self.game.hand(seat).mask for seat in range(view.rules.players))
+        return (hands, hands), (), ()
+
+
+@dataclass(frozen=True)
+class Board:
+    """What one board gave: per rotation, the oracle's points and the others' moons."""
+
+    board: int
+    oracle_points: tuple[int, ...]
+    others_moons: tuple[int, ...]
+
+
+def play_board(rules: Rules, seed: str, opponent: str, board: int) -> Board:
+    """Every rotation of ``board``: the oracle in seat ``rotation``, ``opponent``
+    elsewhere, each seeded as the arena seeds its bots."""
+    players = rules.players
+    spec = BotSpec(opponent)
+    points, moons = [], []
+    cycle = len(rules.pass_cycle or ("hold",))
+    for rotation in range(players):
+        game = Game(rules, seed=f"{seed}:{board}", first_deal=board % cycle)
+        bots: list[Bot] = [
+            OracleBot(f"{seed}:{board}:{rotation}:{s}", game)
+            if s == rotation
+            else spec.build(f"{seed}:{board}:{rotation}:{s}")
+            for s in range(players)
+        ]
+        first = game.deal_number
+        while game.deal_number == first and not game.is_over:
+            seat = game.to_act()[0]
+            act(game, seat, bots[seat])
+        result = game.results[0]
+        points.append(result.points[rotation])
+        moons.append(int(result.shot == "moon" and result.shooter != rotation))
+    return Board(board, tuple(points), tuple(moons))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--opponent", default="hard", help="the other seats' bot (arena spec)")
+    parser.add_argument("--deals", type=int, default=100, help="boards to play")
+    parser.add_argument("--seed", default="arena", help="seed of the deals, as the arena's")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes")
+    args = parser.parse_args(argv)
+    rules = Rules()
+    BotSpec(args.opponent).build(0)  # a bad spec fails here, with the arena's message
+    boards: list[Board] = []
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        jobs = [
+            pool.submit(play_board, rules, args.seed, args.opponent, board)
+            for board in range(args.deals)
+        ]
+        try:
+            for done, job in enumerate(jobs, 1):
+                boards.append(job.result())
+                if done % 20 == 0 or done == len(jobs):
+                    print(f"{done}/{len(jobs)} boards", file=sys.stderr, flush=True)
+        except KeyboardInterrupt:
+            pool.shutdown(cancel_futures=True)
+            print(f"interrupted: {len(boards)} boards finished", file=sys.stderr)
+    deals = sum(len(b.oracle_points) for b in boards)
+    moons = sum(sum(b.others_moons) for b in boards)
+    points = sum(sum(b.oracle_points) for b in boards)
+    seats = deals * (rules.players - 1)
+    print(f"{len(boards)} boards, {deals} deals; oracle vs 3 {args.opponent}")
+    print(f"oracle's points per deal: {points / max(deals, 1):.2f}")
+    share = 100 * moons / max(seats, 1)
+    print(f"the others' moons: {moons} in {seats} of their deals ({share:.1f}%)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
