@@ -23,12 +23,20 @@ from openhearts.bots.hard import (
     moon_choices,
     playout,
 )
-from openhearts.bots.inference import MOON_PRIOR, explain, weighted_deals, world_weight
+from openhearts.bots.inference import (
+    MOON_PRIOR,
+    Inference,
+    explain,
+    hopeless_moons,
+    weighted_deals,
+    world_weight,
+)
 from openhearts.bots.moon import holds_every_point
 from openhearts.bots.passing import may_shoot, rival_after_passing, simulate_pass
 from openhearts.bots.policy import moon_threat, pass_policy, pass_ranking, play_policy
 from openhearts.bots.sampler import constraints, sample
 from openhearts.deal import DealState
+from openhearts.rules import MoonScoring
 
 MOON_HAND = "AS KS QS AH KH QH JH TH AC KC AD KD 2C"
 
@@ -515,3 +523,44 @@ def test_a_hopeful_player_sees_no_one_stop_a_moon() -> None:
     plain = HardBot("h", budget=40).evaluate(view)
     assert [v.margin for v in hopeful] != [v.margin for v in plain]
     assert make_bot("hard", 1, moon_eager=1, moon_hope=1).moon_hope  # type: ignore[attr-defined]
+
+
+def test_a_moon_is_hopeless_where_the_cards_cannot_make_it() -> None:
+    """Seat 1 of this deal shoots when it goes for the moon from the first card (see
+    the rival test above); the others' cards could not, and seat 2 is the one asking."""
+    game = Game(Rules(), seed=13, first_deal=3)
+    view = game.view(2)
+    hidden = [game.hand(s).mask for s in range(4)]
+    assert hopeless_moons(view, hidden) == (True, False, True, True)
+    # Without a moon in the rules, every moon is hopeless.
+    flat = Game(Rules(moon=MoonScoring.NONE), seed=13, first_deal=3)
+    assert hopeless_moons(flat.view(2), hidden) == (True,) * 4
+
+
+def test_only_the_holder_of_every_point_can_still_shoot() -> None:
+    game = _hard_deal_until(27)
+    view = game.view(game.to_act()[0])
+    holders = [s for s in range(4) if view.won[s].mask & view.rules.point_mask]
+    assert holders == [3]
+    knowledge = constraints(view)
+    for world in range(10):
+        hopeless = hopeless_moons(view, sample(knowledge, random.Random(world)))
+        assert all(hopeless[s] for s in range(4) if s != 3)
+
+
+def test_moon_hands_moves_the_shooter_odds_to_worlds_that_can_shoot() -> None:
+    game = _hard_deal_until(27)
+    view = game.view(game.to_act()[0])
+    knowledge = constraints(view)
+    plain = weighted_deals(view, knowledge, random.Random(1), 40, 120, rivals=True)
+    hands = weighted_deals(view, knowledge, random.Random(1), 40, 120, rivals=True, hopeless=True)
+    assert hands.shooters[3] != plain.shooters[3]
+
+    def could(inference: Inference) -> float:
+        """The share of the worlds where seat 3 is drawn to shoot in which it could."""
+        drawn = [list(d) for d, r in zip(inference.deals, inference.rivals, strict=True) if r == 3]
+        return sum(not hopeless_moons(view, deal)[3] for deal in drawn) / max(len(drawn), 1)
+
+    assert could(hands) > could(plain)
+    searched = ExpertBot("m", budget=40, pool=120, rivals=True, moon_hands=True).evaluate(view)
+    assert searched[0].card in view.legal

@@ -84,6 +84,10 @@ class ExpertBot(HardBot):
     :param pass_rivals: in the playouts of passing by simulation, another seat whose
         hand after the passes may shoot goes for the moon
         (:func:`~openhearts.bots.passing.rival_after_passing`).
+    :param moon_hands: in the inference, a seat's going for the moon counts for much
+        less in a world where its cards could not take every point from here
+        (:func:`~openhearts.bots.inference.hopeless_moons`), so the odds of a shooter, and
+        with ``rivals`` the worlds it shoots in, gather where it holds the cards to.
 
     Other parameters as :class:`~openhearts.bots.hard.HardBot`.
     """
@@ -107,6 +111,7 @@ class ExpertBot(HardBot):
         moon_prior: float = MOON_PRIOR,
         pass_rivals: bool = False,
         moon_alarm: float = 0.5,
+        moon_hands: bool = False,
     ) -> None:
         super().__init__(
             seed, budget, workers, time_limit, pass_worlds, lookahead=lookahead, depth=depth
@@ -127,6 +132,7 @@ class ExpertBot(HardBot):
         if not 0 < moon_alarm <= 1:
             raise ValueError("moon_alarm: a share of the points, above 0 and at most 1")
         self.moon_alarm = moon_alarm
+        self.moon_hands = moon_hands
         #: The seat holding every point taken so far and its odds of shooting, found by
         #: the inference of the decision under way.
         self._watch: tuple[int, float] | None = None
@@ -152,6 +158,7 @@ class ExpertBot(HardBot):
         found = weighted_deals(
             view, knowledge, random.Random(seed), self.budget, self.pool,
             moon_prior=self.moon_prior, resample=not self.weighted, rivals=self.rivals,
+            hopeless=self.moon_hands,
         )  # fmt: skip
         taken = [won.mask for won in view.won]
         point_mask = view.rules.point_mask

@@ -12,17 +12,24 @@ no world is ruled out by a model that is only an approximation.
 
 :func:`weighted_deals` draws a pool of consistent worlds and keeps as many as the search
 will play, chosen in proportion to their weights (systematic resampling).
+
+A player going for the moon does so with a hand that can take every point: with
+``hopeless`` (:func:`hopeless_moons`), a world in which a seat's going for the moon from
+here would fail against the rules of thumb makes that seat's shooting unlikely, so the
+odds of a shooter gather on the worlds where it holds the cards to succeed.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
+from .. import kernel
 from ..deal import DealState
 from ..game import PlayerView
-from .policy import moon_threat, pass_ranking, play_policy
+from ..rules import MoonScoring
+from .policy import JD, moon_threat, pass_ranking, play_policy
 from .sampler import Knowledge, sample
 
 __all__ = [
@@ -34,6 +41,8 @@ __all__ = [
     "PLAY_MISS",
     "PASS_MISS",
     "MOON_PRIOR",
+    "MOON_HOPELESS",
+    "hopeless_moons",
 ]
 
 #: Weight factor for a card another player chose differently from the model.
@@ -42,6 +51,9 @@ PLAY_MISS: Final = 0.5
 PASS_MISS: Final = 0.6
 #: How likely another player is to be going for the moon, before seeing its play.
 MOON_PRIOR: Final = 0.1
+#: Weight factor for going for the moon in a world where the moon would fail
+#: (:func:`hopeless_moons`).
+MOON_HOPELESS: Final = 0.1
 
 
 def _alike(first: int, second: int, known: int) -> bool:
@@ -153,6 +165,50 @@ def world_weight(view: PlayerView, hidden: list[int]) -> float:
     return explain(view, hidden).weight(moon_prior=0.0)
 
 
+def hopeless_moons(view: PlayerView, hidden: list[int]) -> tuple[bool, ...]:
+    """For each seat of the world ``hidden`` (each other seat's cards now): whether, if
+    it went for the moon from here (playing for every point while nobody else has one,
+    the others playing by the rules of thumb and stopping a shooter they see, this seat
+    playing its rule-of-thumb card first), it would fail.  This seat, a seat that can no
+    longer shoot (someone else has a point) and every seat when the rules have no moon
+    are hopeless.  Only for this seat's turn in the play phase."""
+    rules = view.rules
+    players = rules.players
+    seat = view.seat
+    taken = tuple(won.mask for won in view.won)
+    point_mask = rules.point_mask
+    holders = [s for s in range(players) if taken[s] & point_mask]
+    hopeless = [True] * players
+    if rules.moon == MoonScoring.NONE or len(holders) > 1 or not view.legal:
+        return tuple(hopeless)
+    hands = tuple(view.hand.mask if s == seat else hidden[s] for s in range(players))
+    trick = [int(card) for _, card in view.trick]
+    leader = view.leader if view.leader is not None else seat
+    played = view.played.mask
+    card = play_policy(
+        seat, hands[seat], view.legal.mask, trick, leader, players, played,
+        moon_threat(list(taken), point_mask), rules.jack_of_diamonds,
+    )  # fmt: skip
+    position = kernel.Position(
+        hands, leader, tuple(trick), taken,
+        tuple(sum(1 for t in view.tricks if t.winner == s) for s in range(players)),
+        played, view.hearts_broken,
+    )  # fmt: skip
+    # Without a moon the points add up to the points in play (less the J♦ bonus).
+    jack = rules.jack_of_diamonds and rules.deck_mask >> JD & 1
+    normal = rules.points_in_play - (10 if jack else 0)
+    for shooter in range(players):
+        if shooter == seat or (holders and holders[0] != shooter):
+            continue
+        points = kernel.evaluate(rules, position, (card,), seat, (False,), None, 0, 1, shooter)[0]
+        mine = points[shooter]
+        shot = sum(points) != normal and all(
+            mine < points[s] for s in range(players) if s != shooter
+        )
+        hopeless[shooter] = not shot
+    return tuple(hopeless)
+
+
 @dataclass(frozen=True)
 class Inference:
     """The deals to search and, for each seat, how likely it is to be shooting.
@@ -178,6 +234,7 @@ def weighted_deals(
     moon_prior: float = MOON_PRIOR,
     resample: bool = True,
     rivals: bool = False,
+    hopeless: bool = False,
 ) -> Inference:
     """``keep`` deals of the hidden cards, drawn from ``pool`` consistent ones in
     proportion to their weight (:meth:`Explanation.weight`), and each seat's chance of
@@ -187,6 +244,9 @@ def weighted_deals(
     each other seat with its odds of shooting in that deal (:meth:`Explanation.shooter_odds`),
     or none (-1).
 
+    With ``hopeless``, a seat's going for the moon counts :data:`MOON_HOPELESS` times
+    less in a world where it would fail (:func:`hopeless_moons`).
+
     With ``resample`` False, every deal of the pool is kept with its weight (scaled to
     average 1) instead: the search then counts each deal for its weight, which spends
     no deal on a copy of another and loses none by the luck of the draw.
@@ -194,6 +254,11 @@ def weighted_deals(
     players = view.rules.players
     worlds = [sample(knowledge, rng) for _ in range(pool)]
     explained = [explain(view, world) for world in worlds]
+    if hopeless and view.legal:
+        explained = [
+            _hope(explanation, hopeless_moons(view, world))
+            for explanation, world in zip(explained, worlds, strict=True)
+        ]
     weights = [e.weight(moon_prior) for e in explained]
     total = sum(weights)
     kept_weights: tuple[float, ...] = ()
@@ -220,6 +285,15 @@ def weighted_deals(
     if rivals:
         drawn = tuple(_rival(explained[i], seat, moon_prior, rng) for i in chosen)
     return Inference(deals, shooters, kept_weights, drawn)
+
+
+def _hope(explanation: Explanation, hopeless: tuple[bool, ...]) -> Explanation:
+    """``explanation`` with going for the moon made unlikely where it is ``hopeless``."""
+    shooting = tuple(
+        factor * MOON_HOPELESS if lost else factor
+        for factor, lost in zip(explanation.shooting, hopeless, strict=True)
+    )
+    return replace(explanation, shooting=shooting)
 
 
 def _rival(explained: Explanation, seat: int, moon_prior: float, rng: random.Random) -> int:
