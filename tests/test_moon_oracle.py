@@ -2,32 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 from openhearts import Game, Rules
 from openhearts.bots import act, make_bot
 from openhearts.bots.sampler import constraints
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "moon_oracle", ROOT / "scripts" / "moon_oracle.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # Its dataclasses look their module up by name.
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+from script_support import load_script
 
 
 def test_the_oracle_searches_the_true_hands() -> None:
-    script = _script()
+    script = load_script("moon_oracle")
     game = Game(seed=3)
     bots = [make_bot("easy", s) for s in range(4)]
     while len(game.actions) < 10:
@@ -42,7 +24,7 @@ def test_the_oracle_searches_the_true_hands() -> None:
 
 
 def test_a_board_counts_the_others_moons_in_every_rotation() -> None:
-    script = _script()
+    script = load_script("moon_oracle")
     board = script.play_board(Rules(), "t", "easy", 29)
     assert len(board.oracle_points) == len(board.others_moons) == 4
     assert all(moon in (0, 1) for moon in board.others_moons)

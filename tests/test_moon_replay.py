@@ -2,28 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-from types import ModuleType
-
 from openhearts import Game, Rules
 from openhearts.arena import Match, play_board
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "moon_replay", ROOT / "scripts" / "moon_replay.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from script_support import load_script
 
 
 def test_moons_against_the_first_bot_leave_out_its_own() -> None:
-    script = _script()
+    script = load_script("moon_replay")
     records = [
         {"board": 3, "rotations": [{"shots": [[2, "moon"]]}, {"shots": [[1, "moon"]]}]},
         {"board": 4, "rotations": [{"shots": [[0, "moon"]]}, {"shots": [[3, "sun"]]}]},
@@ -34,7 +19,7 @@ def test_moons_against_the_first_bot_leave_out_its_own() -> None:
 
 
 def test_a_replayed_moon_is_the_logged_one_and_one_card_can_stop_it() -> None:
-    script = _script()
+    script = load_script("moon_replay")
     match = Match(Rules(), ("easy", "easy", "easy", "easy"), "t", False)
     record = play_board(match, 29)
     moons = script.moons_against_first([record], 4)
