@@ -31,15 +31,19 @@ from openhearts.game import PlayerView
 
 class OracleBot(ExpertBot):
     """``expert`` searching the true hands of ``game`` (twice: one world with this seat
-    looking ahead, one with every seat, as ``expert`` mixes them)."""
+    looking ahead, one with every seat, as ``expert`` mixes them) from trick
+    ``from_trick`` on (1: from the first card), plain ``expert`` before."""
 
-    def __init__(self, seed: object, game: Game, **options: object) -> None:
+    def __init__(self, seed: object, game: Game, from_trick: int = 1, **options: object) -> None:
         super().__init__(seed, **options)  # type: ignore[arg-type]
         self.game = game
+        self.from_trick = from_trick
 
     def _deals(
         self, view: PlayerView, knowledge: Knowledge, seed: int
     ) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...], tuple[int, ...]]:
+        if len(view.tricks) + 1 < self.from_trick:
+            return super()._deals(view, knowledge, seed)
         self._watch = None
         hands = tuple(self.game.hand(seat).mask for seat in range(view.rules.players))
         return (hands, hands), (), ()
@@ -54,7 +58,7 @@ class Board:
     others_moons: tuple[int, ...]
 
 
-def play_board(rules: Rules, seed: str, opponent: str, board: int) -> Board:
+def play_board(rules: Rules, seed: str, opponent: str, board: int, from_trick: int = 1) -> Board:
     """Every rotation of ``board``: the oracle in seat ``rotation``, ``opponent``
     elsewhere, each seeded as the arena seeds its bots."""
     players = rules.players
@@ -64,7 +68,7 @@ def play_board(rules: Rules, seed: str, opponent: str, board: int) -> Board:
     for rotation in range(players):
         game = Game(rules, seed=f"{seed}:{board}", first_deal=board % cycle)
         bots: list[Bot] = [
-            OracleBot(f"{seed}:{board}:{rotation}:{s}", game)
+            OracleBot(f"{seed}:{board}:{rotation}:{s}", game, from_trick)
             if s == rotation
             else spec.build(f"{seed}:{board}:{rotation}:{s}")
             for s in range(players)
@@ -85,13 +89,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=100, help="boards to play")
     parser.add_argument("--seed", default="arena", help="seed of the deals, as the arena's")
     parser.add_argument("--workers", type=int, default=2, help="worker processes")
+    parser.add_argument(
+        "--from-trick", type=int, default=1, help="see the cards from this trick on (1: all)"
+    )
     args = parser.parse_args(argv)
     rules = Rules()
     BotSpec(args.opponent).build(0)  # a bad spec fails here, with the arena's message
     boards: list[Board] = []
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         jobs = [
-            pool.submit(play_board, rules, args.seed, args.opponent, board)
+            pool.submit(play_board, rules, args.seed, args.opponent, board, args.from_trick)
             for board in range(args.deals)
         ]
         try:
@@ -106,7 +113,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     moons = sum(sum(b.others_moons) for b in boards)
     points = sum(sum(b.oracle_points) for b in boards)
     seats = deals * (rules.players - 1)
-    print(f"{len(boards)} boards, {deals} deals; oracle vs 3 {args.opponent}")
+    print(
+        f"{len(boards)} boards, {deals} deals; oracle from trick {args.from_trick} "
+        f"vs 3 {args.opponent}"
+    )
     print(f"oracle's points per deal: {points / max(deals, 1):.2f}")
     share = 100 * moons / max(seats, 1)
     print(f"the others' moons: {moons} in {seats} of their deals ({share:.1f}%)")

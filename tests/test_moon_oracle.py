@@ -20,6 +20,9 @@ def test_the_oracle_searches_the_true_hands() -> None:
     deals, weights, rivals = oracle._deals(view, constraints(view), 0)
     truth = tuple(game.hand(s).mask for s in range(4))
     assert deals == (truth, truth) and not weights and not rivals
+    # Seeing the cards only from a later trick, it searches sampled deals until then.
+    later = script.OracleBot("o", game, 13, budget=4, pool=8)
+    assert len(later._deals(view, constraints(view), 0)[0]) == 4
     assert oracle.choose_play(view) in view.legal
 
 
