@@ -531,10 +531,10 @@ def test_a_moon_is_hopeless_where_the_cards_cannot_make_it() -> None:
     game = Game(Rules(), seed=13, first_deal=3)
     view = game.view(2)
     hidden = [game.hand(s).mask for s in range(4)]
-    assert hopeless_moons(view, hidden) == (True, False, True, True)
+    assert hopeless_moons(view, [hidden]) == [(True, False, True, True)]
     # Without a moon in the rules, every moon is hopeless.
     flat = Game(Rules(moon=MoonScoring.NONE), seed=13, first_deal=3)
-    assert hopeless_moons(flat.view(2), hidden) == (True,) * 4
+    assert hopeless_moons(flat.view(2), [hidden]) == [(True,) * 4]
 
 
 def test_only_the_holder_of_every_point_can_still_shoot() -> None:
@@ -543,8 +543,8 @@ def test_only_the_holder_of_every_point_can_still_shoot() -> None:
     holders = [s for s in range(4) if view.won[s].mask & view.rules.point_mask]
     assert holders == [3]
     knowledge = constraints(view)
-    for world in range(10):
-        hopeless = hopeless_moons(view, sample(knowledge, random.Random(world)))
+    worlds = [sample(knowledge, random.Random(world)) for world in range(10)]
+    for hopeless in hopeless_moons(view, worlds):
         assert all(hopeless[s] for s in range(4) if s != 3)
 
 
@@ -559,7 +559,7 @@ def test_moon_hands_moves_the_shooter_odds_to_worlds_that_can_shoot() -> None:
     def could(inference: Inference) -> float:
         """The share of the worlds where seat 3 is drawn to shoot in which it could."""
         drawn = [list(d) for d, r in zip(inference.deals, inference.rivals, strict=True) if r == 3]
-        return sum(not hopeless_moons(view, deal)[3] for deal in drawn) / max(len(drawn), 1)
+        return sum(not lost[3] for lost in hopeless_moons(view, drawn)) / max(len(drawn), 1)
 
     assert could(hands) > could(plain)
     searched = ExpertBot("m", budget=40, pool=120, rivals=True, moon_hands=True).evaluate(view)

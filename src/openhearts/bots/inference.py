@@ -22,6 +22,7 @@ odds of a shooter gather on the worlds where it holds the cards to succeed.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -165,48 +166,53 @@ def world_weight(view: PlayerView, hidden: list[int]) -> float:
     return explain(view, hidden).weight(moon_prior=0.0)
 
 
-def hopeless_moons(view: PlayerView, hidden: list[int]) -> tuple[bool, ...]:
-    """For each seat of the world ``hidden`` (each other seat's cards now): whether, if
-    it went for the moon from here (playing for every point while nobody else has one,
-    the others playing by the rules of thumb and stopping a shooter they see, this seat
-    playing its rule-of-thumb card first), it would fail.  This seat, a seat that can no
-    longer shoot (someone else has a point) and every seat when the rules have no moon
-    are hopeless.  Only for this seat's turn in the play phase."""
+def hopeless_moons(view: PlayerView, worlds: Sequence[list[int]]) -> list[tuple[bool, ...]]:
+    """For each world of ``worlds`` (each other seat's cards now) and each seat in it:
+    whether, if it went for the moon from here (playing for every point while nobody
+    else has one, the others playing by the rules of thumb and stopping a shooter they
+    see, this seat playing its rule-of-thumb card first), it would fail.  This seat, a
+    seat that can no longer shoot (someone else has a point) and every seat when the
+    rules have no moon are hopeless.  Only for this seat's turn in the play phase."""
     rules = view.rules
     players = rules.players
     seat = view.seat
     taken = tuple(won.mask for won in view.won)
     point_mask = rules.point_mask
     holders = [s for s in range(players) if taken[s] & point_mask]
-    hopeless = [True] * players
     if rules.moon == MoonScoring.NONE or len(holders) > 1 or not view.legal:
-        return tuple(hopeless)
-    hands = tuple(view.hand.mask if s == seat else hidden[s] for s in range(players))
-    trick = [int(card) for _, card in view.trick]
+        return [(True,) * players for _ in worlds]
+    # Who may still shoot: the one holder of points, or anyone while nobody has any.
+    hopefuls = [s for s in (holders or range(players)) if s != seat]
+    hand = view.hand.mask
+    trick = tuple(int(card) for _, card in view.trick)
     leader = view.leader if view.leader is not None else seat
     played = view.played.mask
     card = play_policy(
-        seat, hands[seat], view.legal.mask, trick, leader, players, played,
+        seat, hand, view.legal.mask, list(trick), leader, players, played,
         moon_threat(list(taken), point_mask), rules.jack_of_diamonds,
     )  # fmt: skip
-    position = kernel.Position(
-        hands, leader, tuple(trick), taken,
-        tuple(sum(1 for t in view.tricks if t.winner == s) for s in range(players)),
-        played, view.hearts_broken,
-    )  # fmt: skip
+    tricks_won = tuple(sum(1 for t in view.tricks if t.winner == s) for s in range(players))
     # Without a moon the points add up to the points in play (less the J♦ bonus).
     jack = rules.jack_of_diamonds and rules.deck_mask >> JD & 1
     normal = rules.points_in_play - (10 if jack else 0)
-    for shooter in range(players):
-        if shooter == seat or (holders and holders[0] != shooter):
-            continue
-        points = kernel.evaluate(rules, position, (card,), seat, (False,), None, 0, 1, shooter)[0]
-        mine = points[shooter]
-        shot = sum(points) != normal and all(
-            mine < points[s] for s in range(players) if s != shooter
+    found = []
+    for hidden in worlds:
+        hands = tuple(hand if s == seat else hidden[s] for s in range(players))
+        position = kernel.Position(
+            hands, leader, trick, taken, tricks_won, played, view.hearts_broken
         )
-        hopeless[shooter] = not shot
-    return tuple(hopeless)
+        hopeless = [True] * players
+        for shooter in hopefuls:
+            points = kernel.evaluate(rules, position, (card,), seat, (False,), None, 0, 1, shooter)[
+                0
+            ]
+            mine = points[shooter]
+            shot = sum(points) != normal and all(
+                mine < points[s] for s in range(players) if s != shooter
+            )
+            hopeless[shooter] = not shot
+        found.append(tuple(hopeless))
+    return found
 
 
 @dataclass(frozen=True)
@@ -256,8 +262,8 @@ def weighted_deals(
     explained = [explain(view, world) for world in worlds]
     if hopeless and view.legal:
         explained = [
-            _hope(explanation, hopeless_moons(view, world))
-            for explanation, world in zip(explained, worlds, strict=True)
+            _hope(explanation, lost)
+            for explanation, lost in zip(explained, hopeless_moons(view, worlds), strict=True)
         ]
     weights = [e.weight(moon_prior) for e in explained]
     total = sum(weights)
