@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from openhearts import Game, Rules
-from openhearts.arena import BotSpec
+from openhearts.arena import ArenaError, BotSpec
 from openhearts.bots import Bot, act
 from openhearts.bots.expert import ExpertBot
 from openhearts.bots.sampler import Knowledge
@@ -93,8 +93,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--from-trick", type=int, default=1, help="see the cards from this trick on (1: all)"
     )
     args = parser.parse_args(argv)
+    if args.deals < 1 or args.workers < 1:
+        parser.error("--deals and --workers: at least 1")
+    if not 1 <= args.from_trick <= 13:
+        parser.error("--from-trick: a trick from 1 to 13")
     rules = Rules()
-    BotSpec(args.opponent).build(0)  # a bad spec fails here, with the arena's message
+    try:
+        BotSpec(args.opponent).build(0)  # a bad spec fails here, with the arena's message
+    except ArenaError as error:
+        parser.error(str(error))
     boards: list[Board] = []
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         jobs = [

@@ -112,8 +112,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="draws the sample")
     parser.add_argument("--boards", type=int, help="only the log's first boards")
     args = parser.parse_args(argv)
-    lines = [json.loads(line) for line in args.log.read_text().splitlines() if line]
-    match = lines[0]["match"]
+    try:
+        lines = [json.loads(line) for line in args.log.read_text().splitlines() if line]
+        match = lines[0]["match"]
+    except (OSError, ValueError, IndexError, KeyError, TypeError) as error:
+        parser.error(f"{args.log}: not an arena log (hearts arena ... --out PATH): {error}")
     records = [line for line in lines[1:] if line["type"] == "board"]
     if args.boards is not None:
         records = [record for record in records if record["board"] < args.boards]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from openhearts import Game, Rules
 from openhearts.bots import act, make_bot
 from openhearts.bots.sampler import constraints
@@ -34,3 +36,21 @@ def test_a_board_counts_the_others_moons_in_every_rotation() -> None:
     # An easy player shot the moon on this board in rotation 1 against easy; the oracle
     # in that seat does not let it happen.
     assert board.others_moons[1] == 0
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--opponent", "nonsense"], "no bot level 'nonsense'"),
+        (["--deals", "0"], "--deals and --workers: at least 1"),
+        (["--workers", "0"], "--deals and --workers: at least 1"),
+        (["--from-trick", "14"], "--from-trick: a trick from 1 to 13"),
+    ],
+)
+def test_bad_arguments_get_a_message(
+    arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        load_script("moon_oracle").main(arguments)
+    assert stopped.value.code == 2
+    assert message in capsys.readouterr().err

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from openhearts import Game, Rules
 from openhearts.arena import Match, play_board
 from script_support import load_script
@@ -29,3 +33,16 @@ def test_a_replayed_moon_is_the_logged_one_and_one_card_can_stop_it() -> None:
     replay.finish(game, replay.bots(29, 1))
     assert game.results[0].shooter == 0 and game.results[0].shot == "moon"
     assert script.first_stop(replay, moons[0]) == (2, "AS", "6S")
+
+
+def test_a_file_that_is_no_arena_log_gets_a_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = load_script("moon_replay")
+    text = tmp_path / "text.jsonl"
+    text.write_text("not json\n")
+    for log in (tmp_path / "missing.jsonl", text):
+        with pytest.raises(SystemExit) as stopped:
+            script.main([str(log)])
+        assert stopped.value.code == 2
+        assert "not an arena log" in capsys.readouterr().err
