@@ -10,7 +10,7 @@ import pytest
 
 from openhearts import CardSet, Game, Rules
 from openhearts.bots import BOTS, LEVEL_NOTES, LEVELS, BotError, act, make_bot
-from openhearts.bots.expert import ExpertBot
+from openhearts.bots.expert import EXPERT_MOON_FEAR, ExpertBot
 from openhearts.bots.hard import (
     LOOKAHEAD_ALL,
     LOOKAHEAD_MIXED,
@@ -32,7 +32,8 @@ from openhearts.bots.inference import (
     world_weight,
 )
 from openhearts.bots.moon import holds_every_point
-from openhearts.bots.passing import may_shoot, rival_after_passing, simulate_pass
+from openhearts.bots.objective import shooter_of
+from openhearts.bots.passing import may_shoot, rank_passes, rival_after_passing, simulate_pass
 from openhearts.bots.policy import moon_threat, pass_policy, pass_ranking, play_policy
 from openhearts.bots.sampler import constraints, sample
 from openhearts.deal import DealState
@@ -564,3 +565,105 @@ def test_moon_hands_moves_the_shooter_odds_to_worlds_that_can_shoot() -> None:
     assert could(hands) > could(plain)
     searched = ExpertBot("m", budget=40, pool=120, rivals=True, moon_hands=True).evaluate(view)
     assert searched[0].card in view.legal
+
+
+# Fearing the others' moons -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"players": 3},
+        {"players": 5},
+        {"players": 6, "jack_of_diamonds": True},
+        {"jack_of_diamonds": True},
+        {"sun": True},
+        {"moon": MoonScoring.SHOOTER_SUBTRACTS, "jack_of_diamonds": True},
+        {"moon": MoonScoring.SHOOTER_CHOOSES, "sun": True, "jack_of_diamonds": True},
+        {"removed": CardSet.parse("QS 2C 2D 2S")},
+    ],
+    ids=str,
+)
+def test_the_shooter_is_read_from_the_points(options: dict[str, object]) -> None:
+    """Whoever shot the moon or the sun, in deals played out with a seat going for every
+    point, is what the points alone say, in every scoring of a shot."""
+    rules = Rules(pass_cycle=("hold",), **options)  # type: ignore[arg-type]
+    players = rules.players
+    shots = 0
+    for seed in range(60):
+        state = Game(rules, seed=seed).deal_states()[0].clone()
+        add_for = tuple(bool(seed >> s & 1) for s in range(players))
+        points = playout(state, Plan(seed % players, add_for, shoot=True))
+        expected = state.shooter if state.shot is not None else -1
+        assert shooter_of(points, rules.points_in_play) == expected
+        shots += expected >= 0
+    assert shots >= 3
+
+
+def test_fearing_the_others_moons_adds_to_the_worlds_where_one_happens() -> None:
+    """Seat 1 of this deal shoots when it goes for the moon from the first card (the
+    rival test above): searched on the true hands with seat 1 as the rival, the fear
+    of its moon adds a whole moon's worth to the objective wherever it shoots."""
+    game = Game(Rules(), seed=13, first_deal=3)
+    seat = game.to_act()[0]
+    assert seat != 1
+    view = game.view(seat)
+    hands = tuple(game.hand(s).mask for s in range(4))
+    task, _ = ExpertBot("f", budget=8, pool=24, pass_worlds=4, moon_fear=0)._task(view)
+    task = replace(
+        task, deals=(hands,) * 4, weights=(), rivals=(1,) * 4, worlds=range(4), lookahead=0
+    )
+    assert task.moon_fear == 0
+    feared = replace(task, moon_fear=4)
+    # Nobody has a point yet: the early fear counts.
+    assert ExpertBot("f", moon_fear=4, early_fear=3)._task(view)[0].moon_fear == 3
+    before, after = _evaluate(task), _evaluate(feared)
+    moon = 4 * view.rules.points_in_play
+    shots = 0
+    for row, more in zip(before, after, strict=True):
+        assert row[1:] == more[1:]  # own points and worlds are the same
+        extra = (more[0] - row[0]) / moon
+        assert extra == round(extra) and 0 <= extra <= 4
+        shots += round(extra)
+    assert shots > 0
+    with pytest.raises(ValueError, match="moon_fear"):
+        ExpertBot(1, moon_fear=-1)
+    with pytest.raises(ValueError, match="early_fear"):
+        ExpertBot(1, early_fear=-1)
+    default = ExpertBot(1)
+    assert default.moon_fear == default.early_fear == EXPERT_MOON_FEAR == 0
+    assert ExpertBot(1, moon_fear=2).early_fear == 2
+
+
+def test_the_fear_grows_once_another_seat_holds_every_point() -> None:
+    game = _hard_deal_until(27)
+    seat = game.to_act()[0]
+    view = game.view(seat)
+    assert seat != 3 and [s for s in range(4) if view.won[s].mask & view.rules.point_mask] == [3]
+    assert ExpertBot("f", moon_fear=4, early_fear=1)._task(view)[0].moon_fear == 4
+    # The same without the inference's pool (no weighing of worlds).
+    assert ExpertBot("f", budget=80, pool=80, moon_fear=4)._task(view)[0].moon_fear == 4
+
+
+def test_passing_fears_the_others_moons_only_when_asked() -> None:
+    """pass_fear ranks the passes on margins grown by whole moons' worth of fear, over
+    the same worlds; without it the passes are ranked as before."""
+    feared_worlds = 0
+    for seed in range(6):
+        view = Game(seed=seed, first_deal=seed % 3).view(seed % 4)
+        key = f"k:{seed}"
+        plain = {p.mask: p for p in rank_passes(view, key, moon_choices(view), 8)}
+        feared = rank_passes(view, key, moon_choices(view), 8, moon_fear=4)
+        for value in feared:
+            extra = (value.margin - plain[value.mask].margin) * 8 / (4 * 26)
+            assert extra >= -1e-9 and abs(extra - round(extra)) < 1e-9
+            feared_worlds += round(extra)
+        fearful = ExpertBot(key, pass_worlds=8, moon_fear=4, early_fear=4)
+        assert fearful.choose_pass(view) == ExpertBot(key, pass_worlds=8).choose_pass(view)
+        assert ExpertBot(key, pass_worlds=8, early_fear=4, pass_fear=True).choose_pass(
+            view
+        ).mask == simulate_pass(
+            view, f"{key}:{view.deal_number}:{view.seat}", moon_choices(view), 8, moon_fear=4
+        )
+    assert feared_worlds > 0

@@ -11,9 +11,12 @@ shoot.  In its playouts seats look one card ahead rather than following the rule
 thumb blindly: such a seat tries each legal card, plays each out by the rules, and plays
 the best for itself (``lookahead``, :func:`openhearts.bots.hard.lookahead_card`); this
 seat always, the others in half the worlds, as if unsure whether they do.  It passes
-by simulation over more worlds (:mod:`openhearts.bots.passing`).  Everything else
-(candidates, its own moon plan, the objective) is ``hard``'s.  It thinks several times
-longer than ``hard`` and stays well under a second per play.
+by simulation over more worlds (:mod:`openhearts.bots.passing`).  With ``moon_fear``
+it ranks cards by ``hard``'s objective plus a fear of the others' moons, which that
+objective counts for too little to stop them as often as players expect
+(:mod:`openhearts.bots.objective`).  Everything else (candidates, its own moon plan,
+by default the objective) is ``hard``'s.  It thinks several times longer than ``hard``
+and stays well under a second per play.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ __all__ = [
     "EXPERT_POOL",
     "EXPERT_PASS_WORLDS",
     "EXPERT_LOOKAHEAD",
+    "EXPERT_MOON_FEAR",
 ]
 
 #: Worlds searched per decision.
@@ -50,6 +54,9 @@ EXPERT_BUDGET = 80
 EXPERT_POOL = 240
 #: Worlds per candidate pass.
 EXPERT_PASS_WORLDS = 60
+#: What another player's moon costs beyond its points, as a share of the points in play:
+#: nothing by default, since fear that stops moons costs points (docs/bots.md).
+EXPERT_MOON_FEAR = 0.0
 #: Who looks one card ahead in the playouts: this seat, and the others in half the worlds
 #: (see docs/bots.md for the arena runs behind this choice).
 EXPERT_LOOKAHEAD = LOOKAHEAD_MIXED
@@ -88,6 +95,18 @@ class ExpertBot(HardBot):
         less in a world where its cards could not take every point from here
         (:func:`~openhearts.bots.inference.hopeless_moons`), so the odds of a shooter, and
         with ``rivals`` the worlds it shoots in, gather where it holds the cards to.
+    :param moon_fear: what another seat's moon costs this seat beyond its points, as a
+        share of the points in play, in the search of its plays
+        (:func:`~openhearts.bots.objective.margin`), while another seat holds every
+        point taken so far.  The points alone count an opponent's moon as a third of a
+        moon against this seat (the moon adds as much to two more players), too little
+        to stop moons as often as players expect.  Off by default
+        (:data:`EXPERT_MOON_FEAR`): at 2 the others' moons fall by a third and this seat
+        takes about 0.4 points per deal more against ``hard`` players (docs/bots.md).
+    :param early_fear: the same while no other seat holds every point taken so far,
+        which matters only before the first point is taken; None: ``moon_fear``.
+    :param pass_fear: fear the others' moons (``early_fear``) in the simulations of
+        passing too.
 
     Other parameters as :class:`~openhearts.bots.hard.HardBot`.
     """
@@ -112,6 +131,9 @@ class ExpertBot(HardBot):
         pass_rivals: bool = False,
         moon_alarm: float = 0.5,
         moon_hands: bool = False,
+        moon_fear: float = EXPERT_MOON_FEAR,
+        early_fear: float | None = None,
+        pass_fear: bool = False,
     ) -> None:
         super().__init__(
             seed, budget, workers, time_limit, pass_worlds, lookahead=lookahead, depth=depth
@@ -133,9 +155,18 @@ class ExpertBot(HardBot):
             raise ValueError("moon_alarm: a share of the points, above 0 and at most 1")
         self.moon_alarm = moon_alarm
         self.moon_hands = moon_hands
+        if early_fear is None:
+            early_fear = moon_fear
+        if moon_fear < 0 or early_fear < 0:
+            raise ValueError("moon_fear, early_fear: shares of the points in play, not negative")
+        self.moon_fear = moon_fear
+        self.early_fear = early_fear
+        self.pass_fear = pass_fear
         #: The seat holding every point taken so far and its odds of shooting, found by
         #: the inference of the decision under way.
         self._watch: tuple[int, float] | None = None
+        #: Another seat holding every point taken so far, or -1 (the same decision).
+        self._collector = -1
 
     def __repr__(self) -> str:
         return f"ExpertBot(seed={self.seed!r}, budget={self.budget}, pool={self.pool})"
@@ -146,6 +177,14 @@ class ExpertBot(HardBot):
     def _pass_rivals(self) -> bool:
         return self.pass_rivals
 
+    def _moon_fear(self) -> float:
+        # Read after _deals, which finds the collector of the decision under way.
+        return self.early_fear if self._collector < 0 else self.moon_fear
+
+    def _pass_fear(self) -> float:
+        # Nobody has a point yet when passing.
+        return self.early_fear if self.pass_fear else 0.0
+
     def _alarm(self, rules: Rules) -> int:
         return max(1, math.ceil(self.moon_alarm * rules.points_in_play))
 
@@ -153,6 +192,16 @@ class ExpertBot(HardBot):
         self, view: PlayerView, knowledge: Knowledge, seed: int
     ) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...], tuple[int, ...]]:
         self._watch = None
+        taken = [won.mask for won in view.won]
+        point_mask = view.rules.point_mask
+        self._collector = next(
+            (
+                other
+                for other in range(view.rules.players)
+                if other != view.seat and holds_every_point(taken, other, point_mask)
+            ),
+            -1,
+        )
         if self.pool == self.budget and not self.weighted:
             return (), (), ()
         found = weighted_deals(
@@ -160,11 +209,8 @@ class ExpertBot(HardBot):
             moon_prior=self.moon_prior, resample=not self.weighted, rivals=self.rivals,
             hopeless=self.moon_hands,
         )  # fmt: skip
-        taken = [won.mask for won in view.won]
-        point_mask = view.rules.point_mask
-        for other in range(view.rules.players):
-            if other != view.seat and holds_every_point(taken, other, point_mask):
-                self._watch = (other, found.shooters[other])
+        if self._collector >= 0:
+            self._watch = (self._collector, found.shooters[self._collector])
         return found.deals, found.weights, found.rivals
 
     def _totals(self, task: _Task) -> _Totals:

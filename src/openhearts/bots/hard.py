@@ -42,6 +42,7 @@ from ..deal import MOON_CHOICE, PLAYING, DealState
 from ..game import PlayerView, conventional_moon_choice
 from ..rules import Rules
 from .base import BaseBot
+from .objective import margin
 from .passing import PassValue, rank_passes, simulate_pass
 from .policy import JD, QS, holds_every_point, moon_threat, pass_policy, play_policy
 from .sampler import Knowledge, WorldSampler, constraints, sample
@@ -243,6 +244,8 @@ class _Task:
     #: Who looks ahead in the playouts, and how deep (:func:`playout`).
     lookahead: int = LOOKAHEAD_NONE
     depth: int = 1
+    #: What another seat's moon costs beyond its points (:func:`.objective.margin`).
+    moon_fear: float = 0.0
 
 
 #: Per (candidate, mode): [sum of objective, sum of own points, worlds], every sum
@@ -253,7 +256,6 @@ _Totals = list[list[float]]
 def _evaluate(task: _Task) -> _Totals:
     rules = task.rules
     seat = task.knowledge.seat
-    players = rules.players
     totals = [[0.0, 0.0, 0.0] for _ in range(len(task.candidates) * len(task.modes))]
     if task.compiled:
         evaluate, deal = kernel.evaluate, WorldSampler(task.knowledge).sample
@@ -286,11 +288,9 @@ def _evaluate(task: _Task) -> _Totals:
         )  # fmt: skip
         weight = task.weights[world] if task.weights else 1
         for index, points in enumerate(outcomes):
-            mine = points[seat]
-            others = (sum(points) - mine) / (players - 1)
             row = totals[index]
-            row[0] += weight * (mine - others)
-            row[1] += weight * mine
+            row[0] += weight * margin(points, seat, rules.points_in_play, task.moon_fear)
+            row[1] += weight * points[seat]
             row[2] += weight
     return totals
 
@@ -413,6 +413,7 @@ class HardBot(BaseBot):
             chosen = simulate_pass(
                 view, self._pass_key(view), moon_choices(view), self.pass_worlds,
                 lookahead=self._pass_lookahead(), rivals=self._pass_rivals(),
+                moon_fear=self._pass_fear(),
             )  # fmt: skip
             return CardSet(chosen)
         return CardSet(
@@ -428,6 +429,7 @@ class HardBot(BaseBot):
         return rank_passes(
             view, self._pass_key(view), moon_choices(view), self.pass_worlds,
             lookahead=self._pass_lookahead(), rivals=self._pass_rivals(),
+            moon_fear=self._pass_fear(),
         )  # fmt: skip
 
     def _alarm(self, rules: Rules) -> int:
@@ -443,6 +445,16 @@ class HardBot(BaseBot):
         """Whether a seat that may shoot after the passes shoots in the playouts of
         passing by simulation: not here."""
         return False
+
+    def _moon_fear(self) -> float:
+        """What another seat's moon costs beyond its points, as a share of the points in
+        play, in the search of a play (:func:`~openhearts.bots.objective.margin`):
+        nothing here."""
+        return 0.0
+
+    def _pass_fear(self) -> float:
+        """The same in the simulations of passing: nothing here."""
+        return 0.0
 
     def _pass_key(self, view: PlayerView) -> str:
         return f"{self.seed}:{view.deal_number}:{view.seat}"
@@ -537,6 +549,7 @@ class HardBot(BaseBot):
             compiled=self.compiled,
             lookahead=self.lookahead,
             depth=self.depth,
+            moon_fear=self._moon_fear(),
         )
         return task, groups
 

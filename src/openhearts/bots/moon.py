@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..deal import DealState
 from .hard import Plan, playout
+from .objective import margin
 from .policy import holds_every_point
 from .sampler import sample
 
@@ -42,7 +43,6 @@ def watched_totals(task: _Task, watch: int) -> _Totals:
     while another seat holds points, so every mode plays the same."""
     rules = task.rules
     seat = task.knowledge.seat
-    players = rules.players
     jack = rules.jack_of_diamonds
     rows = len(task.candidates) * len(task.modes)
     totals = [[0.0, 0.0, 0.0] for _ in range(rows)]
@@ -66,12 +66,11 @@ def watched_totals(task: _Task, watch: int) -> _Totals:
                 points = watched_playout(state, watch, task.add_for, jack)
             else:
                 points = state.points
-            own = points[seat]
-            margin = own - (sum(points) - own) / (players - 1)
+            value = margin(points, seat, rules.points_in_play, task.moon_fear)
             for _ in task.modes:
                 row = totals[index]
-                row[0] += weight * margin
-                row[1] += weight * own
+                row[0] += weight * value
+                row[1] += weight * points[seat]
                 row[2] += weight
                 index += 1
     return totals

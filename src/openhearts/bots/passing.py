@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from .. import kernel
 from ..game import PlayerView
+from .objective import margin
 from .policy import pass_policy, pass_ranking
 from .sampler import constraints, sample
 
@@ -110,6 +111,7 @@ def simulate_pass(
     model: PassModel = pass_policy,
     lookahead: int = 0,
     rivals: bool = False,
+    moon_fear: float = 0.0,
 ) -> int:
     """The pass (a card mask) with the best simulated result for ``view.seat``.
 
@@ -120,11 +122,14 @@ def simulate_pass(
         2 every seat: :func:`openhearts.kernel.evaluate`).
     :param rivals: another seat whose hand after the passes may shoot goes for the moon
         in the playouts (:func:`rival_after_passing`).
+    :param moon_fear: what another seat's moon costs beyond its points, as a share of
+        the points in play (:func:`~openhearts.bots.objective.margin`).
     """
     candidates = _view_candidates(view, width)
     if len(candidates) == 1 or worlds < 1 or view.pass_target is None:
         return candidates[0]
-    return rank_passes(view, key, add_for, worlds, width, model, lookahead, rivals)[0].mask
+    ranked = rank_passes(view, key, add_for, worlds, width, model, lookahead, rivals, moon_fear)
+    return ranked[0].mask
 
 
 def rank_passes(
@@ -136,6 +141,7 @@ def rank_passes(
     model: PassModel = pass_policy,
     lookahead: int = 0,
     rivals: bool = False,
+    moon_fear: float = 0.0,
 ) -> list[PassValue]:
     """Every candidate pass with its simulated numbers, best first (the order
     :func:`simulate_pass` chooses by; the parameters are its own).
@@ -177,9 +183,8 @@ def rank_passes(
                 rules, start, first, seat, modes, add_for, lookahead, 1, rival
             )
             for m, points in enumerate(outcomes):
-                own = points[seat]
-                owns[index][m] += own
-                totals[index][m] += own - (sum(points) - own) / (players - 1)
+                owns[index][m] += points[seat]
+                totals[index][m] += margin(points, seat, rules.points_in_play, moon_fear)
     # Ranked on the sums themselves (not averages), ties to the earlier candidate, so
     # the rule of thumb's pass wins ties.
     order = sorted(range(len(candidates)), key=lambda i: (min(totals[i]), i))
