@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from openhearts import Game, Rules
 from openhearts.arena import ArenaError, BotSpec
 from openhearts.bots import Bot, act
-from openhearts.bots.expert import ExpertBot
+from openhearts.bots.expert import EXPERT_MOON_FEAR, ExpertBot
 from openhearts.bots.sampler import Knowledge
 from openhearts.game import PlayerView
 
@@ -58,9 +58,17 @@ class Board:
     others_moons: tuple[int, ...]
 
 
-def play_board(rules: Rules, seed: str, opponent: str, board: int, from_trick: int = 1) -> Board:
-    """Every rotation of ``board``: the oracle in seat ``rotation``, ``opponent``
-    elsewhere, each seeded as the arena seeds its bots."""
+def play_board(
+    rules: Rules,
+    seed: str,
+    opponent: str,
+    board: int,
+    from_trick: int = 1,
+    moon_fear: float = EXPERT_MOON_FEAR,
+) -> Board:
+    """Every rotation of ``board``: the oracle (fearing the others' moons as
+    ``expert``'s ``moon_fear`` says) in seat ``rotation``, ``opponent`` elsewhere, each
+    seeded as the arena seeds its bots."""
     players = rules.players
     spec = BotSpec(opponent)
     points, moons = [], []
@@ -68,7 +76,7 @@ def play_board(rules: Rules, seed: str, opponent: str, board: int, from_trick: i
     for rotation in range(players):
         game = Game(rules, seed=f"{seed}:{board}", first_deal=board % cycle)
         bots: list[Bot] = [
-            OracleBot(f"{seed}:{board}:{rotation}:{s}", game, from_trick)
+            OracleBot(f"{seed}:{board}:{rotation}:{s}", game, from_trick, moon_fear=moon_fear)
             if s == rotation
             else spec.build(f"{seed}:{board}:{rotation}:{s}")
             for s in range(players)
@@ -92,7 +100,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--from-trick", type=int, default=1, help="see the cards from this trick on (1: all)"
     )
+    parser.add_argument(
+        "--moon-fear",
+        type=float,
+        default=EXPERT_MOON_FEAR,
+        help=f"expert's moon_fear for the oracle (default {EXPERT_MOON_FEAR:g}; 0: none)",
+    )
     args = parser.parse_args(argv)
+    if args.moon_fear < 0:
+        parser.error("--moon-fear: not negative")
     if args.deals < 1 or args.workers < 1:
         parser.error("--deals and --workers: at least 1")
     if not 1 <= args.from_trick <= 13:
@@ -105,7 +121,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     boards: list[Board] = []
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         jobs = [
-            pool.submit(play_board, rules, args.seed, args.opponent, board, args.from_trick)
+            pool.submit(
+                play_board, rules, args.seed, args.opponent, board, args.from_trick, args.moon_fear
+            )
             for board in range(args.deals)
         ]
         try:
@@ -122,7 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     seats = deals * (rules.players - 1)
     print(
         f"{len(boards)} boards, {deals} deals; oracle from trick {args.from_trick} "
-        f"vs 3 {args.opponent}"
+        f"(moon_fear {args.moon_fear:g}) vs 3 {args.opponent}"
     )
     print(f"oracle's points per deal: {points / max(deals, 1):.2f}")
     share = 100 * moons / max(seats, 1)

@@ -45,6 +45,7 @@ def test_a_board_counts_the_others_moons_in_every_rotation() -> None:
         (["--deals", "0"], "--deals and --workers: at least 1"),
         (["--workers", "0"], "--deals and --workers: at least 1"),
         (["--from-trick", "14"], "--from-trick: a trick from 1 to 13"),
+        (["--moon-fear", "-1"], "--moon-fear: not negative"),
     ],
 )
 def test_bad_arguments_get_a_message(

@@ -1,0 +1,197 @@
+"""The others' moons and the first bot's points in arena runs, compared board by board.
+
+Reads arena logs of the same deals (``hearts arena ... --seed S --out PATH`` writes
+``PATH.jsonl``; the same rules and seed) and, over the boards every log holds, counts
+the moons shot against the first bot of each line-up, and the first run's cost in
+points per deal against the second, paired by board.  With ``--changes`` it sorts the
+first run's deals by what changed against the second (a moon against it stopped or let
+through, its own shot won or lost) and adds up the margin each kind of change cost.
+
+    python scripts/moon_compare.py docs/arena/expert/expert-fear-vs-hard.jsonl \\
+        docs/arena/expert/expert-lookahead3-vs-hard.jsonl \\
+        docs/arena/expert/hard-vs-hard.jsonl --boards 600 --changes
+
+The margin of a deal is the first bot's points less the other players' average (what
+the bots rank their cards by, and what the arena's difference measures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+class LogError(ValueError):
+    """A file that is not an arena log, or logs that are not of the same deals."""
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One deal of the first bot's seat: its margin, and who shot."""
+
+    margin: float
+    #: A moon shot by another seat.
+    moon_against: bool
+    #: A moon or sun shot by the first bot.
+    own_shot: bool
+
+
+@dataclass(frozen=True)
+class Log:
+    """An arena log: its match and its boards' deals, per board in rotation order."""
+
+    path: Path
+    match: dict[str, Any]
+    boards: dict[int, list[Deal]]
+
+
+def read_log(path: Path) -> Log:
+    """The log at ``path``.
+
+    :raises LogError: when it is not an arena log of deals.
+    """
+    try:
+        lines = [json.loads(line) for line in path.read_text().splitlines() if line]
+        match = lines[0]["match"]
+        players = len(match["lineup"])
+        boards = {}
+        for line in lines[1:]:
+            if line["type"] == "board":
+                boards[line["board"]] = _deals(line["rotations"], players)
+    except (OSError, ValueError, IndexError, KeyError, TypeError) as error:
+        raise LogError(f"{path}: not an arena log (hearts arena ... --out PATH): {error}") from None
+    if match.get("mode") == "games":
+        raise LogError(f"{path}: a log of whole games; compare logs of deals")
+    return Log(path, match, boards)
+
+
+def _deals(rotations: Sequence[dict[str, Any]], players: int) -> list[Deal]:
+    deals = []
+    for rotation, result in enumerate(rotations):
+        # The first bot sits in seat ``rotation`` (the line-up shifted that far).
+        seat = rotation % players
+        for points in result["points"]:
+            own = points[seat]
+            margin = own - (sum(points) - own) / (players - 1)
+            shots = result["shots"]
+            deals.append(
+                Deal(
+                    margin,
+                    any(shooter != seat and shot == "moon" for shooter, shot in shots),
+                    any(shooter == seat for shooter, _ in shots),
+                )
+            )
+    return deals
+
+
+def common_boards(logs: Sequence[Log], limit: int | None = None) -> list[int]:
+    """The boards every log holds (below ``limit``), after checking the logs are of the
+    same deals.
+
+    :raises LogError: for logs of other rules or seeds, or with no board in common.
+    """
+    first = logs[0].match
+    for log in logs[1:]:
+        for key in ("rules", "seed"):
+            if log.match[key] != first[key]:
+                raise LogError(f"{log.path}: another {key} than {logs[0].path}'s")
+    boards = set(logs[0].boards)
+    for log in logs[1:]:
+        boards &= set(log.boards)
+    found = sorted(board for board in boards if limit is None or board < limit)
+    if not found:
+        raise LogError("the logs have no board in common")
+    return found
+
+
+def moons_against(log: Log, boards: Sequence[int]) -> int:
+    """Moons shot against the first bot on ``boards``."""
+    return sum(deal.moon_against for board in boards for deal in log.boards[board])
+
+
+def paired_cost(run: Log, reference: Log, boards: Sequence[int]) -> tuple[float, float]:
+    """The mean over ``boards`` of the first bot's margin per deal in ``run`` less in
+    ``reference``, and the half-width of its 95% interval."""
+    differences = []
+    for board in boards:
+        ours, theirs = run.boards[board], reference.boards[board]
+        differences.append(
+            sum(d.margin for d in ours) / len(ours) - sum(d.margin for d in theirs) / len(theirs)
+        )
+    mean = sum(differences) / len(differences)
+    if len(differences) < 2:
+        return mean, math.inf
+    variance = sum((d - mean) ** 2 for d in differences) / (len(differences) - 1)
+    return mean, 1.96 * math.sqrt(variance / len(differences))
+
+
+def changes(run: Log, reference: Log, boards: Sequence[int]) -> dict[str, tuple[int, float]]:
+    """The deals of ``run`` by what changed against the same deal in ``reference``, with
+    the margin the change cost in all (positive: ``run`` did worse)."""
+    kinds: dict[str, tuple[int, float]] = {}
+    for board in boards:
+        for ours, theirs in zip(run.boards[board], reference.boards[board], strict=True):
+            if theirs.moon_against and not ours.moon_against:
+                kind = "a moon against it stopped"
+            elif ours.moon_against and not theirs.moon_against:
+                kind = "a moon against it let through"
+            elif ours.own_shot != theirs.own_shot:
+                kind = "its own shot won" if ours.own_shot else "its own shot lost"
+            elif ours.moon_against:
+                kind = "a moon against it in both"
+            else:
+                kind = "no other change in moons"
+            count, total = kinds.get(kind, (0, 0.0))
+            kinds[kind] = (count + 1, total + ours.margin - theirs.margin)
+    return kinds
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("logs", type=Path, nargs="+", help="arena logs (PATH.jsonl), first the run")
+    parser.add_argument("--boards", type=int, help="only boards below this number")
+    parser.add_argument(
+        "--changes", action="store_true", help="sort the deals by what changed against the second"
+    )
+    args = parser.parse_args(argv)
+    if args.boards is not None and args.boards < 1:
+        parser.error("--boards: at least 1")
+    try:
+        logs = [read_log(path) for path in args.logs]
+        boards = common_boards(logs, args.boards)
+    except LogError as error:
+        parser.error(str(error))
+    run = logs[0]
+    players = len(run.match["lineup"])
+    deals = sum(len(run.boards[board]) for board in boards)
+    seats = deals * (players - 1)
+    moons = moons_against(run, boards)
+    print(f"{len(boards)} boards, {deals} deals of the first bot's seat")
+    print(
+        f"{run.path}: {moons} moons against the first bot in {seats} ({100 * moons / seats:.2f}%)"
+    )
+    for other in logs[1:]:
+        theirs = moons_against(other, boards)
+        share = f"{100 * moons / theirs:.0f}%" if theirs else "-"
+        print(f"{other.path}: {theirs} ({100 * theirs / seats:.2f}%); the first run's is {share}")
+    if len(logs) > 1:
+        mean, half = paired_cost(run, logs[1], boards)
+        print(
+            f"the first run's margin less the second's, per deal: {mean:+.2f} "
+            f"(95% CI {mean - half:+.2f} to {mean + half:+.2f})"
+        )
+        if args.changes:
+            for kind, (count, total) in sorted(changes(run, logs[1], boards).items()):
+                print(
+                    f"  {kind}: {count} deals, margin {total:+.0f} ({total / deals:+.3f} per deal)"
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

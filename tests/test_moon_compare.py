@@ -1,0 +1,94 @@
+"""``scripts/moon_compare.py``: the others' moons and the first bot's cost, board by board."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from script_support import load_script
+
+MATCH: dict[str, Any] = {
+    "rules": {"players": 4},
+    "seed": "s",
+    "lineup": ["a", "b", "b", "b"],
+    "mode": "deals",
+}
+
+
+def _log(path: Path, boards: dict[int, list[dict[str, Any]]], **match: Any) -> Path:
+    lines: list[dict[str, Any]] = [{"type": "match", "match": {**MATCH, **match}}]
+    lines += [{"type": "board", "board": b, "rotations": r} for b, r in boards.items()]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def _rotation(points: list[int], shots: list[list[Any]] | None = None) -> dict[str, Any]:
+    return {"points": [points], "shots": shots or []}
+
+
+def test_moons_against_the_first_bot_and_its_paired_cost(tmp_path: Path) -> None:
+    script = load_script("moon_compare")
+    # Board 0: the run's first bot (seat 0, then seat 1) lets a moon through in rotation
+    # 0; the reference stops it by taking a heart, and shoots itself in rotation 1.
+    run = _log(
+        tmp_path / "run.jsonl",
+        {
+            0: [_rotation([26, 0, 26, 26], [[1, "moon"]]), _rotation([13, 0, 13, 0])],
+            1: [_rotation([0, 13, 13, 0]), _rotation([0, 0, 26, 0])],
+        },
+    )
+    reference = _log(
+        tmp_path / "ref.jsonl",
+        {
+            0: [_rotation([1, 25, 0, 0]), _rotation([26, 0, 26, 26], [[1, "moon"]])],
+            1: [_rotation([0, 13, 13, 0]), _rotation([0, 0, 26, 0])],
+            2: [_rotation([0, 13, 13, 0]), _rotation([0, 0, 26, 0])],
+        },
+    )
+    logs = [script.read_log(run), script.read_log(reference)]
+    boards = script.common_boards(logs)
+    assert boards == [0, 1]
+    assert [script.moons_against(log, boards) for log in logs] == [1, 0]
+    assert script.common_boards(logs, limit=1) == [0]
+    mean, half = script.paired_cost(logs[0], logs[1], boards)
+    # Board 0 (seat 0, then seat 1): run margins 26 - 52/3 and 0 - 26/3; reference
+    # 1 - 25/3 and 0 - 78/3.  Board 1 is the same in both.
+    board_0 = ((26 - 52 / 3) + (0 - 26 / 3)) / 2 - ((1 - 25 / 3) + (0 - 78 / 3)) / 2
+    assert mean == pytest.approx(board_0 / 2) and half > 0
+    kinds = script.changes(logs[0], logs[1], boards)
+    assert kinds["a moon against it let through"] == (1, pytest.approx(26 - 52 / 3 - (1 - 25 / 3)))
+    assert kinds["its own shot lost"][0] == 1
+    assert kinds["no other change in moons"] == (2, 0.0)
+
+
+def test_logs_of_other_deals_or_no_logs_get_a_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = load_script("moon_compare")
+    board = {0: [_rotation([0, 13, 13, 0])]}
+    first = _log(tmp_path / "a.jsonl", board)
+    other_seed = _log(tmp_path / "b.jsonl", board, seed="t")
+    other_boards = _log(tmp_path / "c.jsonl", {5: [_rotation([0, 13, 13, 0])]})
+    games = _log(tmp_path / "d.jsonl", board, mode="games")
+    text = tmp_path / "e.txt"
+    text.write_text("not a log\n")
+    cases: list[tuple[list[Path | str], str]] = [
+        ([first, other_seed], "another seed"),
+        ([first, other_boards], "no board in common"),
+        ([games], "whole games"),
+        ([text], "not an arena log"),
+        ([tmp_path / "missing.jsonl"], "not an arena log"),
+        ([first, "--boards", "0"], "--boards: at least 1"),
+    ]
+    for argv, message in cases:
+        with pytest.raises(SystemExit) as stopped:
+            script.main([str(arg) for arg in argv])
+        assert stopped.value.code == 2
+        assert message in capsys.readouterr().err
+    assert script.main([str(first), str(first), "--changes"]) == 0
+    out = capsys.readouterr().out
+    assert "0 moons against the first bot in 3" in out
+    assert "+0.00 (95% CI" in out and "no other change in moons: 1 deals" in out
