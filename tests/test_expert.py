@@ -667,3 +667,23 @@ def test_passing_fears_the_others_moons_only_when_asked() -> None:
             view, f"{key}:{view.deal_number}:{view.seat}", moon_choices(view), 8, moon_fear=4
         )
     assert feared_worlds > 0
+
+
+@pytest.mark.parametrize(
+    ("level", "options", "message"),
+    [
+        ("expert", {"moon_fear": "x"}, "moon_fear=x: a number"),
+        ("expert", {"early_fear": "lots"}, "early_fear=lots: a number"),
+        ("hard", {"budget": "many"}, "budget=many: a number"),
+        ("expert", {"moon_watch": "false"}, "moon_watch=false: 1 (on) or 0 (off)"),
+        ("hard", {"moon_eager": "yes"}, "moon_eager=yes: 1 (on) or 0 (off)"),
+    ],
+)
+def test_options_given_as_text_where_a_number_is_wanted_get_a_message(
+    level: str, options: dict[str, object], message: str
+) -> None:
+    """Options typed on a command line arrive as text unless they read as numbers; a
+    word where a bot wants a number (or 0/1) is refused by name, not taken as true."""
+    with pytest.raises(BotError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        make_bot(level, 1, **options)
+    assert make_bot("expert", 1, moon_fear=2, moon_watch=0).moon_fear == 2  # type: ignore[attr-defined]

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable
+import typing
+from collections.abc import Callable, Mapping
 from typing import Final
 
 from ..cards import Card, CardSet
@@ -76,8 +77,25 @@ def _expert(seed: object) -> Bot:
 def _expert_with(seed: object, **options: object) -> Bot:
     from .expert import ExpertBot
 
+    _check_numbers("expert", ExpertBot.__init__, options)
     bot: Bot = ExpertBot(seed, **options)  # type: ignore[arg-type]
     return bot
+
+
+def _check_numbers(level: str, init: Callable[..., None], options: Mapping[str, object]) -> None:
+    """Options from the command line arrive as text when they are not numbers: say
+    which one wants a number, rather than let the bot fail comparing text with one."""
+    hints = typing.get_type_hints(init)
+    for name, value in options.items():
+        if not isinstance(value, str) or name not in hints:
+            continue
+        kinds = typing.get_args(hints[name]) or (hints[name],)
+        if str in kinds:
+            continue
+        if bool in kinds:
+            raise BotError(f"bot {level!r}: {name}={value}: 1 (on) or 0 (off), please")
+        if int in kinds or float in kinds:
+            raise BotError(f"bot {level!r}: {name}={value}: a number, please")
 
 
 def _openspiel(kind: str) -> Callable[..., Bot]:
@@ -130,6 +148,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
 def _hard_with(seed: object, **options: object) -> Bot:
     from .hard import HardBot
 
+    _check_numbers("hard", HardBot.__init__, options)
     bot: Bot = HardBot(seed, **options)  # type: ignore[arg-type]
     return bot
 
