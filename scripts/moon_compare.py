@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from openhearts.arena import mean_interval
+
 
 class LogError(ValueError):
     """A file that is not an arena log, or logs that are not of the same deals."""
@@ -116,18 +118,14 @@ def moons_against(log: Log, boards: Sequence[int]) -> int:
 
 def paired_cost(run: Log, reference: Log, boards: Sequence[int]) -> tuple[float, float]:
     """The mean over ``boards`` of the first bot's margin per deal in ``run`` less in
-    ``reference``, and the half-width of its 95% interval."""
+    ``reference``, and the half-width of its 95% interval (NaN for one board)."""
     differences = []
     for board in boards:
         ours, theirs = run.boards[board], reference.boards[board]
         differences.append(
             sum(d.margin for d in ours) / len(ours) - sum(d.margin for d in theirs) / len(theirs)
         )
-    mean = sum(differences) / len(differences)
-    if len(differences) < 2:
-        return mean, math.inf
-    variance = sum((d - mean) ** 2 for d in differences) / (len(differences) - 1)
-    return mean, 1.96 * math.sqrt(variance / len(differences))
+    return mean_interval(differences)
 
 
 def changes(run: Log, reference: Log, boards: Sequence[int]) -> dict[str, tuple[int, float]]:
@@ -181,10 +179,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{other.path}: {theirs} ({100 * theirs / seats:.2f}%); the first run's is {share}")
     if len(logs) > 1:
         mean, half = paired_cost(run, logs[1], boards)
-        print(
-            f"the first run's margin less the second's, per deal: {mean:+.2f} "
-            f"(95% CI {mean - half:+.2f} to {mean + half:+.2f})"
+        interval = (
+            "one board: no interval"
+            if math.isnan(half)
+            else f"95% CI {mean - half:+.2f} to {mean + half:+.2f}"
         )
+        print(f"the first run's margin less the second's, per deal: {mean:+.2f} ({interval})")
         if args.changes:
             for kind, (count, total) in sorted(changes(run, logs[1], boards).items()):
                 print(

@@ -91,4 +91,4 @@ def test_logs_of_other_deals_or_no_logs_get_a_message(
     assert script.main([str(first), str(first), "--changes"]) == 0
     out = capsys.readouterr().out
     assert "0 moons against the first bot in 3" in out
-    assert "+0.00 (95% CI" in out and "no other change in moons: 1 deals" in out
+    assert "+0.00 (one board: no interval)" in out and "no other change in moons: 1 deals" in out

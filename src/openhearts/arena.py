@@ -50,7 +50,16 @@ from .game import PLAYING, Game
 from .options import add_rules_arguments, rules_from_args
 from .rules import Rules, RulesError
 
-__all__ = ["add_arguments", "run", "Match", "BotSpec", "play_board", "summarise", "ArenaError"]
+__all__ = [
+    "add_arguments",
+    "run",
+    "Match",
+    "BotSpec",
+    "play_board",
+    "summarise",
+    "mean_interval",
+    "ArenaError",
+]
 
 
 class ArenaError(ValueError):
@@ -229,6 +238,21 @@ def _play_rotation(
 # Statistics ----------------------------------------------------------------------------
 
 
+def mean_interval(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``values`` (one per board) and the half-width of its 95% interval,
+    ``1.96·sd/√n``; NaN where there are too few values for either.
+
+    >>> mean_interval([1.0, 2.0, 3.0])
+    (2.0, 1.1316065276116665)
+    """
+    n = len(values)
+    mean = sum(values) / n if n else math.nan
+    if n < 2:
+        return mean, math.nan
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
 @dataclass
 class _Stat:
     values: list[float] = field(default_factory=list)
@@ -238,16 +262,11 @@ class _Stat:
 
     @property
     def mean(self) -> float:
-        return sum(self.values) / len(self.values) if self.values else math.nan
+        return mean_interval(self.values)[0]
 
     @property
     def half_width(self) -> float:
-        n = len(self.values)
-        if n < 2:
-            return math.nan
-        mean = self.mean
-        var = sum((v - mean) ** 2 for v in self.values) / (n - 1)
-        return 1.96 * math.sqrt(var / n)
+        return mean_interval(self.values)[1]
 
 
 def summarise(match: Match, records: Sequence[dict[str, Any]]) -> dict[str, Any]:

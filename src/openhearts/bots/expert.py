@@ -165,8 +165,6 @@ class ExpertBot(HardBot):
         #: The seat holding every point taken so far and its odds of shooting, found by
         #: the inference of the decision under way.
         self._watch: tuple[int, float] | None = None
-        #: Another seat holding every point taken so far, or -1 (the same decision).
-        self._collector = -1
 
     def __repr__(self) -> str:
         return f"ExpertBot(seed={self.seed!r}, budget={self.budget}, pool={self.pool})"
@@ -177,9 +175,8 @@ class ExpertBot(HardBot):
     def _pass_rivals(self) -> bool:
         return self.pass_rivals
 
-    def _moon_fear(self) -> float:
-        # Read after _deals, which finds the collector of the decision under way.
-        return self.early_fear if self._collector < 0 else self.moon_fear
+    def _moon_fear(self, view: PlayerView) -> float:
+        return self.early_fear if _collector(view) < 0 else self.moon_fear
 
     def _pass_fear(self) -> float:
         # Nobody has a point yet when passing.
@@ -192,16 +189,6 @@ class ExpertBot(HardBot):
         self, view: PlayerView, knowledge: Knowledge, seed: int
     ) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...], tuple[int, ...]]:
         self._watch = None
-        taken = [won.mask for won in view.won]
-        point_mask = view.rules.point_mask
-        self._collector = next(
-            (
-                other
-                for other in range(view.rules.players)
-                if other != view.seat and holds_every_point(taken, other, point_mask)
-            ),
-            -1,
-        )
         if self.pool == self.budget and not self.weighted:
             return (), (), ()
         found = weighted_deals(
@@ -209,8 +196,9 @@ class ExpertBot(HardBot):
             moon_prior=self.moon_prior, resample=not self.weighted, rivals=self.rivals,
             hopeless=self.moon_hands,
         )  # fmt: skip
-        if self._collector >= 0:
-            self._watch = (self._collector, found.shooters[self._collector])
+        collector = _collector(view)
+        if collector >= 0:
+            self._watch = (collector, found.shooters[collector])
         return found.deals, found.weights, found.rivals
 
     def _totals(self, task: _Task) -> _Totals:
@@ -224,3 +212,13 @@ class ExpertBot(HardBot):
                 for i in (0, 1):
                     row[i] = ((1 - odds) * row[i] / row[2] + odds * other[i] / other[2]) * row[2]
         return totals
+
+
+def _collector(view: PlayerView) -> int:
+    """Another seat than ``view``'s holding every point taken so far, or -1."""
+    taken = [won.mask for won in view.won]
+    point_mask = view.rules.point_mask
+    for other in range(view.rules.players):
+        if other != view.seat and holds_every_point(taken, other, point_mask):
+            return other
+    return -1

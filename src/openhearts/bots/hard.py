@@ -446,10 +446,10 @@ class HardBot(BaseBot):
         passing by simulation: not here."""
         return False
 
-    def _moon_fear(self) -> float:
+    def _moon_fear(self, view: PlayerView) -> float:
         """What another seat's moon costs beyond its points, as a share of the points in
-        play, in the search of a play (:func:`~openhearts.bots.objective.margin`):
-        nothing here."""
+        play, in the search of a play from ``view``
+        (:func:`~openhearts.bots.objective.margin`): nothing here."""
         return 0.0
 
     def _pass_fear(self) -> float:
@@ -549,7 +549,7 @@ class HardBot(BaseBot):
             compiled=self.compiled,
             lookahead=self.lookahead,
             depth=self.depth,
-            moon_fear=self._moon_fear(),
+            moon_fear=self._moon_fear(view),
         )
         return task, groups
 
