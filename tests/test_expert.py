@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import replace
@@ -677,6 +678,9 @@ def test_passing_fears_the_others_moons_only_when_asked() -> None:
         ("hard", {"budget": "many"}, "budget=many: a number"),
         ("expert", {"moon_watch": "false"}, "moon_watch=false: 1 (on) or 0 (off)"),
         ("hard", {"moon_eager": "yes"}, "moon_eager=yes: 1 (on) or 0 (off)"),
+        ("expert", {"moon_fear": math.nan}, "moon_fear=nan: a finite number"),
+        ("hard", {"budget": math.inf}, "budget=inf: a finite number"),
+        ("expert", {"moon_prior": -math.inf}, "moon_prior=-inf: a finite number"),
     ],
 )
 def test_options_given_as_text_where_a_number_is_wanted_get_a_message(

@@ -105,6 +105,11 @@ def test_openspiel_bot_options_are_checked() -> None:
         make_bot("openspiel-ismcts", 1, sims=0)
     with pytest.raises(ArenaError, match="unexpected keyword"):
         BotSpec("openspiel-ismcts:depth=3").build(1)
+    # A word or an endless number where a number is wanted is named, not compared.
+    with pytest.raises(ArenaError, match="sims=lots: a number, please"):
+        BotSpec("openspiel-ismcts:sims=lots").build(1)
+    with pytest.raises(ArenaError, match="seconds=nan: a finite number, please"):
+        BotSpec("openspiel-ismcts:seconds=nan").build(1)
     game = Game(Rules.preset("source-000"), seed=1)
     with pytest.raises(OpenSpielError, match="moon"):
         make_bot("openspiel-random", 1).choose_pass(game.view(0))

@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import importlib
+import math
 import random
 import typing
 from collections.abc import Callable, Mapping
@@ -84,9 +85,13 @@ def _expert_with(seed: object, **options: object) -> Bot:
 
 def _check_numbers(level: str, init: Callable[..., None], options: Mapping[str, object]) -> None:
     """Options from the command line arrive as text when they are not numbers: say
-    which one wants a number, rather than let the bot fail comparing text with one."""
+    which one wants a number, rather than let the bot fail comparing text with one.
+    ``nan`` and ``inf`` read as numbers but pass every range check, so they are refused
+    here too."""
     hints = typing.get_type_hints(init)
     for name, value in options.items():
+        if isinstance(value, float) and not math.isfinite(value):
+            raise BotError(f"bot {level!r}: {name}={value}: a finite number, please")
         if not isinstance(value, str) or name not in hints:
             continue
         kinds = typing.get_args(hints[name]) or (hints[name],)
@@ -102,6 +107,7 @@ def _openspiel(kind: str) -> Callable[..., Bot]:
     def build(seed: object, **options: object) -> Bot:
         from .openspiel_seat import OpenSpielBot
 
+        _check_numbers(f"openspiel-{kind}", OpenSpielBot.__init__, options)
         bot: Bot = OpenSpielBot(seed, kind=kind, **options)  # type: ignore[arg-type]
         return bot
 
