@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from openhearts import CardSet, Game, Rules
+from openhearts import Card, CardSet, Game, Rules
 from openhearts.bots import BOTS, LEVEL_NOTES, LEVELS, BotError, act, make_bot
 from openhearts.bots.expert import EXPERT_MOON_FEAR, ExpertBot
 from openhearts.bots.hard import (
@@ -20,6 +20,7 @@ from openhearts.bots.hard import (
     HardBot,
     Plan,
     _evaluate,
+    _Task,
     lookahead_card,
     moon_choices,
     playout,
@@ -635,6 +636,39 @@ def test_fearing_the_others_moons_adds_to_the_worlds_where_one_happens() -> None
     default = ExpertBot(1)
     assert default.moon_fear == default.early_fear == EXPERT_MOON_FEAR == 0
     assert ExpertBot(1, moon_fear=2).early_fear == 2
+
+
+def test_a_fear_floor_leaves_the_moons_below_it_alone() -> None:
+    """With a fear floor the search counts, per card, the worlds where another seat shot
+    (the fourth total), and takes the fear off again for the share of them up to the
+    floor: a floor at every world leaves the ranking of no fear, a floor of 0 the fear."""
+    game = Game(Rules(), seed=13, first_deal=3)
+    view = game.view(game.to_act()[0])
+    hands = tuple(game.hand(s).mask for s in range(4))
+    bot = ExpertBot("f", budget=8, pool=24, pass_worlds=4)
+    plain, groups = bot._task(view)
+    plain = replace(
+        plain, deals=(hands,) * 4, weights=(), rivals=(1,) * 4, worlds=range(4), lookahead=0
+    )
+    feared = replace(plain, moon_fear=4)
+    counted = _evaluate(replace(feared, fear_floor=0.5))
+    moon = 4 * view.rules.points_in_play
+    for row, more in zip(_evaluate(plain), counted, strict=True):
+        assert more[3] == (more[0] - row[0]) / moon  # the worlds with another's moon
+    assert any(row[3] for row in counted) and not any(row[3] for row in _evaluate(feared))
+
+    def ranking(task: _Task) -> list[tuple[Card, float, float]]:
+        bot._task = lambda view: (task, groups)  # type: ignore[method-assign]
+        return bot._search(view)
+
+    unfeared = ranking(plain)
+    floored = ranking(replace(feared, fear_floor=1.0))
+    assert [c for c, _, _ in floored] == [c for c, _, _ in unfeared]
+    assert [m for _, _, m in floored] == pytest.approx([m for _, _, m in unfeared])
+    assert ranking(replace(feared, fear_floor=0.0)) == ranking(feared) != unfeared
+    with pytest.raises(ValueError, match="fear_floor"):
+        ExpertBot(1, fear_floor=1)
+    assert ExpertBot("f", fear_floor=0.1)._task(view)[0].fear_floor == 0.1
 
 
 def test_the_fear_grows_once_another_seat_holds_every_point() -> None:

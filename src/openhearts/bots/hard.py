@@ -42,7 +42,7 @@ from ..deal import MOON_CHOICE, PLAYING, DealState
 from ..game import PlayerView, conventional_moon_choice
 from ..rules import Rules
 from .base import BaseBot
-from .objective import margin
+from .objective import fear_above, margin, other_shot
 from .passing import PassValue, rank_passes, simulate_pass
 from .policy import JD, QS, holds_every_point, moon_threat, pass_policy, play_policy
 from .sampler import Knowledge, WorldSampler, constraints, sample
@@ -246,17 +246,24 @@ class _Task:
     depth: int = 1
     #: What another seat's moon costs beyond its points (:func:`.objective.margin`).
     moon_fear: float = 0.0
+    #: The share of playouts with another seat's moon that the fear leaves alone
+    #: (:func:`~openhearts.bots.objective.fear_above`).
+    fear_floor: float = 0.0
 
 
 #: Per (candidate, mode): [sum of objective, sum of own points, worlds], every sum
 #: counting each world for its weight (:attr:`_Task.weights`).
+#: Per candidate and mode: the sums of the margin (fear included), of own points, of
+#: the worlds' weights, and of the weights of worlds where another seat shot (counted
+#: only with a fear floor).
 _Totals = list[list[float]]
+TOTALS = 4
 
 
 def _evaluate(task: _Task) -> _Totals:
     rules = task.rules
     seat = task.knowledge.seat
-    totals = [[0.0, 0.0, 0.0] for _ in range(len(task.candidates) * len(task.modes))]
+    totals = [[0.0] * TOTALS for _ in range(len(task.candidates) * len(task.modes))]
     if task.compiled:
         evaluate, deal = kernel.evaluate, WorldSampler(task.knowledge).sample
     else:
@@ -292,6 +299,8 @@ def _evaluate(task: _Task) -> _Totals:
             row[0] += weight * margin(points, seat, rules.points_in_play, task.moon_fear)
             row[1] += weight * points[seat]
             row[2] += weight
+            if task.fear_floor and other_shot(points, seat, rules.points_in_play):
+                row[3] += weight
     return totals
 
 
@@ -456,6 +465,11 @@ class HardBot(BaseBot):
         """The same in the simulations of passing: nothing here."""
         return 0.0
 
+    def _fear_floor(self) -> float:
+        """The share of playouts showing another seat's moon that the fear leaves
+        alone (:func:`~openhearts.bots.objective.fear_above`): none here."""
+        return 0.0
+
     def _pass_key(self, view: PlayerView) -> str:
         return f"{self.seed}:{view.deal_number}:{view.seat}"
 
@@ -489,12 +503,22 @@ class HardBot(BaseBot):
         totals = self._totals(task)
         modes = task.modes
         results: list[tuple[Card, float, float]] = []
+        pip = task.rules.points_in_play
+
+        def value(row: list[float]) -> float:
+            if not row[2]:
+                return math.inf
+            mean = row[0] / row[2]
+            if task.fear_floor:
+                mean -= fear_above(row[3] / row[2], task.moon_fear, task.fear_floor, pip)
+            return mean
+
         for index, card in enumerate(task.candidates):
             rows = totals[index * len(modes) : (index + 1) * len(modes)]
-            best = min(rows, key=lambda r: r[0] / r[2] if r[2] else math.inf)
+            best = min(rows, key=value)
             worlds = best[2] or 1.0
             for member in groups[card]:
-                results.append((Card(member), best[1] / worlds, best[0] / worlds))
+                results.append((Card(member), best[1] / worlds, value(best) if best[2] else 0.0))
         results.sort(key=lambda item: (item[2], item[0]))
         return results
 
@@ -550,6 +574,7 @@ class HardBot(BaseBot):
             lookahead=self.lookahead,
             depth=self.depth,
             moon_fear=self._moon_fear(view),
+            fear_floor=self._fear_floor(),
         )
         return task, groups
 
@@ -586,7 +611,7 @@ class HardBot(BaseBot):
                 totals = part
             else:
                 for row, more in zip(totals, part, strict=True):
-                    for i in range(3):
+                    for i in range(TOTALS):
                         row[i] += more[i]
         assert totals is not None
         return totals

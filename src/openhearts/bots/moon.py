@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..deal import DealState
-from .hard import Plan, playout
-from .objective import margin
+from .hard import TOTALS, Plan, playout
+from .objective import margin, other_shot
 from .policy import holds_every_point
 from .sampler import sample
 
@@ -45,7 +45,7 @@ def watched_totals(task: _Task, watch: int) -> _Totals:
     seat = task.knowledge.seat
     jack = rules.jack_of_diamonds
     rows = len(task.candidates) * len(task.modes)
-    totals = [[0.0, 0.0, 0.0] for _ in range(rows)]
+    totals = [[0.0] * TOTALS for _ in range(rows)]
     for world in task.worlds:
         if task.deals:
             hands = list(task.deals[world])
@@ -67,10 +67,13 @@ def watched_totals(task: _Task, watch: int) -> _Totals:
             else:
                 points = state.points
             value = margin(points, seat, rules.points_in_play, task.moon_fear)
+            shot = other_shot(points, seat, rules.points_in_play)
             for _ in task.modes:
                 row = totals[index]
                 row[0] += weight * value
                 row[1] += weight * points[seat]
                 row[2] += weight
+                if task.fear_floor and shot:
+                    row[3] += weight
                 index += 1
     return totals

@@ -4,14 +4,16 @@ A deal's outcome for a seat is its points less the other seats' average (lower i
 better): the arena's measure, under which an opponent's moon costs a seat only what
 the moon adds to it beyond the others.  A seat that should stop moons more than that
 margin says adds a *fear* of them: a share of the points in play for every playout
-where another seat shoots (:func:`margin`).
+where another seat shoots (:func:`margin`).  Where the fear should answer only a
+moon that a fair share of the playouts shows, not the odd one, the search takes
+:func:`fear_above` off again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["shooter_of", "margin"]
+__all__ = ["shooter_of", "margin", "other_shot", "fear_above"]
 
 
 def shooter_of(points: Sequence[int], points_in_play: int) -> int:
@@ -38,6 +40,30 @@ def shooter_of(points: Sequence[int], points_in_play: int) -> int:
     return -1
 
 
+def other_shot(points: Sequence[int], seat: int, points_in_play: int) -> bool:
+    """Whether a seat other than ``seat`` shot the moon or the sun in a deal scored
+    ``points``.
+
+    >>> other_shot([26, 0, 26, 26], 0, 26), other_shot([26, 0, 26, 26], 1, 26)
+    (True, False)
+    """
+    shooter = shooter_of(points, points_in_play)
+    return shooter >= 0 and shooter != seat
+
+
+def fear_above(moons: float, moon_fear: float, floor: float, points_in_play: int) -> float:
+    """What to take off a card's average :func:`margin` (fear included) so that the
+    fear counts only the share of playouts with another seat's moon above ``floor``:
+    of ``moons``, that share, the fear covers ``moons - floor`` (nothing below it).
+
+    >>> fear_above(0.02, 4, 0.05, 26), fear_above(0.30, 4, 0.05, 26)
+    (2.08, 5.2)
+    >>> fear_above(0.30, 4, 0.0, 26)
+    0.0
+    """
+    return moon_fear * points_in_play * min(moons, floor)
+
+
 def margin(points: Sequence[int], seat: int, points_in_play: int, moon_fear: float = 0.0) -> float:
     """``seat``'s points less the others' average, plus ``moon_fear`` times the points
     in play when another seat shot.
@@ -49,8 +75,6 @@ def margin(points: Sequence[int], seat: int, points_in_play: int, moon_fear: flo
     """
     own = points[seat]
     value = own - (sum(points) - own) / (len(points) - 1)
-    if moon_fear:
-        shooter = shooter_of(points, points_in_play)
-        if shooter >= 0 and shooter != seat:
-            value += moon_fear * points_in_play
+    if moon_fear and other_shot(points, seat, points_in_play):
+        value += moon_fear * points_in_play
     return value
