@@ -34,7 +34,7 @@ from openhearts.bots.inference import (
     world_weight,
 )
 from openhearts.bots.moon import holds_every_point
-from openhearts.bots.objective import shooter_of
+from openhearts.bots.objective import margin, shooter_of
 from openhearts.bots.passing import may_shoot, rank_passes, rival_after_passing, simulate_pass
 from openhearts.bots.policy import moon_threat, pass_policy, pass_ranking, play_policy
 from openhearts.bots.sampler import constraints, sample
@@ -669,6 +669,26 @@ def test_a_fear_floor_leaves_the_moons_below_it_alone() -> None:
     with pytest.raises(ValueError, match="fear_floor"):
         ExpertBot(1, fear_floor=1)
     assert ExpertBot("f", fear_floor=0.1)._task(view)[0].fear_floor == 0.1
+
+
+def test_a_near_moon_is_feared_as_a_moon() -> None:
+    """With ``near_moon`` a playout where another seat took at least that share of the
+    points counts for the fear as its moon would; this seat's own points never do."""
+    rules = Rules()
+    fear = 2 * rules.points_in_play
+    base = margin([0, 25, 1, 0], 0, 26)
+    assert margin([0, 25, 1, 0], 0, 26, 2, near_moon=0.95) == base + fear
+    assert margin([0, 24, 2, 0], 0, 26, 2, near_moon=0.95) == margin([0, 24, 2, 0], 0, 26)
+    assert margin([25, 1, 0, 0], 0, 26, 2, near_moon=0.95) == margin([25, 1, 0, 0], 0, 26)
+    # This seat's own moon gives the others 26 each: no near moon of theirs.
+    assert margin([0, 26, 26, 26], 0, 26, 2, near_moon=0.95) == margin([0, 26, 26, 26], 0, 26)
+    assert margin([0, 25, 1, 0], 0, 26, 0, near_moon=0.95) == base  # no fear, no near moon
+    game = Game(rules, seed=13, first_deal=3)
+    view = game.view(game.to_act()[0])
+    assert ExpertBot("f", moon_fear=2, near_moon=0.9)._task(view)[0].near_moon == 0.9
+    assert ExpertBot("f")._task(view)[0].near_moon == 0
+    with pytest.raises(ValueError, match="near_moon"):
+        ExpertBot(1, near_moon=1.5)
 
 
 def test_the_fear_grows_once_another_seat_holds_every_point() -> None:

@@ -114,6 +114,11 @@ class ExpertBot(HardBot):
         not move the choice.  0 by default, every moon counting: at 0.05 with
         ``moon_fear=4`` it stopped fewer moons per point paid than ``moon_fear=2``
         alone (docs/bots.md).
+    :param near_moon: above 0, the fear counts a playout where another seat took at
+        least this share of the points in play as a moon too
+        (:func:`~openhearts.bots.objective.margin`): the playouts' players seldom go for
+        the moon, so a seat taking most points in one is the commoner sign of a hand
+        that could shoot.  0 by default: only moons.
 
     Other parameters as :class:`~openhearts.bots.hard.HardBot`.
     """
@@ -142,6 +147,7 @@ class ExpertBot(HardBot):
         early_fear: float | None = None,
         pass_fear: bool = False,
         fear_floor: float = 0.0,
+        near_moon: float = 0.0,
     ) -> None:
         super().__init__(
             seed, budget, workers, time_limit, pass_worlds, lookahead=lookahead, depth=depth
@@ -173,6 +179,9 @@ class ExpertBot(HardBot):
         if not 0 <= fear_floor < 1:
             raise ValueError("fear_floor: a share of the playouts, at least 0 and under 1")
         self.fear_floor = fear_floor
+        if not 0 <= near_moon <= 1:
+            raise ValueError("near_moon: a share of the points in play, 0 (off) to 1")
+        self.near_moon = near_moon
         #: The seat holding every point taken so far and its odds of shooting, found by
         #: the inference of the decision under way.
         self._watch: tuple[int, float] | None = None
@@ -195,6 +204,9 @@ class ExpertBot(HardBot):
 
     def _fear_floor(self) -> float:
         return self.fear_floor
+
+    def _near_moon(self) -> float:
+        return self.near_moon
 
     def _alarm(self, rules: Rules) -> int:
         return max(1, math.ceil(self.moon_alarm * rules.points_in_play))

@@ -249,6 +249,8 @@ class _Task:
     #: The share of playouts with another seat's moon that the fear leaves alone
     #: (:func:`~openhearts.bots.objective.fear_above`).
     fear_floor: float = 0.0
+    #: :func:`~openhearts.bots.objective.margin`'s ``near_moon``.
+    near_moon: float = 0.0
 
 
 #: Per (candidate, mode): [sum of objective, sum of own points, worlds], every sum
@@ -296,7 +298,9 @@ def _evaluate(task: _Task) -> _Totals:
         weight = task.weights[world] if task.weights else 1
         for index, points in enumerate(outcomes):
             row = totals[index]
-            row[0] += weight * margin(points, seat, rules.points_in_play, task.moon_fear)
+            row[0] += weight * margin(
+                points, seat, rules.points_in_play, task.moon_fear, task.near_moon
+            )
             row[1] += weight * points[seat]
             row[2] += weight
             if task.fear_floor and other_shot(points, seat, rules.points_in_play):
@@ -465,6 +469,12 @@ class HardBot(BaseBot):
         """The same in the simulations of passing: nothing here."""
         return 0.0
 
+    def _near_moon(self) -> float:
+        """The share of the points in play another seat must take in a playout for the
+        fear to count it as a moon (:func:`~openhearts.bots.objective.margin`); 0 here:
+        only a moon."""
+        return 0.0
+
     def _fear_floor(self) -> float:
         """The share of playouts showing another seat's moon that the fear leaves
         alone (:func:`~openhearts.bots.objective.fear_above`): none here."""
@@ -575,6 +585,7 @@ class HardBot(BaseBot):
             depth=self.depth,
             moon_fear=self._moon_fear(view),
             fear_floor=self._fear_floor(),
+            near_moon=self._near_moon(),
         )
         return task, groups
 

@@ -64,17 +64,35 @@ def fear_above(moons: float, moon_fear: float, floor: float, points_in_play: int
     return moon_fear * points_in_play * min(moons, floor)
 
 
-def margin(points: Sequence[int], seat: int, points_in_play: int, moon_fear: float = 0.0) -> float:
+def margin(
+    points: Sequence[int],
+    seat: int,
+    points_in_play: int,
+    moon_fear: float = 0.0,
+    near_moon: float = 0.0,
+) -> float:
     """``seat``'s points less the others' average, plus ``moon_fear`` times the points
-    in play when another seat shot.
+    in play when another seat shot, or, with ``near_moon`` above 0, took at least that
+    share of the points in play (a moon nearly made: a seat that took most points
+    without trying to shoot could have shot had it tried).
 
     >>> margin([0, 13, 13, 0], 0, 26), margin([26, 0, 26, 26], 0, 26)
     (-8.666666666666666, 8.666666666666668)
     >>> margin([26, 0, 26, 26], 0, 26, moon_fear=2), margin([26, 0, 26, 26], 1, 26, 2)
     (60.66666666666667, -26.0)
+    >>> margin([0, 22, 4, 0], 0, 26, 2), margin([0, 22, 4, 0], 0, 26, 2, near_moon=0.8)
+    (-8.666666666666666, 43.333333333333336)
     """
     own = points[seat]
     value = own - (sum(points) - own) / (len(points) - 1)
-    if moon_fear and other_shot(points, seat, points_in_play):
-        value += moon_fear * points_in_play
+    if not moon_fear:
+        return value
+    shooter = shooter_of(points, points_in_play)
+    if shooter >= 0:
+        # A moon of this seat's own adds to the others, and is no one's near moon.
+        return value + moon_fear * points_in_play if shooter != seat else value
+    if near_moon:
+        most = max(p for s, p in enumerate(points) if s != seat)
+        if most >= near_moon * points_in_play:
+            return value + moon_fear * points_in_play
     return value
