@@ -691,6 +691,28 @@ def test_a_near_moon_is_feared_as_a_moon() -> None:
         ExpertBot(1, near_moon=1.5)
 
 
+def test_fear_odds_weighs_each_seats_moon_by_its_odds_of_shooting() -> None:
+    """With ``fear_odds`` the fear of a seat's moon is scaled by that seat's odds of
+    going for the moon, as the inference of the same decision finds them, against the
+    prior; without the option, or without an inference, every seat is feared alike."""
+    game = _hard_deal_until(27)
+    view = game.view(game.to_act()[0])
+    bot = ExpertBot("f", moon_fear=2, fear_odds=True, moon_prior=0.2)
+    task = bot._task(view)[0]
+    assert len(task.fear_scale) == view.rules.players
+    assert all(0 <= scale <= 1 / 0.2 for scale in task.fear_scale)
+    assert task.fear_scale == tuple(odds / 0.2 for odds in bot._odds)
+    # Seat 3 holds every point taken: the inference finds it likelier to shoot than the prior.
+    assert task.fear_scale[3] > 1
+    doubled = margin([26, 26, 26, 0], 0, 26, 2, scale=(1, 1, 1, 2))
+    assert doubled == margin([26, 26, 26, 0], 0, 26) + 2 * 2 * 26
+    assert ExpertBot("f", moon_fear=2)._task(view)[0].fear_scale == ()
+    no_inference = ExpertBot("f", budget=40, pool=40, moon_fear=2, fear_odds=True)
+    assert no_inference._task(view)[0].fear_scale == ()
+    with pytest.raises(ValueError, match="fear_odds"):
+        ExpertBot(1, fear_odds=True, moon_prior=0)
+
+
 def test_the_fear_grows_once_another_seat_holds_every_point() -> None:
     game = _hard_deal_until(27)
     seat = game.to_act()[0]

@@ -118,7 +118,15 @@ class ExpertBot(HardBot):
         least this share of the points in play as a moon too
         (:func:`~openhearts.bots.objective.margin`): the playouts' players seldom go for
         the moon, so a seat taking most points in one is the commoner sign of a hand
-        that could shoot.  0 by default: only moons.
+        that could shoot.  0 by default, only moons: at 0.95 with ``moon_fear=2`` it
+        stopped no more moons for a point per deal more (docs/bots.md).
+    :param fear_odds: weigh the fear of each seat's moon by how likely the inference
+        finds that seat to be going for the moon, against the prior
+        (``odds / moon_prior``, up to ``1 / moon_prior`` times the fear), so that the
+        fear is paid where the play so far looks like a shooter's rather than in every
+        deal alike.  Off by default: with ``moon_fear=2`` it stopped no more moons
+        for no fewer points (docs/bots.md).  Needs the inference (``pool`` above
+        ``budget`` or ``weighted``) and ``moon_prior`` above 0.
 
     Other parameters as :class:`~openhearts.bots.hard.HardBot`.
     """
@@ -148,6 +156,7 @@ class ExpertBot(HardBot):
         pass_fear: bool = False,
         fear_floor: float = 0.0,
         near_moon: float = 0.0,
+        fear_odds: bool = False,
     ) -> None:
         super().__init__(
             seed, budget, workers, time_limit, pass_worlds, lookahead=lookahead, depth=depth
@@ -182,9 +191,15 @@ class ExpertBot(HardBot):
         if not 0 <= near_moon <= 1:
             raise ValueError("near_moon: a share of the points in play, 0 (off) to 1")
         self.near_moon = near_moon
+        if fear_odds and not moon_prior:
+            raise ValueError("fear_odds: needs moon_prior above 0, the odds are weighed against it")
+        self.fear_odds = fear_odds
         #: The seat holding every point taken so far and its odds of shooting, found by
         #: the inference of the decision under way.
         self._watch: tuple[int, float] | None = None
+        #: Each seat's odds of going for the moon, found by the same inference (empty
+        #: without one).
+        self._odds: tuple[float, ...] = ()
 
     def __repr__(self) -> str:
         return f"ExpertBot(seed={self.seed!r}, budget={self.budget}, pool={self.pool})"
@@ -208,6 +223,11 @@ class ExpertBot(HardBot):
     def _near_moon(self) -> float:
         return self.near_moon
 
+    def _fear_scale(self) -> tuple[float, ...]:
+        if not self.fear_odds or not self._odds:
+            return ()
+        return tuple(odds / self.moon_prior for odds in self._odds)
+
     def _alarm(self, rules: Rules) -> int:
         return max(1, math.ceil(self.moon_alarm * rules.points_in_play))
 
@@ -215,6 +235,7 @@ class ExpertBot(HardBot):
         self, view: PlayerView, knowledge: Knowledge, seed: int
     ) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...], tuple[int, ...]]:
         self._watch = None
+        self._odds = ()
         if self.pool == self.budget and not self.weighted:
             return (), (), ()
         found = weighted_deals(
@@ -222,6 +243,7 @@ class ExpertBot(HardBot):
             moon_prior=self.moon_prior, resample=not self.weighted, rivals=self.rivals,
             hopeless=self.moon_hands,
         )  # fmt: skip
+        self._odds = found.shooters
         collector = _collector(view)
         if collector >= 0:
             self._watch = (collector, found.shooters[collector])

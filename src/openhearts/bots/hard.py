@@ -251,6 +251,9 @@ class _Task:
     fear_floor: float = 0.0
     #: :func:`~openhearts.bots.objective.margin`'s ``near_moon``.
     near_moon: float = 0.0
+    #: :func:`~openhearts.bots.objective.margin`'s ``scale``: per seat, a factor on the
+    #: fear of its moon (empty: 1 for every seat).
+    fear_scale: tuple[float, ...] = ()
 
 
 #: Per (candidate, mode): [sum of objective, sum of own points, worlds], every sum
@@ -299,8 +302,9 @@ def _evaluate(task: _Task) -> _Totals:
         for index, points in enumerate(outcomes):
             row = totals[index]
             row[0] += weight * margin(
-                points, seat, rules.points_in_play, task.moon_fear, task.near_moon
-            )
+                points, seat, rules.points_in_play, task.moon_fear, task.near_moon,
+                task.fear_scale,
+            )  # fmt: skip
             row[1] += weight * points[seat]
             row[2] += weight
             if task.fear_floor and other_shot(points, seat, rules.points_in_play):
@@ -475,6 +479,12 @@ class HardBot(BaseBot):
         only a moon."""
         return 0.0
 
+    def _fear_scale(self) -> tuple[float, ...]:
+        """Per seat, a factor on the fear of its moon in the search of the play under
+        way (:func:`~openhearts.bots.objective.margin`'s ``scale``): none here, every
+        seat feared alike."""
+        return ()
+
     def _fear_floor(self) -> float:
         """The share of playouts showing another seat's moon that the fear leaves
         alone (:func:`~openhearts.bots.objective.fear_above`): none here."""
@@ -586,6 +596,7 @@ class HardBot(BaseBot):
             moon_fear=self._moon_fear(view),
             fear_floor=self._fear_floor(),
             near_moon=self._near_moon(),
+            fear_scale=self._fear_scale(),
         )
         return task, groups
 

@@ -66,7 +66,10 @@ def watched_totals(task: _Task, watch: int) -> _Totals:
                 points = watched_playout(state, watch, task.add_for, jack)
             else:
                 points = state.points
-            value = margin(points, seat, rules.points_in_play, task.moon_fear, task.near_moon)
+            value = margin(
+                points, seat, rules.points_in_play, task.moon_fear, task.near_moon,
+                task.fear_scale,
+            )  # fmt: skip
             shot = other_shot(points, seat, rules.points_in_play)
             for _ in task.modes:
                 row = totals[index]

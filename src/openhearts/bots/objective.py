@@ -70,11 +70,13 @@ def margin(
     points_in_play: int,
     moon_fear: float = 0.0,
     near_moon: float = 0.0,
+    scale: Sequence[float] = (),
 ) -> float:
     """``seat``'s points less the others' average, plus ``moon_fear`` times the points
     in play when another seat shot, or, with ``near_moon`` above 0, took at least that
     share of the points in play (a moon nearly made: a seat that took most points
-    without trying to shoot could have shot had it tried).
+    without trying to shoot could have shot had it tried).  ``scale``, one factor per
+    seat, weighs the fear by who shot (empty: 1 for every seat).
 
     >>> margin([0, 13, 13, 0], 0, 26), margin([26, 0, 26, 26], 0, 26)
     (-8.666666666666666, 8.666666666666668)
@@ -82,17 +84,19 @@ def margin(
     (60.66666666666667, -26.0)
     >>> margin([0, 22, 4, 0], 0, 26, 2), margin([0, 22, 4, 0], 0, 26, 2, near_moon=0.8)
     (-8.666666666666666, 43.333333333333336)
+    >>> margin([26, 0, 26, 26], 0, 26, 2, scale=(1, 0.5, 1, 1))
+    34.66666666666667
     """
     own = points[seat]
     value = own - (sum(points) - own) / (len(points) - 1)
     if not moon_fear:
         return value
     shooter = shooter_of(points, points_in_play)
-    if shooter >= 0:
-        # A moon of this seat's own adds to the others, and is no one's near moon.
-        return value + moon_fear * points_in_play if shooter != seat else value
-    if near_moon:
-        most = max(p for s, p in enumerate(points) if s != seat)
-        if most >= near_moon * points_in_play:
-            return value + moon_fear * points_in_play
-    return value
+    if shooter < 0 and near_moon:
+        most = max((p, s) for s, p in enumerate(points) if s != seat)
+        if most[0] >= near_moon * points_in_play:
+            shooter = most[1]
+    # A moon of this seat's own adds to the others, and is no one's near moon.
+    if shooter < 0 or shooter == seat:
+        return value
+    return value + (scale[shooter] if scale else 1.0) * moon_fear * points_in_play
