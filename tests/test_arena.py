@@ -185,3 +185,13 @@ def test_a_failing_plug_in_bot_is_reported_not_a_traceback(capsys: Any) -> None:
                 "--workers", "1") == 1  # fmt: skip
     err = capsys.readouterr().err
     assert "bot 'test_arena:IllegalBot' in seat 0 failed: IllegalActionError" in err
+
+
+def test_one_board_says_it_has_no_interval(tmp_path: Path, capsys: Any) -> None:
+    # One board gives no spread: the summary says so in words, not with dashes.
+    assert _run("--bot", "easy", "--bot", "random", "--deals", "1", "--out",
+                str(tmp_path / "one")) == 0  # fmt: skip
+    printed = capsys.readouterr().out
+    assert "points/deal, no interval from one board" in printed
+    assert "| `easy` | 1 | 4 |" in printed and "no interval from one board |" in printed
+    assert "- to -" not in printed and "- – -" not in printed

@@ -694,7 +694,8 @@ def test_a_near_moon_is_feared_as_a_moon() -> None:
 def test_fear_odds_weighs_each_seats_moon_by_its_odds_of_shooting() -> None:
     """With ``fear_odds`` the fear of a seat's moon is scaled by that seat's odds of
     going for the moon, as the inference of the same decision finds them, against the
-    prior; without the option, or without an inference, every seat is feared alike."""
+    prior; without the option every seat is feared alike, and without an inference to
+    find the odds the option is refused rather than silently doing nothing."""
     game = _hard_deal_until(27)
     view = game.view(game.to_act()[0])
     bot = ExpertBot("f", moon_fear=2, fear_odds=True, moon_prior=0.2)
@@ -707,8 +708,10 @@ def test_fear_odds_weighs_each_seats_moon_by_its_odds_of_shooting() -> None:
     doubled = margin([26, 26, 26, 0], 0, 26, 2, scale=(1, 1, 1, 2))
     assert doubled == margin([26, 26, 26, 0], 0, 26) + 2 * 2 * 26
     assert ExpertBot("f", moon_fear=2)._task(view)[0].fear_scale == ()
-    no_inference = ExpertBot("f", budget=40, pool=40, moon_fear=2, fear_odds=True)
-    assert no_inference._task(view)[0].fear_scale == ()
+    with pytest.raises(ValueError, match="fear_odds: needs the inference"):
+        ExpertBot("f", budget=40, pool=40, moon_fear=2, fear_odds=True)
+    weighted = ExpertBot("f", budget=40, pool=40, weighted=True, moon_fear=2, fear_odds=True)
+    assert len(weighted._task(view)[0].fear_scale) == view.rules.players
     with pytest.raises(ValueError, match="fear_odds"):
         ExpertBot(1, fear_odds=True, moon_prior=0)
 

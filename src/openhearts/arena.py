@@ -373,6 +373,15 @@ def _fmt(value: float, digits: int = 2) -> str:
     return "-" if math.isnan(value) else f"{value:.{digits}f}"
 
 
+def _interval(
+    low: float, high: float, digits: int = 2, joiner: str = " – ", prefix: str = ""
+) -> str:
+    """A 95% interval, or words saying why there is none: one board gives no spread."""
+    if math.isnan(low) or math.isnan(high):
+        return "no interval from one board"
+    return f"{prefix}{low:.{digits}f}{joiner}{high:.{digits}f}"
+
+
 def markdown_table(summary: dict[str, Any], games: bool) -> str:
     """The per-bot table in Markdown."""
     head = ["bot", "seats", "deals", "mean points/deal", "95% CI", "moons", "suns", "ms/decision"]
@@ -385,7 +394,7 @@ def markdown_table(summary: dict[str, Any], games: bool) -> str:
             str(row["seats"]),
             str(row["deals"]),
             _fmt(row["mean_points"]),
-            f"{_fmt(row['ci95_low'])} – {_fmt(row['ci95_high'])}",
+            _interval(row["ci95_low"], row["ci95_high"]),
             str(row["moons"]),
             str(row["suns"]),
             _fmt(row["ms_per_decision"], 1),
@@ -393,7 +402,7 @@ def markdown_table(summary: dict[str, Any], games: bool) -> str:
         if games:
             cells += [
                 _fmt(row["win_rate"], 3),
-                f"{_fmt(row['win_ci95_low'], 3)} – {_fmt(row['win_ci95_high'], 3)}",
+                _interval(row["win_ci95_low"], row["win_ci95_high"], 3),
                 _fmt(row["mean_final_score"], 1),
             ]
         lines.append("| " + " | ".join(cells) + " |")
@@ -401,8 +410,8 @@ def markdown_table(summary: dict[str, Any], games: bool) -> str:
         lines.append("")
         lines.append(
             f"`{diff['bot']}` minus `{diff['minus']}` (paired by board): "
-            f"{_fmt(diff['mean'])} points/deal, 95% CI {_fmt(diff['ci95_low'])} to "
-            f"{_fmt(diff['ci95_high'])}"
+            f"{_fmt(diff['mean'])} points/deal, "
+            + _interval(diff["ci95_low"], diff["ci95_high"], joiner=" to ", prefix="95% CI ")
         )
     return "\n".join(lines)
 

@@ -126,7 +126,8 @@ class ExpertBot(HardBot):
         fear is paid where the play so far looks like a shooter's rather than in every
         deal alike.  Off by default: with ``moon_fear=2`` it stopped no more moons
         for no fewer points (docs/bots.md).  Needs the inference (``pool`` above
-        ``budget`` or ``weighted``) and ``moon_prior`` above 0.
+        ``budget`` or ``weighted``) and ``moon_prior`` above 0, and is refused without
+        them.
 
     Other parameters as :class:`~openhearts.bots.hard.HardBot`.
     """
@@ -193,6 +194,10 @@ class ExpertBot(HardBot):
         self.near_moon = near_moon
         if fear_odds and not moon_prior:
             raise ValueError("fear_odds: needs moon_prior above 0, the odds are weighed against it")
+        if fear_odds and pool == budget and not weighted:
+            raise ValueError(
+                "fear_odds: needs the inference to find the odds (pool above budget, or weighted)"
+            )
         self.fear_odds = fear_odds
         #: The seat holding every point taken so far and its odds of shooting, found by
         #: the inference of the decision under way.
