@@ -9,6 +9,7 @@ import sys
 import textwrap
 import tomllib
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -114,6 +115,20 @@ def test_engine_records_bots_and_arena_run_with_the_standard_library_alone(
     assert "core ok" in result.stdout
 
 
+def test_the_learned_expert_without_numpy_says_what_to_install(tmp_path: Path) -> None:
+    result = run_without_dependencies(
+        """
+        from openhearts.arena import main
+        raise SystemExit(main(["--bot", "expert:learned=1", "--bot", "hard", "--deals", "1"]))
+        """,
+        tmp_path,
+        only=("numpy",),
+    )
+    assert result.returncode == 2, result.stderr
+    assert "learned: needs numpy" in result.stderr and "openhearts[rl]" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_the_web_server_without_its_extra_names_it_in_one_line(tmp_path: Path) -> None:
     result = run_without_dependencies(
         "from openhearts.cli import main; raise SystemExit(main(['serve']))", tmp_path
@@ -178,6 +193,8 @@ def test_pip_install_without_extras_installs_nothing_else(tmp_path: Path) -> Non
         timeout=300,
     )
     (wheel,) = wheels.glob("openhearts-*.whl")
+    # The learned model's weights ship inside the package.
+    assert "openhearts/bots/hard_policy.npz" in zipfile.ZipFile(wheel).namelist()
     environment = tmp_path / "venv"
     venv.create(environment, with_pip=True)
     python = environment / ("Scripts/python.exe" if os.name == "nt" else "bin/python")

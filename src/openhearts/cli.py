@@ -21,6 +21,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "export": ("openhearts.convert", "write a game record as PBN-style text"),
     "import": ("openhearts.convert", "read a PBN-style text record into a game record"),
     "arena": ("openhearts.arena", "play bots against each other and compare them"),
+    "train": ("openhearts.train", "make the learned model of hard's play from a seed"),
     "serve": ("openhearts.web.server", "start the web game server"),
     "prune": ("openhearts.web.prune", "forget the web server's old finished and abandoned tables"),
     "rules": ("openhearts.rules_help", "list the rules presets and options"),

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import math
 import random
+from functools import partial
+from typing import TYPE_CHECKING
 
 from ..game import PlayerView
 from ..rules import Rules
@@ -35,9 +37,12 @@ from .hard import (
     _Task,
     _Totals,
 )
-from .inference import MOON_PRIOR, weighted_deals
+from .inference import MOON_PRIOR, PlayModel, weighted_deals
 from .moon import holds_every_point, watched_totals
 from .sampler import Knowledge
+
+if TYPE_CHECKING:
+    from .learned import PolicyNet
 
 __all__ = [
     "ExpertBot",
@@ -128,6 +133,14 @@ class ExpertBot(HardBot):
         for no fewer points (docs/bots.md).  Needs the inference (``pool`` above
         ``budget`` or ``weighted``) and ``moon_prior`` above 0, and is refused without
         them.
+    :param learned: in the inference, weigh the others' plays by a network trained to
+        play like ``hard`` (:mod:`openhearts.bots.learned`) instead of by agreement
+        with the rules of thumb; a shooter's plays for every point are still compared
+        with the rules of thumb.  Needs numpy and the inference; under rules other than
+        the network's (the standard game) the rules of thumb weigh the plays.
+    :param learned_floor: added to the network's probability of each play before it
+        weighs a world (:data:`~openhearts.bots.learned.LEARNED_FLOOR`), so that one
+        play the network found unlikely does not rule a world out.
 
     Other parameters as :class:`~openhearts.bots.hard.HardBot`.
     """
@@ -158,6 +171,8 @@ class ExpertBot(HardBot):
         fear_floor: float = 0.0,
         near_moon: float = 0.0,
         fear_odds: bool = False,
+        learned: bool = False,
+        learned_floor: float = 0.25,
     ) -> None:
         super().__init__(
             seed, budget, workers, time_limit, pass_worlds, lookahead=lookahead, depth=depth
@@ -199,6 +214,12 @@ class ExpertBot(HardBot):
                 "fear_odds: needs the inference to find the odds (pool above budget, or weighted)"
             )
         self.fear_odds = fear_odds
+        if learned and pool == budget and not weighted:
+            raise ValueError("learned: needs the inference (pool above budget, or weighted)")
+        if not 0 < learned_floor <= 10:
+            raise ValueError("learned_floor: above 0 and at most 10")
+        self.learned_floor = learned_floor
+        self._net: PolicyNet | None = _shipped_net() if learned else None
         #: The seat holding every point taken so far and its odds of shooting, found by
         #: the inference of the decision under way.
         self._watch: tuple[int, float] | None = None
@@ -246,13 +267,21 @@ class ExpertBot(HardBot):
         found = weighted_deals(
             view, knowledge, random.Random(seed), self.budget, self.pool,
             moon_prior=self.moon_prior, resample=not self.weighted, rivals=self.rivals,
-            hopeless=self.moon_hands,
+            hopeless=self.moon_hands, model=self._model(view),
         )  # fmt: skip
         self._odds = found.shooters
         collector = _collector(view)
         if collector >= 0:
             self._watch = (collector, found.shooters[collector])
         return found.deals, found.weights, found.rivals
+
+    def _model(self, view: PlayerView) -> PlayModel | None:
+        net = self._net
+        if net is None or view.rules != net.rules:
+            return None
+        from .learned import play_factors
+
+        return partial(play_factors, net, floor=self.learned_floor)
 
     def _totals(self, task: _Task) -> _Totals:
         totals = super()._totals(task)
@@ -265,6 +294,16 @@ class ExpertBot(HardBot):
                 for i in (0, 1, 3):
                     row[i] = ((1 - odds) * row[i] / row[2] + odds * other[i] / other[2]) * row[2]
         return totals
+
+
+def _shipped_net() -> PolicyNet:
+    try:
+        from .learned import shipped
+    except ImportError as error:
+        raise ValueError(
+            "learned: needs numpy, which is not installed: pip install 'openhearts[rl]'"
+        ) from error
+    return shipped()
 
 
 def _collector(view: PlayerView) -> int:

@@ -22,7 +22,7 @@ odds of a shooter gather on the worlds where it holds the cards to succeed.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -44,6 +44,8 @@ __all__ = [
     "MOON_PRIOR",
     "MOON_HOPELESS",
     "hopeless_moons",
+    "Choice",
+    "PlayModel",
 ]
 
 #: Weight factor for a card another player chose differently from the model.
@@ -99,9 +101,15 @@ def explain(
     hidden: list[int],
     play_miss: float = PLAY_MISS,
     pass_miss: float = PASS_MISS,
+    choices: list[Choice] | None = None,
 ) -> Explanation:
     """Replay the deal so far in the world ``hidden`` (each other seat's cards now) and
-    compare every choice another seat made with the two models of its play."""
+    compare every choice another seat made with the two models of its play.
+
+    With ``choices``, the plays are left for another model to weigh
+    (:func:`openhearts.bots.learned.play_factors`): each choice among two or more
+    legal cards is appended to it, and only a shooter's plays for every point are
+    compared with the rules of thumb here."""
     rules = view.rules
     players = rules.players
     seat = view.seat
@@ -121,10 +129,12 @@ def explain(
             deal_number=view.deal_number,
         )  # fmt: skip
         point_mask = rules.point_mask
-        for who, card in plays:
+        for step, (who, card) in enumerate(plays):
             if who != seat:
                 legal = state.legal_mask()
-                if legal & (legal - 1):
+                if legal & (legal - 1) and choices is not None:
+                    _defer(state, who, card, legal, players, jack, step, shooting, choices)
+                elif legal & (legal - 1):
                     hand = state.hands[who]
                     known = state.played | hand
                     threat = moon_threat(state.taken, point_mask)
@@ -158,6 +168,56 @@ def explain(
         passing = pass_miss**kept_better
     normal[seat] = shooting[seat] = 1.0
     return Explanation(tuple(normal), tuple(shooting), passing)
+
+
+#: A choice left to another model: the index of the play in the deal, the seat, its
+#: hand and legal cards then, the cards that play alike with the one it played (that
+#: card included), and whether a shooter would have chosen by the same model (False
+#: where it plays for every point instead, compared by the rules of thumb).
+Choice = tuple[int, int, int, int, int, bool]
+
+
+def _defer(
+    state: DealState,
+    who: int,
+    card: int,
+    legal: int,
+    players: int,
+    jack: bool,
+    step: int,
+    shooting: list[float],
+    choices: list[Choice],
+) -> None:
+    hand = state.hands[who]
+    known = state.played | hand
+    point_mask = state.rules.point_mask
+    threat = moon_threat(state.taken, point_mask)
+    moon = threat in (-1, who) and not any(
+        state.taken[s] & point_mask for s in range(players) if s != who
+    )
+    if moon:
+        guess = play_policy(
+            who, hand, legal, state.trick, state.leader, players, state.played, who, jack
+        )
+        if not _alike(guess, card, known):
+            shooting[who] *= PLAY_MISS
+    choices.append((step, who, hand, legal, _alike_run(card, known) & legal, not moon))
+
+
+def _alike_run(card: int, known: int) -> int:
+    """The cards that play alike with ``card`` (itself included): the run of
+    consecutive ``known`` cards of its suit around it (:func:`_alike`)."""
+    low = card - card % 13
+    run = 1 << card
+    other = card + 1
+    while other < low + 13 and known >> other & 1:
+        run |= 1 << other
+        other += 1
+    other = card - 1
+    while other >= low and known >> other & 1:
+        run |= 1 << other
+        other -= 1
+    return run
 
 
 def world_weight(view: PlayerView, hidden: list[int]) -> float:
@@ -241,6 +301,7 @@ def weighted_deals(
     resample: bool = True,
     rivals: bool = False,
     hopeless: bool = False,
+    model: PlayModel | None = None,
 ) -> Inference:
     """``keep`` deals of the hidden cards, drawn from ``pool`` consistent ones in
     proportion to their weight (:meth:`Explanation.weight`), and each seat's chance of
@@ -256,10 +317,23 @@ def weighted_deals(
     With ``resample`` False, every deal of the pool is kept with its weight (scaled to
     average 1) instead: the search then counts each deal for its weight, which spends
     no deal on a copy of another and loses none by the luck of the draw.
+
+    With ``model``, the others' plays are weighed by it instead of the rules of thumb
+    (a shooter's plays for every point excepted): ``model(view, choices, worlds)``
+    gives each world's factor for each seat from the choices :func:`explain` left it.
     """
     players = view.rules.players
     worlds = [sample(knowledge, rng) for _ in range(pool)]
-    explained = [explain(view, world) for world in worlds]
+    if model is None:
+        explained = [explain(view, world) for world in worlds]
+    else:
+        left: list[list[Choice]] = [[] for _ in worlds]
+        explained = [explain(view, world, choices=c) for world, c in zip(worlds, left, strict=True)]
+        factors = model(view, left)
+        explained = [
+            replace(e, normal=_times(e.normal, f), shooting=_times(e.shooting, s))
+            for e, (f, s) in zip(explained, factors, strict=True)
+        ]
     if hopeless and view.legal:
         explained = [
             _hope(explanation, lost)
@@ -291,6 +365,17 @@ def weighted_deals(
     if rivals:
         drawn = tuple(_rival(explained[i], seat, moon_prior, rng) for i in chosen)
     return Inference(deals, shooters, kept_weights, drawn)
+
+
+#: Weighs the choices :func:`explain` left, world by world: for each world, each seat's
+#: factor for its plays if it plays normally, and if it is going for the moon.
+PlayModel = Callable[
+    [PlayerView, list[list[Choice]]], Sequence[tuple[Sequence[float], Sequence[float]]]
+]
+
+
+def _times(factors: tuple[float, ...], more: Sequence[float]) -> tuple[float, ...]:
+    return tuple(a * b for a, b in zip(factors, more, strict=True))
 
 
 def _hope(explanation: Explanation, hopeless: tuple[bool, ...]) -> Explanation:

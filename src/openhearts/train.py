@@ -1,0 +1,330 @@
+"""``hearts train``: make the learned model of ``hard``'s play from a seed.
+
+Two steps, both shown as they go and both safe to interrupt:
+
+1. **Play.**  Four ``hard`` players play deals of the standard game; every card a
+   player chose among two or more legal cards is recorded with what it saw
+   (:func:`openhearts.bots.learned.public_rows` and its hand).  The deals come in chunks
+   of ``--chunk`` deals, each written to ``DATA/chunk-NNNNN.npz`` as it finishes, so an
+   interrupted run loses only the chunks under way and the same command resumes.
+2. **Fit.**  The network (:class:`openhearts.bots.learned.PolicyNet`) learns to give
+   the chosen card a high probability among the legal ones (cross-entropy, Adam, numpy
+   only).  The last tenth of the chunks is held out to report how often the network's
+   likeliest card is the one ``hard`` played; the weights are written after every
+   epoch that improves on the held-out loss.
+
+The same ``--seed``, ``--deals``, ``--chunk`` and fitting options give the same weights
+on the same machine.  docs/bots.md gives the command that made the shipped weights,
+with its time and data sizes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .bots import make_bot
+from .bots.learned import INPUTS, WEIGHTS, PolicyNet, inputs, public_rows
+from .game import PASSING, PLAYING, Game
+from .rules import Rules
+
+Array = npt.NDArray[np.float32]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", default="policy", help="seed of the deals and the fit")
+    parser.add_argument("--deals", type=_positive, default=3000, help="deals to play")
+    parser.add_argument("--chunk", type=_positive, default=50, help="deals per data file")
+    parser.add_argument("--data", type=Path, default=Path("train-data"), help="data folder")
+    parser.add_argument("--weights", type=Path, default=WEIGHTS, help="where to write the weights")
+    parser.add_argument("--workers", type=_positive, default=os.cpu_count() or 1)
+    parser.add_argument("--epochs", type=_positive, default=12)
+    parser.add_argument("--hidden", type=_positive, default=128, help="units per hidden layer")
+    parser.add_argument("--rate", type=float, default=1e-3, help="Adam's step size")
+    parser.add_argument("--batch", type=_positive, default=256)
+    parser.add_argument("--play-only", action="store_true", help="only play and record, do not fit")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("at least 1, please")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0 < args.rate < 1:
+        print("hearts train: --rate: a step size above 0 and under 1", file=sys.stderr)
+        return 2
+    chunks = -(-args.deals // args.chunk)
+    args.data.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    for done, total, samples in play_chunks(args.seed, chunks, args.chunk, args.data, args.workers):
+        print(
+            f"played {done}/{total} chunks of {args.chunk} deals "
+            f"({samples} choices recorded, {time.monotonic() - started:.0f} s)",
+            file=sys.stderr,
+        )
+    if args.play_only:
+        return 0
+    files = [args.data / _chunk_name(args.seed, index) for index in range(chunks)]
+    net = fit(files, args.seed, args.epochs, args.hidden, args.rate, args.batch, args.weights)
+    net.about["command"] = _command(args)
+    net.about["play_seconds_and_fit_seconds_total"] = round(time.monotonic() - started)
+    net.save(args.weights)
+    print(f"weights written to {args.weights}", file=sys.stderr)
+    return 0
+
+
+def _command(args: argparse.Namespace) -> str:
+    return (
+        f"hearts train --seed {args.seed} --deals {args.deals} --chunk {args.chunk} "
+        f"--epochs {args.epochs} --hidden {args.hidden} --rate {args.rate} --batch {args.batch}"
+    )
+
+
+def _chunk_name(seed: str, index: int) -> str:
+    return f"chunk-{seed}-{index:05d}.npz"
+
+
+def play_chunks(
+    seed: str, chunks: int, deals: int, data: Path, workers: int
+) -> Iterator[tuple[int, int, int]]:
+    """Play the chunks not yet on disk; yield (chunks done, chunks, choices in the last)."""
+    todo = [i for i in range(chunks) if not (data / _chunk_name(seed, i)).exists()]
+    done = chunks - len(todo)
+    if not todo:
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending: set[Future[int]] = {
+            pool.submit(_write_chunk, seed, index, deals, data) for index in todo
+        }
+        try:
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    done += 1
+                    yield done, chunks, future.result()
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+
+
+def _write_chunk(seed: str, index: int, deals: int, data: Path) -> int:
+    found = play_deals(f"{seed}:{index}", deals)
+    path = data / _chunk_name(seed, index)
+    partial = path.with_suffix(".part")
+    with partial.open("wb") as handle:
+        np.savez_compressed(handle, **found)
+    partial.replace(path)  # a chunk on disk is always whole
+    return len(found["cards"])
+
+
+def play_deals(seed: str, deals: int) -> dict[str, Any]:
+    """Play ``deals`` deals of the standard game with four ``hard`` players and record
+    each choice among two or more legal cards: public rows (float16), hands and legal
+    cards (as masks) and the card played."""
+    rows: list[Array] = []
+    hands: list[int] = []
+    legal: list[int] = []
+    cards: list[int] = []
+    played = 0
+    game_number = 0
+    while played < deals:
+        game = Game(Rules(), seed=f"{seed}:{game_number}")
+        bots = [make_bot("hard", seed=f"{seed}:{game_number}:{s}") for s in range(4)]
+        deal = game.deal_number
+        while not game.is_over and played < deals:
+            seat = game.to_act()[0]
+            view = game.view(seat)
+            if view.phase == PLAYING and len(view.legal) > 1:
+                plays = [(w, int(c)) for t in view.tricks for w, c in t.plays(4)]
+                plays += [(w, int(c)) for w, c in view.trick]
+                rows.append(public_rows(plays, 4, seat)[-1])
+                hands.append(view.hand.mask)
+                legal.append(view.legal.mask)
+                card = int(bots[seat].choose_play(view))
+                cards.append(card)
+                game.play(card, seat)
+            elif view.phase == PASSING:
+                game.pass_cards(seat, bots[seat].choose_pass(view))
+            elif view.phase == PLAYING:
+                game.play(int(next(iter(view.legal))), seat)
+            else:
+                game.choose_moon(seat, bool(bots[seat].choose_moon(view)))
+            if game.deal_number != deal:
+                deal = game.deal_number
+                played += 1
+        game_number += 1
+    return {
+        "public": np.asarray(rows, dtype=np.float16).reshape(-1, INPUTS - 52),
+        "hands": np.asarray(hands, dtype=np.uint64),
+        "legal": np.asarray(legal, dtype=np.uint64),
+        "cards": np.asarray(cards, dtype=np.uint8),
+    }
+
+
+def _load(files: list[Path]) -> tuple[Array, npt.NDArray[np.uint64], npt.NDArray[np.int64]]:
+    publics: list[Array] = []
+    hands: list[int] = []
+    legal: list[npt.NDArray[np.uint64]] = []
+    cards: list[npt.NDArray[np.int64]] = []
+    for path in files:
+        with np.load(path) as data:
+            publics.append(data["public"].astype(np.float32))
+            hands.extend(int(h) for h in data["hands"])
+            legal.append(data["legal"])
+            cards.append(data["cards"].astype(np.int64))
+    x = inputs(np.concatenate(publics), hands)
+    return x, np.concatenate(legal), np.concatenate(cards)
+
+
+def fit(
+    files: list[Path],
+    seed: str,
+    epochs: int,
+    hidden: int,
+    rate: float,
+    batch: int,
+    weights: Path,
+) -> PolicyNet:
+    """Fit the network on the chunks ``files`` (the last tenth held out) and return it;
+    the best epoch so far is also written to ``weights`` as it is found."""
+    held = max(1, len(files) // 10)
+    x, legal, cards = _load(files[:-held])
+    vx, vlegal, vcards = _load(files[-held:])
+    rng = np.random.default_rng(list(seed.encode()))
+    sizes = [INPUTS, hidden, hidden, 52]
+    layers = [
+        (
+            (rng.standard_normal((a, b)) * np.sqrt(2 / a)).astype(np.float32),
+            np.zeros(b, dtype=np.float32),
+        )
+        for a, b in itertools.pairwise(sizes)
+    ]
+    moments = [[np.zeros_like(p) for p in layer] for layer in layers]
+    squares = [[np.zeros_like(p) for p in layer] for layer in layers]
+    mask = _legal_bits(legal)
+    vmask = _legal_bits(vlegal)
+    best = np.inf
+    step = 0
+    about: dict[str, Any] = {"train_choices": len(cards), "held_out_choices": len(vcards)}
+    net = PolicyNet(tuple(layers), Rules(), about)
+    for epoch in range(1, epochs + 1):
+        order = rng.permutation(len(cards))
+        total = 0.0
+        for start in range(0, len(order), batch):
+            chosen = order[start : start + batch]
+            step += 1
+            total += _step(layers, moments, squares, x[chosen], mask[chosen], cards[chosen],
+                           rate, step) * len(chosen)  # fmt: skip
+        loss, accuracy = _evaluate(layers, vx, vmask, vcards)
+        print(
+            f"epoch {epoch}/{epochs}: training loss {total / len(cards):.4f}, held-out loss "
+            f"{loss:.4f}, held-out choices guessed {accuracy:.1%}",
+            file=sys.stderr,
+        )
+        if loss < best:
+            best = loss
+            about |= {"epoch": epoch, "held_out_loss": round(loss, 4),
+                      "held_out_accuracy": round(accuracy, 4)}  # fmt: skip
+            net = PolicyNet(tuple((w.copy(), b.copy()) for w, b in layers), Rules(), dict(about))
+            net.save(weights)
+    return net
+
+
+def _legal_bits(legal: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:
+    shifts = np.arange(52, dtype=np.uint64)
+    return ((legal[:, None] >> shifts) & np.uint64(1)).astype(bool)
+
+
+def _forward(
+    layers: list[tuple[Array, Array]], x: Array, mask: npt.NDArray[np.bool_]
+) -> tuple[list[Array], Array]:
+    """Each layer's input, and the probabilities over the legal cards."""
+    seen = [x]
+    for weight, bias in layers[:-1]:
+        x = np.maximum(x @ weight + bias, 0)
+        seen.append(x)
+    weight, bias = layers[-1]
+    scores = np.where(mask, x @ weight + bias, -np.inf)
+    scores -= scores.max(axis=1, keepdims=True)
+    odds = np.exp(scores)
+    return seen, odds / odds.sum(axis=1, keepdims=True)
+
+
+def _step(
+    layers: list[tuple[Array, Array]],
+    moments: list[list[Array]],
+    squares: list[list[Array]],
+    x: Array,
+    mask: npt.NDArray[np.bool_],
+    cards: npt.NDArray[np.int64],
+    rate: float,
+    step: int,
+) -> float:
+    """One Adam step on a batch; the batch's mean loss before it."""
+    seen, probs = _forward(layers, x, mask)
+    rows = np.arange(len(cards))
+    loss = float(-np.log(probs[rows, cards] + 1e-12).mean())
+    grad = probs.copy()
+    grad[rows, cards] -= 1
+    grad /= len(cards)
+    for index in range(len(layers) - 1, -1, -1):
+        weight = layers[index][0]
+        below = seen[index]
+        grads = (below.T @ grad, grad.sum(axis=0))
+        if index:
+            grad = (grad @ weight.T) * (below > 0)
+        for part, (param, g) in enumerate(zip(layers[index], grads, strict=True)):
+            m = moments[index][part]
+            v = squares[index][part]
+            m *= 0.9
+            m += 0.1 * g
+            v *= 0.999
+            v += 0.001 * g * g
+            m_hat = m / (1 - 0.9**step)
+            v_hat = v / (1 - 0.999**step)
+            param -= (rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+    return loss
+
+
+def _evaluate(
+    layers: list[tuple[Array, Array]],
+    x: Array,
+    mask: npt.NDArray[np.bool_],
+    cards: npt.NDArray[np.int64],
+) -> tuple[float, float]:
+    """Mean loss and the share of choices where the likeliest card is the one played."""
+    losses, hits = [], 0
+    for start in range(0, len(cards), 4096):
+        part = slice(start, start + 4096)
+        _, probs = _forward(layers, x[part], mask[part])
+        rows = np.arange(len(probs))
+        losses.append(-np.log(probs[rows, cards[part]] + 1e-12))
+        hits += int((probs.argmax(axis=1) == cards[part]).sum())
+    return float(np.concatenate(losses).mean()), hits / max(1, len(cards))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="hearts train", description=__doc__.split("\n")[0])
+    add_arguments(parser)
+    return run(parser.parse_args())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
