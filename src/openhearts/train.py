@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .arena import _ignore_sigint
 from .bots import make_bot
 from .bots.learned import INPUTS, WEIGHTS, PolicyNet, inputs, public_rows
 from .game import PASSING, PLAYING, Game
@@ -108,7 +109,7 @@ def play_chunks(
     done = chunks - len(todo)
     if not todo:
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint) as pool:
         pending: set[Future[int]] = {
             pool.submit(_write_chunk, seed, index, deals, data) for index in todo
         }
