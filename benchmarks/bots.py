@@ -10,6 +10,7 @@ decisions chose the same card (all of them, when the kernel equals its reference
     python benchmarks/bots.py --level hard --deals 20
     python benchmarks/bots.py --level hard --deals 20 --workers 2
     python benchmarks/bots.py --level expert --deals 20
+    python benchmarks/bots.py --level expert --option learned=1 --deals 20
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ def measure(
     seed: str,
     compiled: bool = True,
     passes: list[float] | None = None,
+    options: dict[str, float] | None = None,
 ) -> tuple[list[float], list[int]]:
     """Seconds per real decision of the measured bot over ``deals`` deals, and the cards
     it chose in those decisions; the seconds of each pass are added to ``passes``."""
@@ -50,7 +52,7 @@ def measure(
                 f"{seed}:{number}", budget=budget, workers=workers, compiled=compiled
             )
         else:
-            bots[seat] = make_bot(level, seed=f"{seed}:{number}")
+            bots[seat] = make_bot(level, seed=f"{seed}:{number}", **(options or {}))
         game = Game(rules, seed=f"{seed}:{number}", first_deal=number)
         while not game.is_over and game.deal_number == number:
             mover = game.to_act()[0]
@@ -88,14 +90,29 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", default="bench")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE",
+        help="a bot option (not for hard), e.g. learned=1; may be repeated",
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
+    options = {}
+    for item in args.option:
+        name, eq, value = item.partition("=")
+        try:
+            options[name] = float(value)
+        except ValueError:
+            parser.error(f"--option {item!r}: NAME=NUMBER, please")
+        if not eq or not name:
+            parser.error(f"--option {item!r}: NAME=NUMBER, please")
     passes: list[float] = []
     times, choices = measure(
-        args.level, args.deals, args.budget, args.workers, args.seed, passes=passes
-    )
+        args.level, args.deals, args.budget, args.workers, args.seed, passes=passes,
+        options=options,
+    )  # fmt: skip
     figures: dict[str, Any] = {
         "level": args.level,
+        "options": args.option or None,
         "budget": args.budget if args.level == "hard" else None,
         "workers": args.workers,
         "kernel": COMPILED if args.level in ("hard", "expert") else None,
