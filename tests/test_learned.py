@@ -201,7 +201,7 @@ def test_train_plays_fits_and_resumes(tmp_path: Path, capsys: Any) -> None:
     assert net.about["train_choices"] > 20 and net.about["held_out_choices"] > 20
     first = [w.copy() for w, _ in net.layers]
     chunks = sorted((tmp_path / "data").iterdir())
-    assert [p.name for p in chunks] == ["chunk-t-00000.npz", "chunk-t-00001.npz"]
+    assert [p.name for p in chunks] == ["chunk-t-00000-1deals.npz", "chunk-t-00001-1deals.npz"]
     stamps = [p.stat().st_mtime_ns for p in chunks]
     # Run again: the chunks on disk are kept, and the same seed fits the same weights.
     assert _train(tmp_path) == 0
@@ -225,6 +225,27 @@ def test_train_says_what_is_wrong_with_its_options(tmp_path: Path, capsys: Any) 
     assert "at least 1" in capsys.readouterr().err
     assert _train(tmp_path, "--rate", "2") == 2
     assert "--rate" in capsys.readouterr().err
+    assert _train(tmp_path, "--seed", "../up") == 2
+    assert "--seed" in capsys.readouterr().err
+    assert _train(tmp_path, "--deals", "1", "--chunk", "5") == 2
+    assert "at least 2 chunks" in capsys.readouterr().err
+    assert not (tmp_path / "data").exists()  # refused before anything was played
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    assert _train(tmp_path, "--data", str(blocked / "data")) == 1
+    message = capsys.readouterr().err
+    assert message.startswith("hearts train: ") and "Traceback" not in message
+
+
+def test_the_last_chunk_holds_what_is_left(tmp_path: Path, capsys: Any) -> None:
+    assert _train(tmp_path, "--deals", "3", "--chunk", "2", "--play-only") == 0
+    names = sorted(p.name for p in (tmp_path / "data").iterdir())
+    assert names == ["chunk-t-00000-2deals.npz", "chunk-t-00001-1deals.npz"]
+    assert not (tmp_path / "w.npz").exists()
+    # The one-deal chunk holds the first deal of the chunk's games, as a full chunk would.
+    with np.load(tmp_path / "data" / names[1]) as small:
+        full = train.play_deals("t:1", 2)
+        assert np.array_equal(small["cards"], full["cards"][: len(small["cards"])])
 
 
 def test_the_split_first_layer_gives_the_same_scores() -> None:

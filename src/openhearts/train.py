@@ -5,8 +5,9 @@ Two steps, both shown as they go and both safe to interrupt:
 1. **Play.**  Four ``hard`` players play deals of the standard game; every card a
    player chose among two or more legal cards is recorded with what it saw
    (:func:`openhearts.bots.learned.public_rows` and its hand).  The deals come in chunks
-   of ``--chunk`` deals, each written to ``DATA/chunk-NNNNN.npz`` as it finishes, so an
-   interrupted run loses only the chunks under way and the same command resumes.
+   of ``--chunk`` deals, each written to ``DATA/chunk-SEED-NNNNN-Mdeals.npz`` as it
+   finishes, so an interrupted run loses only the chunks under way and the same command
+   resumes.
 2. **Fit.**  The network (:class:`openhearts.bots.learned.PolicyNet`) learns to give
    the chosen card a high probability among the legal ones (cross-entropy, Adam, numpy
    only).  The last tenth of the chunks is held out to report how often the network's
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import os
+import re
 import sys
 import time
 from collections.abc import Iterator
@@ -47,7 +49,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deals", type=_positive, default=3000, help="deals to play")
     parser.add_argument("--chunk", type=_positive, default=50, help="deals per data file")
     parser.add_argument("--data", type=Path, default=Path("train-data"), help="data folder")
-    parser.add_argument("--weights", type=Path, default=WEIGHTS, help="where to write the weights")
+    parser.add_argument(
+        "--weights",
+        type=Path,
+        default=WEIGHTS,
+        help="where to write the weights (default: the package's, which expert:learned=1 loads)",
+    )
     parser.add_argument("--workers", type=_positive, default=os.cpu_count() or 1)
     parser.add_argument("--epochs", type=_positive, default=12)
     parser.add_argument("--hidden", type=_positive, default=128, help="units per hidden layer")
@@ -70,18 +77,37 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.rate < 1:
         print("hearts train: --rate: a step size above 0 and under 1", file=sys.stderr)
         return 2
-    chunks = -(-args.deals // args.chunk)
+    if not re.fullmatch(r"[\w.-]+", args.seed):
+        print("hearts train: --seed: letters, digits, '_', '.' and '-' only", file=sys.stderr)
+        return 2
+    if args.deals <= args.chunk and not args.play_only:
+        print(
+            "hearts train: fitting needs at least 2 chunks, one held out: "
+            "raise --deals or lower --chunk",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        return _train(args)
+    except OSError as error:
+        where = f" ({error.filename})" if error.filename else ""
+        print(f"hearts train: {error.strerror or error}{where}", file=sys.stderr)
+        return 1
+
+
+def _train(args: argparse.Namespace) -> int:
+    sizes = [min(args.chunk, args.deals - start) for start in range(0, args.deals, args.chunk)]
     args.data.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    for done, total, samples in play_chunks(args.seed, chunks, args.chunk, args.data, args.workers):
+    for done, total, samples in play_chunks(args.seed, sizes, args.data, args.workers):
         print(
-            f"played {done}/{total} chunks of {args.chunk} deals "
+            f"played {done}/{total} chunks of up to {args.chunk} deals "
             f"({samples} choices recorded, {time.monotonic() - started:.0f} s)",
             file=sys.stderr,
         )
     if args.play_only:
         return 0
-    files = [args.data / _chunk_name(args.seed, index) for index in range(chunks)]
+    files = [args.data / _chunk_name(args.seed, i, size) for i, size in enumerate(sizes)]
     net = fit(files, args.seed, args.epochs, args.hidden, args.rate, args.batch, args.weights)
     net.about["command"] = _command(args)
     net.about["play_seconds_and_fit_seconds_total"] = round(time.monotonic() - started)
@@ -97,28 +123,30 @@ def _command(args: argparse.Namespace) -> str:
     )
 
 
-def _chunk_name(seed: str, index: int) -> str:
-    return f"chunk-{seed}-{index:05d}.npz"
+def _chunk_name(seed: str, index: int, deals: int) -> str:
+    # The size is in the name: a chunk of another size holds other deals.
+    return f"chunk-{seed}-{index:05d}-{deals}deals.npz"
 
 
 def play_chunks(
-    seed: str, chunks: int, deals: int, data: Path, workers: int
+    seed: str, sizes: list[int], data: Path, workers: int
 ) -> Iterator[tuple[int, int, int]]:
-    """Play the chunks not yet on disk; yield (chunks done, chunks, choices in the last)."""
-    todo = [i for i in range(chunks) if not (data / _chunk_name(seed, i)).exists()]
-    done = chunks - len(todo)
+    """Play the chunks (of ``sizes[i]`` deals each) not yet on disk; yield (chunks done,
+    chunks, choices recorded in the last one)."""
+    todo = [i for i, size in enumerate(sizes) if not (data / _chunk_name(seed, i, size)).exists()]
+    done = len(sizes) - len(todo)
     if not todo:
         return
     with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint) as pool:
         pending: set[Future[int]] = {
-            pool.submit(_write_chunk, seed, index, deals, data) for index in todo
+            pool.submit(_write_chunk, seed, index, sizes[index], data) for index in todo
         }
         try:
             while pending:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
                     done += 1
-                    yield done, chunks, future.result()
+                    yield done, len(sizes), future.result()
         except BaseException:
             for future in pending:
                 future.cancel()
@@ -127,7 +155,7 @@ def play_chunks(
 
 def _write_chunk(seed: str, index: int, deals: int, data: Path) -> int:
     found = play_deals(f"{seed}:{index}", deals)
-    path = data / _chunk_name(seed, index)
+    path = data / _chunk_name(seed, index, deals)
     partial = path.with_suffix(".part")
     with partial.open("wb") as handle:
         np.savez_compressed(handle, **found)
