@@ -37,7 +37,7 @@ from .hard import (
     _Task,
     _Totals,
 )
-from .inference import MOON_PRIOR, PlayModel, weighted_deals
+from .inference import LEARNED_FLOOR, MOON_PRIOR, PlayModel, weighted_deals
 from .moon import holds_every_point, watched_totals
 from .sampler import Knowledge
 
@@ -139,7 +139,7 @@ class ExpertBot(HardBot):
         with the rules of thumb.  Needs numpy and the inference; under rules other than
         the network's (the standard game) the rules of thumb weigh the plays.
     :param learned_floor: added to the network's probability of each play before it
-        weighs a world (:data:`~openhearts.bots.learned.LEARNED_FLOOR`), so that one
+        weighs a world (:data:`~openhearts.bots.inference.LEARNED_FLOOR`), so that one
         play the network found unlikely does not rule a world out.
 
     Other parameters as :class:`~openhearts.bots.hard.HardBot`.
@@ -172,7 +172,7 @@ class ExpertBot(HardBot):
         near_moon: float = 0.0,
         fear_odds: bool = False,
         learned: bool = False,
-        learned_floor: float = 0.25,
+        learned_floor: float = LEARNED_FLOOR,
     ) -> None:
         super().__init__(
             seed, budget, workers, time_limit, pass_worlds, lookahead=lookahead, depth=depth

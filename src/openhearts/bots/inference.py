@@ -46,12 +46,17 @@ __all__ = [
     "hopeless_moons",
     "Choice",
     "PlayModel",
+    "LEARNED_FLOOR",
 ]
 
 #: Weight factor for a card another player chose differently from the model.
 PLAY_MISS: Final = 0.5
 #: Weight factor for each card the passer kept that the model would rather have passed.
 PASS_MISS: Final = 0.6
+#: Added to a learned model's probability of a play before it weighs a world (then
+#: scaled so that a sure play counts 1): one play the model found unlikely rules no
+#: world out (:func:`openhearts.bots.learned.play_factors`).
+LEARNED_FLOOR: Final = 0.25
 #: How likely another player is to be going for the moon, before seeing its play.
 MOON_PRIOR: Final = 0.1
 #: Weight factor for going for the moon in a world where the moon would fail
@@ -132,29 +137,33 @@ def explain(
         for step, (who, card) in enumerate(plays):
             if who != seat:
                 legal = state.legal_mask()
-                if legal & (legal - 1) and choices is not None:
-                    _defer(state, who, card, legal, players, jack, step, shooting, choices)
-                elif legal & (legal - 1):
+                if legal & (legal - 1):
                     hand = state.hands[who]
                     known = state.played | hand
                     threat = moon_threat(state.taken, point_mask)
-                    guess = play_policy(
-                        who, hand, legal, state.trick, state.leader, players, state.played,
-                        threat, jack,
-                    )  # fmt: skip
-                    if not _alike(guess, card, known):
-                        normal[who] *= play_miss
                     # A shooter plays for every point while nobody else has one.
-                    others_clean = all(
-                        not state.taken[s] & point_mask for s in range(players) if s != who
+                    shoots = threat in (-1, who) and not any(
+                        state.taken[s] & point_mask for s in range(players) if s != who
                     )
-                    if others_clean and threat in (-1, who):
-                        guess = play_policy(
+                    if shoots:
+                        aim = play_policy(
                             who, hand, legal, state.trick, state.leader, players,
                             state.played, who, jack,
                         )  # fmt: skip
-                    if not _alike(guess, card, known):
-                        shooting[who] *= play_miss
+                        if not _alike(aim, card, known):
+                            shooting[who] *= play_miss
+                    if choices is not None:
+                        alike = _alike_run(card, known) & legal
+                        choices.append((step, who, hand, legal, alike, not shoots))
+                    else:
+                        guess = play_policy(
+                            who, hand, legal, state.trick, state.leader, players, state.played,
+                            threat, jack,
+                        )  # fmt: skip
+                        if not _alike(guess, card, known):
+                            normal[who] *= play_miss
+                            if not shoots:
+                                shooting[who] *= play_miss
             state.play_card(card)
     passing = 1.0
     source = view.pass_source
@@ -175,33 +184,6 @@ def explain(
 #: card included), and whether a shooter would have chosen by the same model (False
 #: where it plays for every point instead, compared by the rules of thumb).
 Choice = tuple[int, int, int, int, int, bool]
-
-
-def _defer(
-    state: DealState,
-    who: int,
-    card: int,
-    legal: int,
-    players: int,
-    jack: bool,
-    step: int,
-    shooting: list[float],
-    choices: list[Choice],
-) -> None:
-    hand = state.hands[who]
-    known = state.played | hand
-    point_mask = state.rules.point_mask
-    threat = moon_threat(state.taken, point_mask)
-    moon = threat in (-1, who) and not any(
-        state.taken[s] & point_mask for s in range(players) if s != who
-    )
-    if moon:
-        guess = play_policy(
-            who, hand, legal, state.trick, state.leader, players, state.played, who, jack
-        )
-        if not _alike(guess, card, known):
-            shooting[who] *= PLAY_MISS
-    choices.append((step, who, hand, legal, _alike_run(card, known) & legal, not moon))
 
 
 def _alike_run(card: int, known: int) -> int:
@@ -319,8 +301,8 @@ def weighted_deals(
     no deal on a copy of another and loses none by the luck of the draw.
 
     With ``model``, the others' plays are weighed by it instead of the rules of thumb
-    (a shooter's plays for every point excepted): ``model(view, choices, worlds)``
-    gives each world's factor for each seat from the choices :func:`explain` left it.
+    (a shooter's plays for every point excepted): ``model(view, choices)`` gives, for
+    each world, each seat's factors from the choices :func:`explain` left in it.
     """
     players = view.rules.players
     worlds = [sample(knowledge, rng) for _ in range(pool)]

@@ -46,7 +46,7 @@ import numpy.typing as npt
 from ..cards import QUEEN_OF_SPADES, Suit
 from ..game import PlayerView
 from ..rules import Rules
-from .inference import Choice
+from .inference import LEARNED_FLOOR, Choice
 
 __all__ = [
     "PolicyNet",
@@ -58,7 +58,6 @@ __all__ = [
     "card_bits",
     "shipped",
     "play_factors",
-    "LEARNED_FLOOR",
 ]
 
 Array = npt.NDArray[np.float32]
@@ -69,10 +68,6 @@ PUBLIC: Final = 196
 INPUTS: Final = PUBLIC + 52
 #: The shipped weights, next to this module.
 WEIGHTS: Final = Path(__file__).with_name("hard_policy.npz")
-
-#: Added to the model's probability of a play (then scaled so that a sure play counts
-#: 1): no world is ruled out by one play the model found unlikely.
-LEARNED_FLOOR: Final = 0.25
 
 _PLAYED, _TRICK, _WINNING, _LED, _COUNT, _WINNER = 0, 52, 104, 156, 160, 164
 _HEART_PLAYED, _QUEEN_PLAYED, _FIRST_TRICK, _TRICK_NUMBER = 168, 169, 170, 171
