@@ -59,7 +59,7 @@ def main() -> int:
                         seat, hand, legal, [c for _, c in trick], leader, 4, view.played.mask,
                         moon_threat(taken, rules.point_mask), rules.jack_of_diamonds,
                     )  # fmt: skip
-                    plays = [(w, int(c)) for t in view.tricks for w, c in t.plays(4)] + trick
+                    plays = [(who, int(c)) for who, c in view.plays]
                     x = inputs(public_rows(plays, 4, seat)[-1:], [hand])
                     probs = net.probabilities(x, [legal])[0]
                     alike = [c for c in range(52) if legal >> c & 1 and _alike(card, c, known)]

@@ -777,3 +777,16 @@ def test_clockwise_pass_left_goes_to_west() -> None:
     target = game.view(0).pass_target
     assert target is not None and game.names[target] == "West"
     assert seat_names(4)[(0 + 1) % 4] == "West"
+
+
+def test_a_view_lists_the_plays_of_the_deal_in_order() -> None:
+    game = Game(seed=2, first_deal=3)  # a hold hand: play starts at once
+    plays: list[tuple[int, Card]] = []
+    while len(plays) < 6:
+        seat = game.current_player
+        assert seat is not None
+        card = next(iter(game.legal_plays()))
+        game.play(card, seat)
+        plays.append((seat, card))
+        assert game.view((seat + 1) % 4).plays == plays
+    assert len(game.view(0).tricks) == 1 and len(game.view(0).trick) == 2

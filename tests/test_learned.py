@@ -34,9 +34,7 @@ def _hard_game(actions: int, rules: Rules | None = None) -> Game:
 
 
 def _plays(view: PlayerView) -> list[tuple[int, int]]:
-    players = view.rules.players
-    plays = [(w, int(c)) for t in view.tricks for w, c in t.plays(players)]
-    return plays + [(w, int(c)) for w, c in view.trick]
+    return [(seat, int(card)) for seat, card in view.plays]
 
 
 def _lowest_first() -> PolicyNet:

@@ -181,8 +181,7 @@ def play_deals(seed: str, deals: int) -> dict[str, Any]:
             seat = game.to_act()[0]
             view = game.view(seat)
             if view.phase == PLAYING and len(view.legal) > 1:
-                plays = [(w, int(c)) for t in view.tricks for w, c in t.plays(4)]
-                plays += [(w, int(c)) for w, c in view.trick]
+                plays = [(who, int(card)) for who, card in view.plays]
                 rows.append(public_rows(plays, 4, seat)[-1])
                 hands.append(view.hand.mask)
                 legal.append(view.legal.mask)

@@ -75,6 +75,13 @@ class PlayerView:
         return CardSet(mask)
 
     @property
+    def plays(self) -> list[tuple[int, Card]]:
+        """Every card played this deal as (seat, card) in the order played, the trick in
+        progress last."""
+        players = self.rules.players
+        return [pair for trick in self.tricks for pair in trick.plays(players)] + list(self.trick)
+
+    @property
     def unseen(self) -> CardSet:
         """Cards in play this seat has not seen: the other hands together."""
         return CardSet(self.rules.deck_mask & ~self.played.mask & ~self.hand.mask)

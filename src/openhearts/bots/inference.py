@@ -119,8 +119,7 @@ def explain(
     players = rules.players
     seat = view.seat
     jack = rules.jack_of_diamonds
-    plays = [pair for trick in view.tricks for pair in trick.plays(players)]
-    plays += list(view.trick)
+    plays = view.plays
     held = [hidden[s] for s in range(players)]
     held[seat] = view.hand.mask
     for who, card in plays:

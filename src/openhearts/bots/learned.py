@@ -251,8 +251,7 @@ def play_factors(
     alike with the one it chose; as a shooter, the same, except for its plays for every
     point (weighed by the rules of thumb already)."""
     players = view.rules.players
-    plays = [(w, int(c)) for t in view.tricks for w, c in t.plays(players)]
-    plays += [(w, int(c)) for w, c in view.trick]
+    plays = [(seat, int(card)) for seat, card in view.plays]
     normal = np.ones((len(choices), players))
     shooting = np.ones((len(choices), players))
     flat = [(world, *choice) for world, found in enumerate(choices) for choice in found]
