@@ -37,11 +37,9 @@ import numpy.typing as npt
 
 from .arena import _ignore_sigint
 from .bots import make_bot
-from .bots.learned import INPUTS, WEIGHTS, PolicyNet, inputs, public_rows
+from .bots.learned import INPUTS, WEIGHTS, Array, PolicyNet, card_bits, inputs, public_rows
 from .game import PASSING, PLAYING, Game
 from .rules import Rules
-
-Array = npt.NDArray[np.float32]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -246,8 +244,8 @@ def fit(
     ]
     moments = [[np.zeros_like(p) for p in layer] for layer in layers]
     squares = [[np.zeros_like(p) for p in layer] for layer in layers]
-    mask = _legal_bits(legal)
-    vmask = _legal_bits(vlegal)
+    mask = card_bits(legal).astype(bool)
+    vmask = card_bits(vlegal).astype(bool)
     best = np.inf
     step = 0
     about: dict[str, Any] = {"train_choices": len(cards), "held_out_choices": len(vcards)}
@@ -273,11 +271,6 @@ def fit(
             net = PolicyNet(tuple((w.copy(), b.copy()) for w, b in layers), Rules(), dict(about))
             net.save(weights)
     return net
-
-
-def _legal_bits(legal: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:
-    shifts = np.arange(52, dtype=np.uint64)
-    return ((legal[:, None] >> shifts) & np.uint64(1)).astype(bool)
 
 
 def _forward(

@@ -77,7 +77,7 @@ _HEARTS: Final = int(Suit.HEARTS)
 _SEATS: Final = 4  # the model is for four players
 
 
-def card_bits(masks: Sequence[int]) -> npt.NDArray[np.uint8]:
+def card_bits(masks: Sequence[int] | npt.NDArray[np.uint64]) -> npt.NDArray[np.uint8]:
     """One row of 52 zeros and ones per card mask.
 
     >>> card_bits([0b101]).tolist()[0][:4]
