@@ -3,7 +3,9 @@
 Reads arena logs of the same deals (``hearts arena ... --seed S --out PATH`` writes
 ``PATH.jsonl``; the same rules and seed) and, over the boards every log holds, counts
 the moons shot against the first bot of each line-up, and the first run's cost in
-points per deal against the second, paired by board.  With ``--changes`` it sorts the
+points per deal against the second, paired by board.  Each moon count is also given as
+a share of the others', with a 95% interval paired by board (the same hands make moons
+on the same boards in both runs).  With ``--changes`` it sorts the
 first run's deals by what changed against the second (a moon against it stopped or let
 through, its own shot won or lost) and adds up the margin each kind of change cost.
 
@@ -116,6 +118,30 @@ def moons_against(log: Log, boards: Sequence[int]) -> int:
     return sum(deal.moon_against for board in boards for deal in log.boards[board])
 
 
+def share_interval(run: Log, other: Log, boards: Sequence[int]) -> tuple[float, float, float]:
+    """The moons against the first bot in ``run`` as a share of those in ``other`` over
+    ``boards``, and the bounds of its 95% interval; the bounds are NaN when either run
+    has no moon there, or there is only one board.
+
+    The interval is the delta method's on the share's logarithm, with the boards as the
+    independent units: a board's moons in the two runs come from the same hands, so
+    they are counted together.
+    """
+    ours = [sum(deal.moon_against for deal in run.boards[board]) for board in boards]
+    theirs = [sum(deal.moon_against for deal in other.boards[board]) for board in boards]
+    total_ours, total_theirs = sum(ours), sum(theirs)
+    if not total_theirs:
+        return math.nan, math.nan, math.nan
+    share = total_ours / total_theirs
+    n = len(boards)
+    if not total_ours or n < 2:
+        return share, math.nan, math.nan
+    pairs = zip(ours, theirs, strict=True)
+    spread = sum((a / total_ours - b / total_theirs) ** 2 for a, b in pairs)
+    half = 1.96 * math.sqrt(spread * n / (n - 1))
+    return share, share * math.exp(-half), share * math.exp(half)
+
+
 def paired_cost(run: Log, reference: Log, boards: Sequence[int]) -> tuple[float, float]:
     """The mean over ``boards`` of the first bot's margin per deal in ``run`` less in
     ``reference``, and the half-width of its 95% interval (NaN for one board)."""
@@ -175,8 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     for other in logs[1:]:
         theirs = moons_against(other, boards)
-        share = f"{100 * moons / theirs:.0f}%" if theirs else "-"
-        print(f"{other.path}: {theirs} ({100 * theirs / seats:.2f}%); the first run's is {share}")
+        print(f"{other.path}: {theirs} ({100 * theirs / seats:.2f}%); {_share(run, other, boards)}")
     if len(logs) > 1:
         mean, half = paired_cost(run, logs[1], boards)
         interval = (
@@ -191,6 +216,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"  {kind}: {count} deals, margin {total:+.0f} ({total / deals:+.3f} per deal)"
                 )
     return 0
+
+
+def _share(run: Log, other: Log, boards: Sequence[int]) -> str:
+    share, low, high = share_interval(run, other, boards)
+    if math.isnan(share):
+        return "no moon to compare with"
+    interval = "no interval" if math.isnan(low) else f"95% CI {100 * low:.0f}% to {100 * high:.0f}%"
+    return f"the first run's is {100 * share:.0f}% ({interval})"
 
 
 if __name__ == "__main__":

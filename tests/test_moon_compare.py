@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -92,3 +93,36 @@ def test_logs_of_other_deals_or_no_logs_get_a_message(
     out = capsys.readouterr().out
     assert "0 moons against the first bot in 3" in out
     assert "+0.00 (one board: no interval)" in out and "no other change in moons: 1 deals" in out
+    assert "no moon to compare with" in out
+
+
+def _moons(path: Path, per_board: list[int]) -> Path:
+    """A log whose board ``i`` holds ``per_board[i]`` moons against the first bot, one
+    deal each, in a board of two deals."""
+    moon = _rotation([26, 26, 0, 26], [[2, "moon"]])
+    quiet = _rotation([0, 13, 13, 0])
+    return _log(path, {i: [moon] * n + [quiet] * (2 - n) for i, n in enumerate(per_board)})
+
+
+def test_the_moon_share_has_an_interval_paired_by_board(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = load_script("moon_compare")
+    run = script.read_log(_moons(tmp_path / "run.jsonl", [1, 0, 1]))
+    other = script.read_log(_moons(tmp_path / "other.jsonl", [2, 1, 1]))
+    share, low, high = script.share_interval(run, other, [0, 1, 2])
+    # Per board, each run's share of its own moons: (1/2, 0, 1/2) and (2/4, 1/4, 1/4);
+    # their differences (0, -1/4, 1/4) give log-share variance 3/2 * 1/8.
+    half = 1.96 * (3 / 2 / 8) ** 0.5
+    assert share == 0.5
+    assert low == pytest.approx(0.5 * math.exp(-half))
+    assert high == pytest.approx(0.5 * math.exp(half))
+    # The same moons on the same boards leave no doubt about the share.
+    assert script.share_interval(run, run, [0, 1, 2]) == (1.0, 1.0, 1.0)
+    none = script.read_log(_moons(tmp_path / "none.jsonl", [0, 0, 0]))
+    assert script.share_interval(none, other, [0, 1, 2])[0] == 0.0
+    assert all(math.isnan(bound) for bound in script.share_interval(none, other, [0, 1, 2])[1:])
+    assert math.isnan(script.share_interval(run, none, [0, 1, 2])[0])
+    assert all(math.isnan(v) for v in script.share_interval(run, other, [0])[1:])
+    assert script.main([str(tmp_path / "run.jsonl"), str(tmp_path / "other.jsonl")]) == 0
+    assert "the first run's is 50% (95% CI 21% to 117%)" in capsys.readouterr().out
