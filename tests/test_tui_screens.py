@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, RichLog, Select
+from textual.widgets import Input, RichLog, Select, Static
 
 from openhearts.tui.app import HeartsApp
 from openhearts.tui.options_screen import OptionsScreen
@@ -200,5 +200,22 @@ def test_options_choices_are_kept(tmp_path: Path) -> None:
             await settle(pilot, lambda: app.table is not None)
             assert table(app).session.game.rules.players == 3
             assert not isinstance(app.screen, ChoiceScreen)
+
+    asyncio.run(run())
+
+
+def test_the_options_say_what_the_chosen_level_does(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path, level="hard:budget=30", show_options=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            note = app.screen.query_one("#opt-level-note", Static)
+            assert str(note.render()) == ("searches the cards it cannot see; options: budget=30")
+            app.screen.query_one("#opt-level", Select).value = "expert"
+            await settle(pilot)
+            assert "thinks longer" in str(note.render())
+            screen = app.screen
+            assert isinstance(screen, OptionsScreen)
+            assert screen.read_settings(None).level == "expert"
 
     asyncio.run(run())

@@ -17,6 +17,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
+from ..bots import LEVEL_NOTES
 from ..rules import (
     PRESET_SOURCES,
     PRESETS,
@@ -54,6 +55,13 @@ class OptionsResult:
 
     action: str
     settings: Settings
+
+
+def _level_note(level: str) -> str:
+    """What the chosen level does, so that ``expert``'s longer thinking is no surprise."""
+    name, _, options = level.partition(":")
+    note = LEVEL_NOTES.get(name, "a computer player")
+    return f"{note}; options: {options}" if options else note
 
 
 def _select(options: list[tuple[str, Any]], value: Any, id: str) -> Select[Any]:
@@ -107,14 +115,12 @@ class OptionsScreen(Screen[OptionsResult | None]):
                 yield from self._row(
                     "End score", Input(str(r.end_score), id="opt-end_score", type="integer")
                 )
+                levels = LEVEL_NAMES if s.level in LEVEL_NAMES else (*LEVEL_NAMES, s.level)
                 yield from self._row(
                     "Opponents' level",
-                    _select([(level, level) for level in LEVEL_NAMES], s.level, "opt-level")
-                    if s.level in LEVEL_NAMES
-                    else _select(
-                        [(level, level) for level in (*LEVEL_NAMES, s.level)], s.level, "opt-level"
-                    ),
+                    _select([(level, level) for level in levels], s.level, "opt-level"),
                 )
+                yield Static(_level_note(s.level), id="opt-level-note", classes="option-help")
                 yield from self._row(
                     "Opponents' names",
                     Input(", ".join(s.opponents), id="opt-opponents", placeholder="West, North…"),
@@ -352,6 +358,8 @@ class OptionsScreen(Screen[OptionsResult | None]):
             return
         if event.select.id in ("opt-preset", "opt-players"):
             self._fill_rules()
+        if event.select.id == "opt-level":
+            self.query_one("#opt-level-note", Static).update(_level_note(str(event.value)))
         self._update_summary()
 
     def on_input_changed(self, event: Input.Changed) -> None:
