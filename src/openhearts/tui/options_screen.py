@@ -89,12 +89,14 @@ class OptionsScreen(Screen[OptionsResult | None]):
 
     # Layout ------------------------------------------------------------------------
 
-    def _row(self, label: str, widget: Any, help_text: str = "") -> ComposeResult:
+    def _row(
+        self, label: str, widget: Any, help_text: str = "", help_id: str | None = None
+    ) -> ComposeResult:
         with Horizontal(classes="option-row"):
             yield Label(label, classes="option-label")
             yield widget
         if help_text:
-            yield Static(help_text, classes="option-help")
+            yield Static(help_text, id=help_id, classes="option-help")
 
     def compose(self) -> ComposeResult:
         s = self.settings
@@ -119,8 +121,9 @@ class OptionsScreen(Screen[OptionsResult | None]):
                 yield from self._row(
                     "Opponents' level",
                     _select([(level, level) for level in levels], s.level, "opt-level"),
+                    _level_note(s.level),
+                    help_id="opt-level-note",
                 )
-                yield Static(_level_note(s.level), id="opt-level-note", classes="option-help")
                 yield from self._row(
                     "Opponents' names",
                     Input(", ".join(s.opponents), id="opt-opponents", placeholder="West, North…"),
