@@ -321,7 +321,11 @@ def test_play_a_complete_deal_by_clicking(server: str, browser: Browser) -> None
     with new_page(browser, viewport={"width": 1280, "height": 800}) as page:
         page.goto(server + "/")
         page.fill("#player-name", "Ann")
+        # Under the level list, what the chosen level does, in the server's words.
+        page.select_option("#play-now-level", "expert")
+        expect(page.locator("#play-now-level-note")).to_contain_text("thinks longer")
         page.select_option("#play-now-level", "random")
+        expect(page.locator("#play-now-level-note")).to_have_text("Random: plays any legal card.")
         page.click("#play-now")
         page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
         expect(page.locator("#hand .hand-card")).to_have_count(13)

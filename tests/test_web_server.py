@@ -782,6 +782,8 @@ def test_pages_and_config_are_served(server: ServerThread) -> None:
     config = server.get("/api/config").json()
     assert config["protocol"] == 1
     assert "random" in config["levels"]
+    assert config["level_notes"]["random"] == "plays any legal card"
+    assert set(config["level_notes"]) == set(config["levels"])
     assert {p["name"] for p in config["presets"]} >= {"standard", "source-000"}
     assert server.get("/healthz").json() == {"ok": True}
     assert server.get("/static/../server.py").status_code == 404

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .bots import LEVEL_NOTES
 from .extras import missing_extra_message
 from .options import add_rules_arguments
 
@@ -26,8 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--level",
         default="easy",
-        help="computer players' level: random, easy, hard or expert (expert thinks longer; "
-        "default: easy)",
+        help="computer players' level: "
+        + "; ".join(f"{level} ({note})" for level, note in LEVEL_NOTES.items())
+        + "; default: easy",
     )
     parser.add_argument(
         "--no-auto-play-one",

@@ -41,6 +41,7 @@ __all__ = [
     "LEVELS",
     "BOTS",
     "LEVEL_NOTES",
+    "level_note",
     "make_bot",
     "load_bot",
     "act",
@@ -136,8 +137,22 @@ LEVEL_NOTES: dict[str, str] = {
     "random": "plays any legal card",
     "easy": "rules of thumb of a careful casual player",
     "hard": "searches the cards it cannot see",
-    "expert": "the strongest; reads the other players' play and thinks longer (up to a second)",
+    "expert": "the strongest; reads the other players' play and thinks longer, up to a second",
 }
+
+
+def level_note(level: str) -> str:
+    """A few words on a level as written in settings, options included, for every face.
+
+    >>> level_note("hard:budget=30")
+    'searches the cards it cannot see; options: budget=30'
+    >>> level_note("program")
+    'a computer player'
+    """
+    name, _, options = level.partition(":")
+    note = LEVEL_NOTES.get(name, "a computer player")
+    return f"{note}; options: {options}" if options else note
+
 
 #: Every bot that can be seated by name (the levels and outside programs): name ->
 #: factory taking a seed and keyword options (``hard``'s budget, OpenSpiel's sims...).

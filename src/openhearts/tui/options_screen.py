@@ -17,7 +17,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
-from ..bots import LEVEL_NOTES
+from ..bots import level_note
 from ..rules import (
     PRESET_SOURCES,
     PRESETS,
@@ -55,13 +55,6 @@ class OptionsResult:
 
     action: str
     settings: Settings
-
-
-def _level_note(level: str) -> str:
-    """What the chosen level does, so that ``expert``'s longer thinking is no surprise."""
-    name, _, options = level.partition(":")
-    note = LEVEL_NOTES.get(name, "a computer player")
-    return f"{note}; options: {options}" if options else note
 
 
 def _select(options: list[tuple[str, Any]], value: Any, id: str) -> Select[Any]:
@@ -121,7 +114,7 @@ class OptionsScreen(Screen[OptionsResult | None]):
                 yield from self._row(
                     "Opponents' level",
                     _select([(level, level) for level in levels], s.level, "opt-level"),
-                    _level_note(s.level),
+                    level_note(s.level),
                     help_id="opt-level-note",
                 )
                 yield from self._row(
@@ -362,7 +355,7 @@ class OptionsScreen(Screen[OptionsResult | None]):
         if event.select.id in ("opt-preset", "opt-players"):
             self._fill_rules()
         if event.select.id == "opt-level":
-            self.query_one("#opt-level-note", Static).update(_level_note(str(event.value)))
+            self.query_one("#opt-level-note", Static).update(level_note(str(event.value)))
         self._update_summary()
 
     def on_input_changed(self, event: Input.Changed) -> None:

@@ -26,7 +26,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ..bots import add_level
+from ..bots import add_level, level_note
 from ..extras import missing_extra_message
 from ..options import add_rules_arguments, parse_option
 from ..rules import (
@@ -160,6 +160,7 @@ async def config(request: Request) -> Response:
             "presets": presets,
             "options": _options_schema(),
             "levels": hub.levels,
+            "level_notes": {level: level_note(level) for level in hub.levels},
             "default_level": settings.default_level,
             "default_preset": settings.default_preset,
             "default_players": settings.default_players,

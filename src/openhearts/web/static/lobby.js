@@ -21,9 +21,14 @@ function fillSelect(select, values, selected, label = (v) => v) {
   }
 }
 
-const LEVEL_LABELS = {
-  random: "Random (beginner)", easy: "Easy", hard: "Hard", expert: "Expert (thinks longer)",
-};
+const levelLabel = (level) => level.charAt(0).toUpperCase() + level.slice(1);
+
+/** Under a level list, what the chosen level does (the server's words, as every face has). */
+export function updateLevelNote(select) {
+  const notes = (app.config && app.config.level_notes) || {};
+  const note = $(`${select.id}-note`);
+  note.textContent = notes[select.value] ? `${levelLabel(select.value)}: ${notes[select.value]}.` : "";
+}
 
 function drawHeroFan() {
   const fan = $("hero-fan");
@@ -51,8 +56,10 @@ export async function showLobby() {
   const levels = config.levels || ["random"];
   const level = storage.get("openhearts.level") || config.default_level || levels[0];
   const chosen = levels.includes(level) ? level : levels[0];
-  fillSelect($("play-now-level"), levels, chosen, (v) => LEVEL_LABELS[v] || v);
-  fillSelect($("opt-level"), levels, chosen, (v) => LEVEL_LABELS[v] || v);
+  for (const id of ["play-now-level", "opt-level"]) {
+    fillSelect($(id), levels, chosen, levelLabel);
+    updateLevelNote($(id));
+  }
   const presets = config.presets || [];
   fillSelect(
     $("opt-preset"), presets.map((p) => p.name), config.default_preset || "standard",
