@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from openhearts import Game, Rules
 from openhearts.arena import ArenaError, BotSpec, mean_interval
 from openhearts.bots import Bot, act
-from openhearts.bots.expert import EXPERT_MOON_FEAR, ExpertBot
+from openhearts.bots.expert import ExpertBot
 from openhearts.bots.sampler import Knowledge
 from openhearts.game import PlayerView
 
@@ -71,11 +71,11 @@ def play_board(
     opponent: str,
     board: int,
     from_trick: int = 1,
-    moon_fear: float = EXPERT_MOON_FEAR,
+    moon_fear: float = 0.0,
 ) -> Board:
     """Every rotation of ``board``: the oracle (fearing the others' moons as
-    ``expert``'s ``moon_fear`` says) in seat ``rotation``, ``opponent`` elsewhere, each
-    seeded as the arena seeds its bots."""
+    ``expert``'s ``moon_fear`` says; by default not at all) in seat ``rotation``,
+    ``opponent`` elsewhere, each seeded as the arena seeds its bots."""
     players = rules.players
     spec = BotSpec(opponent)
     points, moons, margins = [], [], []
@@ -114,11 +114,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--moon-fear",
         type=float,
         action="append",
-        help=f"expert's moon_fear for the oracle (default {EXPERT_MOON_FEAR:g}: none); "
+        help="expert's moon_fear for the oracle (default 0: none, whatever expert's "
+        "default; the oracle measures what seeing the cards is worth); "
         "repeat to play the same boards with each",
     )
     args = parser.parse_args(argv)
-    fears: list[float] = args.moon_fear or [EXPERT_MOON_FEAR]
+    fears: list[float] = args.moon_fear or [0.0]
     if not all(0 <= fear < math.inf for fear in fears):
         parser.error("--moon-fear: a number, not negative")
     if len(set(fears)) < len(fears):

@@ -634,7 +634,8 @@ def test_fearing_the_others_moons_adds_to_the_worlds_where_one_happens() -> None
     with pytest.raises(ValueError, match="early_fear"):
         ExpertBot(1, early_fear=-1)
     default = ExpertBot(1)
-    assert default.moon_fear == default.early_fear == EXPERT_MOON_FEAR == 0
+    assert default.moon_fear == default.early_fear == EXPERT_MOON_FEAR == 1
+    assert ExpertBot(1, moon_fear=0).early_fear == 0
     assert ExpertBot(1, moon_fear=2).early_fear == 2
 
 
@@ -645,7 +646,7 @@ def test_a_fear_floor_leaves_the_moons_below_it_alone() -> None:
     game = Game(Rules(), seed=13, first_deal=3)
     view = game.view(game.to_act()[0])
     hands = tuple(game.hand(s).mask for s in range(4))
-    bot = ExpertBot("f", budget=8, pool=24, pass_worlds=4)
+    bot = ExpertBot("f", budget=8, pool=24, pass_worlds=4, moon_fear=0)
     plain, groups = bot._task(view)
     plain = replace(
         plain, deals=(hands,) * 4, weights=(), rivals=(1,) * 4, worlds=range(4), lookahead=0

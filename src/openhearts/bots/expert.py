@@ -11,11 +11,11 @@ shoot.  In its playouts seats look one card ahead rather than following the rule
 thumb blindly: such a seat tries each legal card, plays each out by the rules, and plays
 the best for itself (``lookahead``, :func:`openhearts.bots.hard.lookahead_card`); this
 seat always, the others in half the worlds, as if unsure whether they do.  It passes
-by simulation over more worlds (:mod:`openhearts.bots.passing`).  With ``moon_fear``
-it ranks cards by ``hard``'s objective plus a fear of the others' moons, which that
-objective counts for too little to stop them as often as players expect
-(:mod:`openhearts.bots.objective`).  Everything else (candidates, its own moon plan,
-by default the objective) is ``hard``'s.  It thinks several times longer than ``hard``
+by simulation over more worlds (:mod:`openhearts.bots.passing`).  It ranks cards by
+``hard``'s objective plus a fear of the others' moons (``moon_fear``, once the points in
+play by default), which that objective counts for too little to stop them as often as
+players expect (:mod:`openhearts.bots.objective`).  Everything else (candidates, its
+own moon plan) is ``hard``'s.  It thinks several times longer than ``hard``
 and stays well under a second per play.
 """
 
@@ -60,8 +60,9 @@ EXPERT_POOL = 240
 #: Worlds per candidate pass.
 EXPERT_PASS_WORLDS = 60
 #: What another player's moon costs beyond its points, as a share of the points in play:
-#: nothing by default, since fear that stops moons costs points (docs/bots.md).
-EXPERT_MOON_FEAR = 0.0
+#: once the points, which stops a quarter of the moons for little (docs/bots.md); more
+#: stops few more moons for many more points.
+EXPERT_MOON_FEAR = 1.0
 #: Who looks one card ahead in the playouts: this seat, and the others in half the worlds
 #: (see docs/bots.md for the arena runs behind this choice).
 EXPERT_LOOKAHEAD = LOOKAHEAD_MIXED
@@ -105,9 +106,10 @@ class ExpertBot(HardBot):
         (:func:`~openhearts.bots.objective.margin`), while another seat holds every
         point taken so far.  The points alone count an opponent's moon as a third of a
         moon against this seat (the moon adds as much to two more players), too little
-        to stop moons as often as players expect.  Off by default
-        (:data:`EXPERT_MOON_FEAR`): at 2 the others' moons fall by a third and this seat
-        takes about 0.4 points per deal more against ``hard`` players (docs/bots.md).
+        to stop moons as often as players expect.  1 by default
+        (:data:`EXPERT_MOON_FEAR`): against ``hard`` players their moons fall by a
+        quarter and this seat takes 0.13 points per deal more than without fear; at 2
+        by a third, for 0.38 (docs/bots.md).  0 turns the fear off.
     :param early_fear: the same while no other seat holds every point taken so far,
         which matters only before the first point is taken; None: ``moon_fear``.
     :param pass_fear: fear the others' moons (``early_fear``) in the simulations of
