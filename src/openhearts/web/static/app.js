@@ -15,7 +15,9 @@ import { $, storage } from "./dom.js";
 import { requestHint, requestUndo } from "./hints.js";
 import { loadKeys, onKeyDown } from "./keys.js";
 import { askToLeave, leaveTable } from "./leave.js";
-import { createTable, goToLobby, playNow, updateLevelNote, updatePlayerChoices } from "./lobby.js";
+import {
+  createTable, goToLobby, LEVEL_SELECTS, playNow, updateLevelNote, updatePlayerChoices,
+} from "./lobby.js";
 import { openPlayed } from "./memory.js";
 import { playAgain, startNewGame } from "./newgame.js";
 import { onAutoPlayOne, openOptions } from "./options.js";
@@ -30,7 +32,7 @@ function init() {
   $("play-now-form").addEventListener("submit", playNow);
   $("new-table-form").addEventListener("submit", createTable);
   $("opt-preset").addEventListener("change", updatePlayerChoices);
-  for (const id of ["play-now-level", "opt-level"]) {
+  for (const id of LEVEL_SELECTS) {
     $(id).addEventListener("change", (event) => updateLevelNote(event.target));
   }
   $("nav-lobby").addEventListener("click", goToLobby);

@@ -23,6 +23,9 @@ function fillSelect(select, values, selected, label = (v) => v) {
 
 const levelLabel = (level) => level.charAt(0).toUpperCase() + level.slice(1);
 
+/** The lobby's lists of bot levels, each with a note under it (`${id}-note`). */
+export const LEVEL_SELECTS = ["play-now-level", "opt-level"];
+
 /** Under a level list, what the chosen level does (the server's words, as every face has). */
 export function updateLevelNote(select) {
   const notes = (app.config && app.config.level_notes) || {};
@@ -56,7 +59,7 @@ export async function showLobby() {
   const levels = config.levels || ["random"];
   const level = storage.get("openhearts.level") || config.default_level || levels[0];
   const chosen = levels.includes(level) ? level : levels[0];
-  for (const id of ["play-now-level", "opt-level"]) {
+  for (const id of LEVEL_SELECTS) {
     fillSelect($(id), levels, chosen, levelLabel);
     updateLevelNote($(id));
   }
