@@ -46,12 +46,11 @@ class OracleBot(ExpertBot):
 
     def _deals(
         self, view: PlayerView, knowledge: Knowledge, seed: int
-    ) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...], tuple[int, ...]]:
+    ) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...]]:
         if len(view.tricks) + 1 < self.from_trick:
             return super()._deals(view, knowledge, seed)
-        self._watch = None
         hands = tuple(self.game.hand(seat).mask for seat in range(view.rules.players))
-        return (hands, hands), (), ()
+        return (hands, hands), ()
 
 
 @dataclass(frozen=True)

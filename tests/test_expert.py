@@ -6,10 +6,11 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 
 import pytest
 
-from openhearts import Card, CardSet, Game, Rules
+from openhearts import CardSet, Game, Rules, kernel
 from openhearts.bots import BOTS, LEVEL_NOTES, LEVELS, BotError, act, make_bot
 from openhearts.bots.expert import EXPERT_MOON_FEAR, ExpertBot
 from openhearts.bots.hard import (
@@ -20,23 +21,20 @@ from openhearts.bots.hard import (
     HardBot,
     Plan,
     _evaluate,
-    _Task,
     lookahead_card,
     moon_choices,
     playout,
 )
-from openhearts.bots.inference import (
-    MOON_PRIOR,
-    Inference,
-    explain,
-    hopeless_moons,
-    weighted_deals,
-    world_weight,
+from openhearts.bots.inference import MOON_PRIOR, explain, weighted_deals, world_weight
+from openhearts.bots.objective import shooter_of
+from openhearts.bots.passing import may_shoot, simulate_pass
+from openhearts.bots.policy import (
+    holds_every_point,
+    moon_threat,
+    pass_policy,
+    pass_ranking,
+    play_policy,
 )
-from openhearts.bots.moon import holds_every_point
-from openhearts.bots.objective import margin, shooter_of
-from openhearts.bots.passing import may_shoot, rank_passes, rival_after_passing, simulate_pass
-from openhearts.bots.policy import moon_threat, pass_policy, pass_ranking, play_policy
 from openhearts.bots.sampler import constraints, sample
 from openhearts.deal import DealState
 from openhearts.rules import MoonScoring
@@ -263,36 +261,19 @@ def _hard_deal_until(cards: int) -> Game:
     return game
 
 
-def test_expert_suspects_a_player_collecting_every_point() -> None:
+def test_the_inference_suspects_a_player_collecting_every_point() -> None:
     """Seat 3 has taken every point in this deal, winning tricks a careful player would
-    have ducked: expert watches it, and more so as it goes on."""
+    have ducked: the inference finds it likelier to shoot than the prior, and more so as
+    it goes on."""
     odds = []
     for cards in (19, 27):
         game = _hard_deal_until(cards)
-        seat = game.to_act()[0]
-        view = game.view(seat)
-        bot = ExpertBot("x", budget=40, pool=120)
-        bot.choose_play(view)
-        assert bot._watch is not None and bot._watch[0] == 3
-        odds.append(bot._watch[1])
+        view = game.view(game.to_act()[0])
+        found = weighted_deals(view, constraints(view), random.Random(0), 40, 120)
+        odds.append(found.shooters[3])
     assert MOON_PRIOR <= odds[0] < odds[1]
-
-
-def test_watching_a_shooter_changes_the_search() -> None:
-    game = _hard_deal_until(27)
-    view = game.view(game.to_act()[0])
-    watching = ExpertBot("x", budget=40, pool=120, moon_watch=True).evaluate(view)
-    blind = ExpertBot("x", budget=40, pool=120).evaluate(view)
-    assert [v.margin for v in watching] != [v.margin for v in blind]
-    # Nobody holds every point before the first point is taken: nothing to watch.
-    fresh = Game(seed=0, first_deal=0)
-    bots = [make_bot("easy", s) for s in range(4)]
-    while fresh.phase == "passing":
-        act(fresh, fresh.to_act()[0], bots[fresh.to_act()[0]])
-    act(fresh, fresh.to_act()[0], bots[fresh.to_act()[0]])
-    bot = ExpertBot("x", budget=10, pool=30)
-    bot.choose_play(fresh.view(fresh.to_act()[0]))
-    assert bot._watch is None
+    with pytest.raises(ValueError, match="moon_prior"):
+        ExpertBot(1, moon_prior=1.0)
 
 
 @pytest.mark.parametrize(
@@ -422,80 +403,12 @@ def test_a_rival_shoots_in_the_playouts() -> None:
     assert playout(state.clone(), Plan(1, add_for, shoot=True)) == [26, 0, 26, 26]
 
 
-def test_rivals_are_drawn_by_their_odds_world_by_world() -> None:
-    game = _hard_deal_until(27)
-    seat = game.to_act()[0]
-    view = game.view(seat)
-    knowledge = constraints(view)
-    found = weighted_deals(view, knowledge, random.Random(2), 60, 120, rivals=True)
-    assert len(found.rivals) == len(found.deals)
-    assert set(found.rivals) <= {-1} | set(range(4)) - {seat}
-    # Seat 3 has taken every point, winning tricks a careful player ducks: the likeliest
-    # shooter by far, so the rival of most worlds that have one.
-    drawn = [r for r in found.rivals if r >= 0]
-    assert drawn and drawn.count(3) * 2 > len(drawn)
-    # The same draws leave the deals as they were without rivals.
-    plain = weighted_deals(view, knowledge, random.Random(2), 60, 120)
-    assert plain.deals == found.deals and plain.rivals == ()
-    nobody = weighted_deals(view, knowledge, random.Random(2), 60, 120, 0.0, rivals=True)
-    assert set(nobody.rivals) == {-1}
-
-
-def test_expert_with_rivals_searches_them() -> None:
-    game = _hard_deal_until(27)
-    view = game.view(game.to_act()[0])
-    task, _ = ExpertBot("r", budget=40, pool=120, rivals=True)._task(view)
-    assert len(task.rivals) == len(task.deals) and max(task.rivals) >= 0
-    with_rivals = ExpertBot("r", budget=40, pool=120, rivals=True).evaluate(view)
-    without = ExpertBot("r", budget=40, pool=120).evaluate(view)
-    assert [v.margin for v in with_rivals] != [v.margin for v in without]
-    with pytest.raises(ValueError, match="moon_prior"):
-        ExpertBot(1, moon_prior=1.0)
-
-
-def test_rival_after_passing_is_the_strongest_hand_that_may_shoot() -> None:
-    weak = CardSet.parse("2C 3C 4C 5C 6C 7C 2D 3D 4D 5D 2S 3S 2H").mask
-    strong = CardSet.parse(MOON_HAND).mask
-    fair = CardSet.parse("JC QC KC JD QD KD JS 2S 3S 4S JH QH 2H").mask
-    assert rival_after_passing([weak, weak, weak, weak], 0) == -1
-    assert rival_after_passing([strong, weak, fair, weak], 0) == 2
-    assert rival_after_passing([weak, fair, strong, weak], 0) == 2
-    assert rival_after_passing([weak, strong, weak, strong], 0) == 1
-
-
-def test_passing_with_rivals_changes_some_passes() -> None:
-    changed = 0
-    for seed in range(12):
-        view = Game(seed=seed, first_deal=seed % 3).view(seed % 4)
-        key = f"k:{seed}"
-        plain = simulate_pass(view, key, moon_choices(view), 8)
-        wary = simulate_pass(view, key, moon_choices(view), 8, rivals=True)
-        assert CardSet(wary) <= view.hand and wary.bit_count() == 3
-        changed += plain != wary
-        assert ExpertBot(key, pass_worlds=8, pass_rivals=True).choose_pass(view).mask == (
-            simulate_pass(
-                view, f"{key}:{view.deal_number}:{view.seat}", moon_choices(view), 8, rivals=True
-            )
-        )
-    assert changed
-
-
-def test_the_moon_alarm_sees_a_shooter_earlier() -> None:
+def test_an_alarm_sees_a_shooter_from_fewer_points() -> None:
     rules = Rules()
-    assert ExpertBot(1)._alarm(rules) == 13  # half of the 26 points: the rules of thumb
-    assert ExpertBot(1, moon_alarm=0.25)._alarm(rules) == 7
-    assert ExpertBot(1, moon_alarm=1)._alarm(rules) == 26
     taken = [0, CardSet.parse("2H 3H 4H 5H 6H 7H 8H").mask, 0, 0]
     assert moon_threat(taken, rules.point_mask) == -1
     assert moon_threat(taken, rules.point_mask, 7) == 1
     assert moon_threat(taken, rules.point_mask, 8) == -1
-    game = _hard_deal_until(27)
-    view = game.view(game.to_act()[0])
-    alarmed = ExpertBot("a", budget=40, pool=120, moon_alarm=0.1).evaluate(view)
-    calm = ExpertBot("a", budget=40, pool=120).evaluate(view)
-    assert [v.margin for v in alarmed] != [v.margin for v in calm]
-    with pytest.raises(ValueError, match="moon_alarm"):
-        ExpertBot(1, moon_alarm=0)
 
 
 def test_an_eager_player_weighs_the_moon_with_any_hand() -> None:
@@ -526,47 +439,6 @@ def test_a_hopeful_player_sees_no_one_stop_a_moon() -> None:
     plain = HardBot("h", budget=40).evaluate(view)
     assert [v.margin for v in hopeful] != [v.margin for v in plain]
     assert make_bot("hard", 1, moon_eager=1, moon_hope=1).moon_hope  # type: ignore[attr-defined]
-
-
-def test_a_moon_is_hopeless_where_the_cards_cannot_make_it() -> None:
-    """Seat 1 of this deal shoots when it goes for the moon from the first card (see
-    the rival test above); the others' cards could not, and seat 2 is the one asking."""
-    game = Game(Rules(), seed=13, first_deal=3)
-    view = game.view(2)
-    hidden = [game.hand(s).mask for s in range(4)]
-    assert hopeless_moons(view, [hidden]) == [(True, False, True, True)]
-    # Without a moon in the rules, every moon is hopeless.
-    flat = Game(Rules(moon=MoonScoring.NONE), seed=13, first_deal=3)
-    assert hopeless_moons(flat.view(2), [hidden]) == [(True,) * 4]
-
-
-def test_only_the_holder_of_every_point_can_still_shoot() -> None:
-    game = _hard_deal_until(27)
-    view = game.view(game.to_act()[0])
-    holders = [s for s in range(4) if view.won[s].mask & view.rules.point_mask]
-    assert holders == [3]
-    knowledge = constraints(view)
-    worlds = [sample(knowledge, random.Random(world)) for world in range(10)]
-    for hopeless in hopeless_moons(view, worlds):
-        assert all(hopeless[s] for s in range(4) if s != 3)
-
-
-def test_moon_hands_moves_the_shooter_odds_to_worlds_that_can_shoot() -> None:
-    game = _hard_deal_until(27)
-    view = game.view(game.to_act()[0])
-    knowledge = constraints(view)
-    plain = weighted_deals(view, knowledge, random.Random(1), 40, 120, rivals=True)
-    hands = weighted_deals(view, knowledge, random.Random(1), 40, 120, rivals=True, hopeless=True)
-    assert hands.shooters[3] != plain.shooters[3]
-
-    def could(inference: Inference) -> float:
-        """The share of the worlds where seat 3 is drawn to shoot in which it could."""
-        drawn = [list(d) for d, r in zip(inference.deals, inference.rivals, strict=True) if r == 3]
-        return sum(not lost[3] for lost in hopeless_moons(view, drawn)) / max(len(drawn), 1)
-
-    assert could(hands) > could(plain)
-    searched = ExpertBot("m", budget=40, pool=120, rivals=True, moon_hands=True).evaluate(view)
-    assert searched[0].card in view.legal
 
 
 # Fearing the others' moons -------------------------------------------------------------
@@ -603,23 +475,25 @@ def test_the_shooter_is_read_from_the_points(options: dict[str, object]) -> None
     assert shots >= 3
 
 
-def test_fearing_the_others_moons_adds_to_the_worlds_where_one_happens() -> None:
+def test_fearing_the_others_moons_adds_to_the_worlds_where_one_happens(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Seat 1 of this deal shoots when it goes for the moon from the first card (the
-    rival test above): searched on the true hands with seat 1 as the rival, the fear
-    of its moon adds a whole moon's worth to the objective wherever it shoots."""
+    rival test above): searched on the true hands with seat 1 going for the moon in
+    every playout, the fear of its moon adds a whole moon's worth to the objective
+    wherever it shoots, and nothing else changes."""
     game = Game(Rules(), seed=13, first_deal=3)
     seat = game.to_act()[0]
     assert seat != 1
     view = game.view(seat)
     hands = tuple(game.hand(s).mask for s in range(4))
     task, _ = ExpertBot("f", budget=8, pool=24, pass_worlds=4, moon_fear=0)._task(view)
-    task = replace(
-        task, deals=(hands,) * 4, weights=(), rivals=(1,) * 4, worlds=range(4), lookahead=0
-    )
+    task = replace(task, deals=(hands,) * 4, weights=(), worlds=range(4), lookahead=0)
     assert task.moon_fear == 0
     feared = replace(task, moon_fear=4)
     # Nobody has a point yet: the early fear counts.
     assert ExpertBot("f", moon_fear=4, early_fear=3)._task(view)[0].moon_fear == 3
+    monkeypatch.setattr(kernel, "evaluate", partial(kernel.evaluate, rival=1))
     before, after = _evaluate(task), _evaluate(feared)
     moon = 4 * view.rules.points_in_play
     shots = 0
@@ -639,84 +513,6 @@ def test_fearing_the_others_moons_adds_to_the_worlds_where_one_happens() -> None
     assert ExpertBot(1, moon_fear=2).early_fear == 2
 
 
-def test_a_fear_floor_leaves_the_moons_below_it_alone() -> None:
-    """With a fear floor the search counts, per card, the worlds where another seat shot
-    (the fourth total), and takes the fear off again for the share of them up to the
-    floor: a floor at every world leaves the ranking of no fear, a floor of 0 the fear."""
-    game = Game(Rules(), seed=13, first_deal=3)
-    view = game.view(game.to_act()[0])
-    hands = tuple(game.hand(s).mask for s in range(4))
-    bot = ExpertBot("f", budget=8, pool=24, pass_worlds=4, moon_fear=0)
-    plain, groups = bot._task(view)
-    plain = replace(
-        plain, deals=(hands,) * 4, weights=(), rivals=(1,) * 4, worlds=range(4), lookahead=0
-    )
-    feared = replace(plain, moon_fear=4)
-    counted = _evaluate(replace(feared, fear_floor=0.5))
-    moon = 4 * view.rules.points_in_play
-    for row, more in zip(_evaluate(plain), counted, strict=True):
-        assert more[3] == (more[0] - row[0]) / moon  # the worlds with another's moon
-    assert any(row[3] for row in counted) and not any(row[3] for row in _evaluate(feared))
-
-    def ranking(task: _Task) -> list[tuple[Card, float, float]]:
-        bot._task = lambda view: (task, groups)  # type: ignore[method-assign]
-        return bot._search(view)
-
-    unfeared = ranking(plain)
-    floored = ranking(replace(feared, fear_floor=1.0))
-    assert [c for c, _, _ in floored] == [c for c, _, _ in unfeared]
-    assert [m for _, _, m in floored] == pytest.approx([m for _, _, m in unfeared])
-    assert ranking(replace(feared, fear_floor=0.0)) == ranking(feared) != unfeared
-    with pytest.raises(ValueError, match="fear_floor"):
-        ExpertBot(1, fear_floor=1)
-    assert ExpertBot("f", fear_floor=0.1)._task(view)[0].fear_floor == 0.1
-
-
-def test_a_near_moon_is_feared_as_a_moon() -> None:
-    """With ``near_moon`` a playout where another seat took at least that share of the
-    points counts for the fear as its moon would; this seat's own points never do."""
-    rules = Rules()
-    fear = 2 * rules.points_in_play
-    base = margin([0, 25, 1, 0], 0, 26)
-    assert margin([0, 25, 1, 0], 0, 26, 2, near_moon=0.95) == base + fear
-    assert margin([0, 24, 2, 0], 0, 26, 2, near_moon=0.95) == margin([0, 24, 2, 0], 0, 26)
-    assert margin([25, 1, 0, 0], 0, 26, 2, near_moon=0.95) == margin([25, 1, 0, 0], 0, 26)
-    # This seat's own moon gives the others 26 each: no near moon of theirs.
-    assert margin([0, 26, 26, 26], 0, 26, 2, near_moon=0.95) == margin([0, 26, 26, 26], 0, 26)
-    assert margin([0, 25, 1, 0], 0, 26, 0, near_moon=0.95) == base  # no fear, no near moon
-    game = Game(rules, seed=13, first_deal=3)
-    view = game.view(game.to_act()[0])
-    assert ExpertBot("f", moon_fear=2, near_moon=0.9)._task(view)[0].near_moon == 0.9
-    assert ExpertBot("f")._task(view)[0].near_moon == 0
-    with pytest.raises(ValueError, match="near_moon"):
-        ExpertBot(1, near_moon=1.5)
-
-
-def test_fear_odds_weighs_each_seats_moon_by_its_odds_of_shooting() -> None:
-    """With ``fear_odds`` the fear of a seat's moon is scaled by that seat's odds of
-    going for the moon, as the inference of the same decision finds them, against the
-    prior; without the option every seat is feared alike, and without an inference to
-    find the odds the option is refused rather than silently doing nothing."""
-    game = _hard_deal_until(27)
-    view = game.view(game.to_act()[0])
-    bot = ExpertBot("f", moon_fear=2, fear_odds=True, moon_prior=0.2)
-    task = bot._task(view)[0]
-    assert len(task.fear_scale) == view.rules.players
-    assert all(0 <= scale <= 1 / 0.2 for scale in task.fear_scale)
-    assert task.fear_scale == tuple(odds / 0.2 for odds in bot._odds)
-    # Seat 3 holds every point taken: the inference finds it likelier to shoot than the prior.
-    assert task.fear_scale[3] > 1
-    doubled = margin([26, 26, 26, 0], 0, 26, 2, scale=(1, 1, 1, 2))
-    assert doubled == margin([26, 26, 26, 0], 0, 26) + 2 * 2 * 26
-    assert ExpertBot("f", moon_fear=2)._task(view)[0].fear_scale == ()
-    with pytest.raises(ValueError, match="fear_odds: needs the inference"):
-        ExpertBot("f", budget=40, pool=40, moon_fear=2, fear_odds=True)
-    weighted = ExpertBot("f", budget=40, pool=40, weighted=True, moon_fear=2, fear_odds=True)
-    assert len(weighted._task(view)[0].fear_scale) == view.rules.players
-    with pytest.raises(ValueError, match="fear_odds"):
-        ExpertBot(1, fear_odds=True, moon_prior=0)
-
-
 def test_the_fear_grows_once_another_seat_holds_every_point() -> None:
     game = _hard_deal_until(27)
     seat = game.to_act()[0]
@@ -727,36 +523,13 @@ def test_the_fear_grows_once_another_seat_holds_every_point() -> None:
     assert ExpertBot("f", budget=80, pool=80, moon_fear=4)._task(view)[0].moon_fear == 4
 
 
-def test_passing_fears_the_others_moons_only_when_asked() -> None:
-    """pass_fear ranks the passes on margins grown by whole moons' worth of fear, over
-    the same worlds; without it the passes are ranked as before."""
-    feared_worlds = 0
-    for seed in range(6):
-        view = Game(seed=seed, first_deal=seed % 3).view(seed % 4)
-        key = f"k:{seed}"
-        plain = {p.mask: p for p in rank_passes(view, key, moon_choices(view), 8)}
-        feared = rank_passes(view, key, moon_choices(view), 8, moon_fear=4)
-        for value in feared:
-            extra = (value.margin - plain[value.mask].margin) * 8 / (4 * 26)
-            assert extra >= -1e-9 and abs(extra - round(extra)) < 1e-9
-            feared_worlds += round(extra)
-        fearful = ExpertBot(key, pass_worlds=8, moon_fear=4, early_fear=4)
-        assert fearful.choose_pass(view) == ExpertBot(key, pass_worlds=8).choose_pass(view)
-        assert ExpertBot(key, pass_worlds=8, early_fear=4, pass_fear=True).choose_pass(
-            view
-        ).mask == simulate_pass(
-            view, f"{key}:{view.deal_number}:{view.seat}", moon_choices(view), 8, moon_fear=4
-        )
-    assert feared_worlds > 0
-
-
 @pytest.mark.parametrize(
     ("level", "options", "message"),
     [
         ("expert", {"moon_fear": "x"}, "moon_fear=x: a number"),
         ("expert", {"early_fear": "lots"}, "early_fear=lots: a number"),
         ("hard", {"budget": "many"}, "budget=many: a number"),
-        ("expert", {"moon_watch": "false"}, "moon_watch=false: 1 (on) or 0 (off)"),
+        ("expert", {"weighted": "false"}, "weighted=false: 1 (on) or 0 (off)"),
         ("hard", {"moon_eager": "yes"}, "moon_eager=yes: 1 (on) or 0 (off)"),
         ("expert", {"moon_fear": math.nan}, "moon_fear=nan: a finite number"),
         ("hard", {"budget": math.inf}, "budget=inf: a finite number"),
@@ -770,4 +543,4 @@ def test_options_given_as_text_where_a_number_is_wanted_get_a_message(
     word where a bot wants a number (or 0/1) is refused by name, not taken as true."""
     with pytest.raises(BotError, match=message.replace("(", r"\(").replace(")", r"\)")):
         make_bot(level, 1, **options)
-    assert make_bot("expert", 1, moon_fear=2, moon_watch=0).moon_fear == 2  # type: ignore[attr-defined]
+    assert make_bot("expert", 1, moon_fear=2, weighted=0).moon_fear == 2  # type: ignore[attr-defined]

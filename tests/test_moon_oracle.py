@@ -19,9 +19,9 @@ def test_the_oracle_searches_the_true_hands() -> None:
     seat = game.to_act()[0]
     view = game.view(seat)
     oracle = script.OracleBot("o", game, budget=2, pool=2)
-    deals, weights, rivals = oracle._deals(view, constraints(view), 0)
+    deals, weights = oracle._deals(view, constraints(view), 0)
     truth = tuple(game.hand(s).mask for s in range(4))
-    assert deals == (truth, truth) and not weights and not rivals
+    assert deals == (truth, truth) and not weights
     # Seeing the cards only from a later trick, it searches sampled deals until then.
     later = script.OracleBot("o", game, 13, budget=4, pool=8)
     assert len(later._deals(view, constraints(view), 0)[0]) == 4

@@ -323,9 +323,7 @@ def reference_evaluate(
     choices = _moon_choices(rules, add_for)
     results: list[Points] = []
     jack = rules.jack_of_diamonds
-    plans = [
-        Plan(root, choices, jack, shoot, -1, lookahead, depth, rival, alarm) for shoot in modes
-    ]
+    plans = [Plan(root, choices, jack, shoot, lookahead, depth, rival, alarm) for shoot in modes]
     for card in candidates:
         if not 0 <= card < 52 or not legal >> card & 1:
             raise ValueError(f"candidate {card} may not be played now")

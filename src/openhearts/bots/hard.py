@@ -42,9 +42,9 @@ from ..deal import MOON_CHOICE, PLAYING, DealState
 from ..game import PlayerView, conventional_moon_choice
 from ..rules import Rules
 from .base import BaseBot
-from .objective import fear_above, margin, other_shot
+from .objective import margin
 from .passing import PassValue, rank_passes, simulate_pass
-from .policy import JD, QS, holds_every_point, moon_threat, pass_policy, play_policy
+from .policy import JD, QS, moon_threat, pass_policy, play_policy
 from .sampler import Knowledge, WorldSampler, constraints, sample
 
 __all__ = [
@@ -96,9 +96,6 @@ class Plan:
     jack: bool = False
     #: Seat ``root`` plays for every point while no one else has taken any.
     shoot: bool = False
-    #: A seat taken to go for the moon, and stopped by everyone else, while it holds
-    #: every point taken (:mod:`openhearts.bots.moon`); -1 for none.
-    watch: int = -1
     #: :data:`LOOKAHEAD_ROOT` has seat ``root``, :data:`LOOKAHEAD_ALL` every seat, choose
     #: each card by trying every legal card and playing each out (:func:`lookahead_card`)
     #: instead of by the rules of thumb.
@@ -120,7 +117,7 @@ def playout(state: DealState, plan: Plan) -> list[int]:
     the deal's points."""
     players = state.players
     point_mask = state.rules.point_mask
-    root, watch, rival, alarm = plan.root, plan.watch, plan.rival, plan.alarm
+    root, rival, alarm = plan.root, plan.rival, plan.alarm
     shoot, lookahead = plan.shoot, plan.lookahead
     # Who looks like shooting the moon, read when a trick is led with a choice.
     threat = -1
@@ -129,10 +126,7 @@ def playout(state: DealState, plan: Plan) -> list[int]:
         if legal & (legal - 1):
             trick = state.trick
             if not trick:
-                if watch >= 0 and holds_every_point(state.taken, watch, point_mask):
-                    threat = watch
-                else:
-                    threat = moon_threat(state.taken, point_mask, alarm)
+                threat = moon_threat(state.taken, point_mask, alarm)
             seat = state.to_move
             if lookahead == LOOKAHEAD_ALL or (lookahead == LOOKAHEAD_ROOT and seat == root):
                 state.play_card(lookahead_card(state, legal, plan))
@@ -233,9 +227,6 @@ class _Task:
     deals: tuple[tuple[int, ...], ...] = ()
     #: How much each of ``deals`` counts; empty: each counts once.
     weights: tuple[float, ...] = ()
-    #: For each of ``deals``, another seat going for the moon in its playouts
-    #: (:func:`playout`'s ``rival``, -1: none); empty: none in any.
-    rivals: tuple[int, ...] = ()
     #: :func:`playout`'s ``alarm`` (0: from half of the points in play).
     alarm: int = 0
     #: Deal worlds with :class:`WorldSampler` and play them out through the compiled
@@ -246,23 +237,12 @@ class _Task:
     depth: int = 1
     #: What another seat's moon costs beyond its points (:func:`.objective.margin`).
     moon_fear: float = 0.0
-    #: The share of playouts with another seat's moon that the fear leaves alone
-    #: (:func:`~openhearts.bots.objective.fear_above`).
-    fear_floor: float = 0.0
-    #: :func:`~openhearts.bots.objective.margin`'s ``near_moon``.
-    near_moon: float = 0.0
-    #: :func:`~openhearts.bots.objective.margin`'s ``scale``: per seat, a factor on the
-    #: fear of its moon (empty: 1 for every seat).
-    fear_scale: tuple[float, ...] = ()
 
 
-#: Per (candidate, mode): [sum of objective, sum of own points, worlds], every sum
-#: counting each world for its weight (:attr:`_Task.weights`).
-#: Per candidate and mode: the sums of the margin (fear included), of own points, of
-#: the worlds' weights, and of the weights of worlds where another seat shot (counted
-#: only with a fear floor).
+#: Per candidate and mode: the sums of the margin (fear included), of own points and of
+#: the worlds' weights (:attr:`_Task.weights`; 1 each without).
 _Totals = list[list[float]]
-TOTALS = 4
+TOTALS = 3
 
 
 def _evaluate(task: _Task) -> _Totals:
@@ -296,19 +276,14 @@ def _evaluate(task: _Task) -> _Totals:
             lookahead = LOOKAHEAD_ALL if world % 2 else LOOKAHEAD_ROOT
         outcomes = evaluate(
             rules, position, task.candidates, seat, task.modes, task.add_for, lookahead,
-            task.depth, task.rivals[world] if task.rivals else -1, task.alarm,
+            task.depth, alarm=task.alarm,
         )  # fmt: skip
         weight = task.weights[world] if task.weights else 1
         for index, points in enumerate(outcomes):
             row = totals[index]
-            row[0] += weight * margin(
-                points, seat, rules.points_in_play, task.moon_fear, task.near_moon,
-                task.fear_scale,
-            )  # fmt: skip
+            row[0] += weight * margin(points, seat, rules.points_in_play, task.moon_fear)
             row[1] += weight * points[seat]
             row[2] += weight
-            if task.fear_floor and other_shot(points, seat, rules.points_in_play):
-                row[3] += weight
     return totals
 
 
@@ -429,8 +404,7 @@ class HardBot(BaseBot):
         if self.pass_worlds:
             chosen = simulate_pass(
                 view, self._pass_key(view), moon_choices(view), self.pass_worlds,
-                lookahead=self._pass_lookahead(), rivals=self._pass_rivals(),
-                moon_fear=self._pass_fear(),
+                lookahead=self._pass_lookahead(),
             )  # fmt: skip
             return CardSet(chosen)
         return CardSet(
@@ -445,8 +419,7 @@ class HardBot(BaseBot):
         """
         return rank_passes(
             view, self._pass_key(view), moon_choices(view), self.pass_worlds,
-            lookahead=self._pass_lookahead(), rivals=self._pass_rivals(),
-            moon_fear=self._pass_fear(),
+            lookahead=self._pass_lookahead(),
         )  # fmt: skip
 
     def _alarm(self, rules: Rules) -> int:
@@ -458,36 +431,10 @@ class HardBot(BaseBot):
         """Who looks ahead in the playouts of passing by simulation: nobody here."""
         return LOOKAHEAD_NONE
 
-    def _pass_rivals(self) -> bool:
-        """Whether a seat that may shoot after the passes shoots in the playouts of
-        passing by simulation: not here."""
-        return False
-
     def _moon_fear(self, view: PlayerView) -> float:
         """What another seat's moon costs beyond its points, as a share of the points in
         play, in the search of a play from ``view``
         (:func:`~openhearts.bots.objective.margin`): nothing here."""
-        return 0.0
-
-    def _pass_fear(self) -> float:
-        """The same in the simulations of passing: nothing here."""
-        return 0.0
-
-    def _near_moon(self) -> float:
-        """The share of the points in play another seat must take in a playout for the
-        fear to count it as a moon (:func:`~openhearts.bots.objective.margin`); 0 here:
-        only a moon."""
-        return 0.0
-
-    def _fear_scale(self) -> tuple[float, ...]:
-        """Per seat, a factor on the fear of its moon in the search of the play under
-        way (:func:`~openhearts.bots.objective.margin`'s ``scale``): none here, every
-        seat feared alike."""
-        return ()
-
-    def _fear_floor(self) -> float:
-        """The share of playouts showing another seat's moon that the fear leaves
-        alone (:func:`~openhearts.bots.objective.fear_above`): none here."""
         return 0.0
 
     def _pass_key(self, view: PlayerView) -> str:
@@ -523,22 +470,12 @@ class HardBot(BaseBot):
         totals = self._totals(task)
         modes = task.modes
         results: list[tuple[Card, float, float]] = []
-        pip = task.rules.points_in_play
-
-        def value(row: list[float]) -> float:
-            if not row[2]:
-                return math.inf
-            mean = row[0] / row[2]
-            if task.fear_floor:
-                mean -= fear_above(row[3] / row[2], task.moon_fear, task.fear_floor, pip)
-            return mean
-
         for index, card in enumerate(task.candidates):
             rows = totals[index * len(modes) : (index + 1) * len(modes)]
-            best = min(rows, key=value)
+            best = min(rows, key=lambda row: row[0] / row[2] if row[2] else math.inf)
             worlds = best[2] or 1.0
             for member in groups[card]:
-                results.append((Card(member), best[1] / worlds, value(best) if best[2] else 0.0))
+                results.append((Card(member), best[1] / worlds, best[0] / worlds))
         results.sort(key=lambda item: (item[2], item[0]))
         return results
 
@@ -566,7 +503,7 @@ class HardBot(BaseBot):
         seed = zlib.crc32(key.encode())
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
         knowledge = constraints(view)
-        deals, weights, rivals = self._deals(view, knowledge, seed)
+        deals, weights = self._deals(view, knowledge, seed)
         task = _Task(
             rules=rules,
             knowledge=knowledge,
@@ -588,15 +525,11 @@ class HardBot(BaseBot):
             deadline=deadline,
             deals=deals,
             weights=weights,
-            rivals=rivals,
             alarm=self._alarm(rules),
             compiled=self.compiled,
             lookahead=self.lookahead,
             depth=self.depth,
             moon_fear=self._moon_fear(view),
-            fear_floor=self._fear_floor(),
-            near_moon=self._near_moon(),
-            fear_scale=self._fear_scale(),
         )
         return task, groups
 
@@ -609,12 +542,11 @@ class HardBot(BaseBot):
 
     def _deals(
         self, view: PlayerView, knowledge: Knowledge, seed: int
-    ) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...], tuple[int, ...]]:
-        """Deals of the hidden cards to search, chosen before searching, how much each
-        counts (empty: once each) and who goes for the moon in each (empty: nobody).  No
-        deals (here) lets every world sample its own deal uniformly among the consistent
-        ones."""
-        return (), (), ()
+    ) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...]]:
+        """Deals of the hidden cards to search, chosen before searching, and how much each
+        counts (empty: once each).  No deals (here) lets every world sample its own deal
+        uniformly among the consistent ones."""
+        return (), ()
 
     def _parallel(self, task: _Task) -> _Totals:
         if self._pool is None:

@@ -12,11 +12,6 @@ no world is ruled out by a model that is only an approximation.
 
 :func:`weighted_deals` draws a pool of consistent worlds and keeps as many as the search
 will play, chosen in proportion to their weights (systematic resampling).
-
-A player going for the moon does so with a hand that can take every point: with
-``hopeless`` (:func:`hopeless_moons`), a world in which a seat's going for the moon from
-here would fail against the rules of thumb makes that seat's shooting unlikely, so the
-odds of a shooter gather on the worlds where it holds the cards to succeed.
 """
 
 from __future__ import annotations
@@ -26,11 +21,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from .. import kernel
 from ..deal import DealState
 from ..game import PlayerView
-from ..rules import MoonScoring
-from .policy import JD, moon_threat, pass_ranking, play_policy
+from .policy import moon_threat, pass_ranking, play_policy
 from .sampler import Knowledge, sample
 
 __all__ = [
@@ -42,8 +35,6 @@ __all__ = [
     "PLAY_MISS",
     "PASS_MISS",
     "MOON_PRIOR",
-    "MOON_HOPELESS",
-    "hopeless_moons",
     "Choice",
     "PlayModel",
     "LEARNED_FLOOR",
@@ -59,9 +50,6 @@ PASS_MISS: Final = 0.6
 LEARNED_FLOOR: Final = 0.25
 #: How likely another player is to be going for the moon, before seeing its play.
 MOON_PRIOR: Final = 0.1
-#: Weight factor for going for the moon in a world where the moon would fail
-#: (:func:`hopeless_moons`).
-MOON_HOPELESS: Final = 0.1
 
 
 def _alike(first: int, second: int, known: int) -> bool:
@@ -207,55 +195,6 @@ def world_weight(view: PlayerView, hidden: list[int]) -> float:
     return explain(view, hidden).weight(moon_prior=0.0)
 
 
-def hopeless_moons(view: PlayerView, worlds: Sequence[list[int]]) -> list[tuple[bool, ...]]:
-    """For each world of ``worlds`` (each other seat's cards now) and each seat in it:
-    whether, if it went for the moon from here (playing for every point while nobody
-    else has one, the others playing by the rules of thumb and stopping a shooter they
-    see, this seat playing its rule-of-thumb card first), it would fail.  This seat, a
-    seat that can no longer shoot (someone else has a point) and every seat when the
-    rules have no moon are hopeless.  Only for this seat's turn in the play phase."""
-    rules = view.rules
-    players = rules.players
-    seat = view.seat
-    taken = tuple(won.mask for won in view.won)
-    point_mask = rules.point_mask
-    holders = [s for s in range(players) if taken[s] & point_mask]
-    if rules.moon == MoonScoring.NONE or len(holders) > 1 or not view.legal:
-        return [(True,) * players for _ in worlds]
-    # Who may still shoot: the one holder of points, or anyone while nobody has any.
-    hopefuls = [s for s in (holders or range(players)) if s != seat]
-    hand = view.hand.mask
-    trick = tuple(int(card) for _, card in view.trick)
-    leader = view.leader if view.leader is not None else seat
-    played = view.played.mask
-    card = play_policy(
-        seat, hand, view.legal.mask, list(trick), leader, players, played,
-        moon_threat(list(taken), point_mask), rules.jack_of_diamonds,
-    )  # fmt: skip
-    tricks_won = tuple(sum(1 for t in view.tricks if t.winner == s) for s in range(players))
-    # Without a moon the points add up to the points in play (less the J♦ bonus).
-    jack = rules.jack_of_diamonds and rules.deck_mask >> JD & 1
-    normal = rules.points_in_play - (10 if jack else 0)
-    found = []
-    for hidden in worlds:
-        hands = tuple(hand if s == seat else hidden[s] for s in range(players))
-        position = kernel.Position(
-            hands, leader, trick, taken, tricks_won, played, view.hearts_broken
-        )
-        hopeless = [True] * players
-        for shooter in hopefuls:
-            points = kernel.evaluate(rules, position, (card,), seat, (False,), None, 0, 1, shooter)[
-                0
-            ]
-            mine = points[shooter]
-            shot = sum(points) != normal and all(
-                mine < points[s] for s in range(players) if s != shooter
-            )
-            hopeless[shooter] = not shot
-        found.append(tuple(hopeless))
-    return found
-
-
 @dataclass(frozen=True)
 class Inference:
     """The deals to search and, for each seat, how likely it is to be shooting.
@@ -267,9 +206,6 @@ class Inference:
     deals: tuple[tuple[int, ...], ...]
     shooters: tuple[float, ...]
     weights: tuple[float, ...] = ()
-    #: For each deal, a seat drawn as going for the moon by its odds in that deal (-1:
-    #: none); empty unless asked for (``rivals``).
-    rivals: tuple[int, ...] = ()
 
 
 def weighted_deals(
@@ -280,20 +216,11 @@ def weighted_deals(
     pool: int,
     moon_prior: float = MOON_PRIOR,
     resample: bool = True,
-    rivals: bool = False,
-    hopeless: bool = False,
     model: PlayModel | None = None,
 ) -> Inference:
     """``keep`` deals of the hidden cards, drawn from ``pool`` consistent ones in
     proportion to their weight (:meth:`Explanation.weight`), and each seat's chance of
     going for the moon averaged over the pool by the same weights.
-
-    With ``rivals``, each deal kept also gets a seat drawn as going for the moon in it,
-    each other seat with its odds of shooting in that deal (:meth:`Explanation.shooter_odds`),
-    or none (-1).
-
-    With ``hopeless``, a seat's going for the moon counts :data:`MOON_HOPELESS` times
-    less in a world where it would fail (:func:`hopeless_moons`).
 
     With ``resample`` False, every deal of the pool is kept with its weight (scaled to
     average 1) instead: the search then counts each deal for its weight, which spends
@@ -314,11 +241,6 @@ def weighted_deals(
         explained = [
             replace(e, normal=_times(e.normal, f), shooting=_times(e.shooting, s))
             for e, (f, s) in zip(explained, factors, strict=True)
-        ]
-    if hopeless and view.legal:
-        explained = [
-            _hope(explanation, lost)
-            for explanation, lost in zip(explained, hopeless_moons(view, worlds), strict=True)
         ]
     weights = [e.weight(moon_prior) for e in explained]
     total = sum(weights)
@@ -342,10 +264,7 @@ def weighted_deals(
     deals = tuple(
         tuple(hand if s == seat else worlds[i][s] for s in range(players)) for i in chosen
     )
-    drawn: tuple[int, ...] = ()
-    if rivals:
-        drawn = tuple(_rival(explained[i], seat, moon_prior, rng) for i in chosen)
-    return Inference(deals, shooters, kept_weights, drawn)
+    return Inference(deals, shooters, kept_weights)
 
 
 #: Weighs the choices :func:`explain` left, world by world: for each world, each seat's
@@ -357,26 +276,6 @@ PlayModel = Callable[
 
 def _times(factors: tuple[float, ...], more: Sequence[float]) -> tuple[float, ...]:
     return tuple(a * b for a, b in zip(factors, more, strict=True))
-
-
-def _hope(explanation: Explanation, hopeless: tuple[bool, ...]) -> Explanation:
-    """``explanation`` with going for the moon made unlikely where it is ``hopeless``."""
-    shooting = tuple(
-        factor * MOON_HOPELESS if lost else factor
-        for factor, lost in zip(explanation.shooting, hopeless, strict=True)
-    )
-    return replace(explanation, shooting=shooting)
-
-
-def _rival(explained: Explanation, seat: int, moon_prior: float, rng: random.Random) -> int:
-    """A seat other than ``seat`` drawn as going for the moon by its odds, or -1."""
-    draw = rng.random()
-    for other in range(len(explained.normal)):
-        if other != seat:
-            draw -= explained.shooter_odds(other, moon_prior)
-            if draw < 0:
-                return other
-    return -1
 
 
 def _resample(weights: list[float], total: float, keep: int, rng: random.Random) -> list[int]:

@@ -4,16 +4,14 @@ A deal's outcome for a seat is its points less the other seats' average (lower i
 better): the arena's measure, under which an opponent's moon costs a seat only what
 the moon adds to it beyond the others.  A seat that should stop moons more than that
 margin says adds a *fear* of them: a share of the points in play for every playout
-where another seat shoots (:func:`margin`).  Where the fear should answer only a
-moon that a fair share of the playouts shows, not the odd one, the search takes
-:func:`fear_above` off again.
+where another seat shoots (:func:`margin`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["shooter_of", "margin", "other_shot", "fear_above"]
+__all__ = ["shooter_of", "margin"]
 
 
 def shooter_of(points: Sequence[int], points_in_play: int) -> int:
@@ -40,63 +38,23 @@ def shooter_of(points: Sequence[int], points_in_play: int) -> int:
     return -1
 
 
-def other_shot(points: Sequence[int], seat: int, points_in_play: int) -> bool:
-    """Whether a seat other than ``seat`` shot the moon or the sun in a deal scored
-    ``points``.
-
-    >>> other_shot([26, 0, 26, 26], 0, 26), other_shot([26, 0, 26, 26], 1, 26)
-    (True, False)
-    """
-    shooter = shooter_of(points, points_in_play)
-    return shooter >= 0 and shooter != seat
-
-
-def fear_above(moons: float, moon_fear: float, floor: float, points_in_play: int) -> float:
-    """What to take off a card's average :func:`margin` (fear included) so that the
-    fear counts only the share of playouts with another seat's moon above ``floor``:
-    of ``moons``, that share, the fear covers ``moons - floor`` (nothing below it).
-
-    >>> fear_above(0.02, 4, 0.05, 26), fear_above(0.30, 4, 0.05, 26)
-    (2.08, 5.2)
-    >>> fear_above(0.30, 4, 0.0, 26)
-    0.0
-    """
-    return moon_fear * points_in_play * min(moons, floor)
-
-
-def margin(
-    points: Sequence[int],
-    seat: int,
-    points_in_play: int,
-    moon_fear: float = 0.0,
-    near_moon: float = 0.0,
-    scale: Sequence[float] = (),
-) -> float:
+def margin(points: Sequence[int], seat: int, points_in_play: int, moon_fear: float = 0.0) -> float:
     """``seat``'s points less the others' average, plus ``moon_fear`` times the points
-    in play when another seat shot, or, with ``near_moon`` above 0, took at least that
-    share of the points in play (a moon nearly made: a seat that took most points
-    without trying to shoot could have shot had it tried).  ``scale``, one factor per
-    seat, weighs the fear by who shot (empty: 1 for every seat).
+    in play when another seat shot.
 
     >>> margin([0, 13, 13, 0], 0, 26), margin([26, 0, 26, 26], 0, 26)
     (-8.666666666666666, 8.666666666666668)
     >>> margin([26, 0, 26, 26], 0, 26, moon_fear=2), margin([26, 0, 26, 26], 1, 26, 2)
     (60.66666666666667, -26.0)
-    >>> margin([0, 22, 4, 0], 0, 26, 2), margin([0, 22, 4, 0], 0, 26, 2, near_moon=0.8)
-    (-8.666666666666666, 43.333333333333336)
-    >>> margin([26, 0, 26, 26], 0, 26, 2, scale=(1, 0.5, 1, 1))
-    34.66666666666667
+    >>> margin([0, 22, 4, 0], 0, 26, 2)
+    -8.666666666666666
     """
     own = points[seat]
     value = own - (sum(points) - own) / (len(points) - 1)
     if not moon_fear:
         return value
     shooter = shooter_of(points, points_in_play)
-    if shooter < 0 and near_moon:
-        most = max((p, s) for s, p in enumerate(points) if s != seat)
-        if most[0] >= near_moon * points_in_play:
-            shooter = most[1]
-    # A moon of this seat's own adds to the others, and is no one's near moon.
+    # A moon of this seat's own adds to the others: no fear of it.
     if shooter < 0 or shooter == seat:
         return value
-    return value + (scale[shooter] if scale else 1.0) * moon_fear * points_in_play
+    return value + moon_fear * points_in_play

@@ -12,9 +12,7 @@ lowest average of own points minus the others' average wins; ties keep the rule 
 thumb's pass, which is always a candidate.
 
 A hand strong enough to shoot is also played out with this seat going for every point,
-and a candidate counts with its better plan, as in ``hard``'s play.  With ``rivals``, a
-seat whose hand after the passes may shoot goes for every point in the playouts too (the
-strongest such seat), so that a pass that would hand another player a moon counts for it.
+and a candidate counts with its better plan, as in ``hard``'s play.
 """
 
 from __future__ import annotations
@@ -36,7 +34,6 @@ __all__ = [
     "rank_passes",
     "PassValue",
     "may_shoot",
-    "rival_after_passing",
     "PassModel",
 ]
 
@@ -65,17 +62,6 @@ def _view_candidates(view: PlayerView, width: int) -> list[int]:
     hand = view.hand.mask
     rules = view.rules
     return _candidates(hand, rules.cards_passed, rules.jack_of_diamonds, width, may_shoot(hand))
-
-
-def rival_after_passing(hands: Sequence[int], seat: int) -> int:
-    """The seat other than ``seat`` whose hand may shoot (:func:`may_shoot`) with the most
-    cards from the jack up, the first on ties; -1 when none may."""
-    best, best_high = -1, -1
-    for other, hand in enumerate(hands):
-        high = _high_cards(hand)
-        if other != seat and high * 2 >= hand.bit_count() and high > best_high:
-            best, best_high = other, high
-    return best
 
 
 def _high_cards(hand: int) -> int:
@@ -110,8 +96,6 @@ def simulate_pass(
     width: int = 6,
     model: PassModel = pass_policy,
     lookahead: int = 0,
-    rivals: bool = False,
-    moon_fear: float = 0.0,
 ) -> int:
     """The pass (a card mask) with the best simulated result for ``view.seat``.
 
@@ -120,15 +104,11 @@ def simulate_pass(
     :param model: how the other seats pass (default: ``easy``'s rules).
     :param lookahead: who looks one card ahead in the playouts (0 nobody, 1 this seat,
         2 every seat: :func:`openhearts.kernel.evaluate`).
-    :param rivals: another seat whose hand after the passes may shoot goes for the moon
-        in the playouts (:func:`rival_after_passing`).
-    :param moon_fear: what another seat's moon costs beyond its points, as a share of
-        the points in play (:func:`~openhearts.bots.objective.margin`).
     """
     candidates = _view_candidates(view, width)
     if len(candidates) == 1 or worlds < 1 or view.pass_target is None:
         return candidates[0]
-    ranked = rank_passes(view, key, add_for, worlds, width, model, lookahead, rivals, moon_fear)
+    ranked = rank_passes(view, key, add_for, worlds, width, model, lookahead)
     return ranked[0].mask
 
 
@@ -140,8 +120,6 @@ def rank_passes(
     width: int = 6,
     model: PassModel = pass_policy,
     lookahead: int = 0,
-    rivals: bool = False,
-    moon_fear: float = 0.0,
 ) -> list[PassValue]:
     """Every candidate pass with its simulated numbers, best first (the order
     :func:`simulate_pass` chooses by; the parameters are its own).
@@ -178,13 +156,10 @@ def rank_passes(
             )
             leader = next(s for s in range(players) if after[s] >> first[0] & 1)
             start = kernel.Position(after, leader, (), zeros, zeros, 0, False)
-            rival = rival_after_passing(after, seat) if rivals else -1
-            outcomes = kernel.evaluate(
-                rules, start, first, seat, modes, add_for, lookahead, 1, rival
-            )
+            outcomes = kernel.evaluate(rules, start, first, seat, modes, add_for, lookahead)
             for m, points in enumerate(outcomes):
                 owns[index][m] += points[seat]
-                totals[index][m] += margin(points, seat, rules.points_in_play, moon_fear)
+                totals[index][m] += margin(points, seat, rules.points_in_play)
     # Ranked on the sums themselves (not averages), ties to the earlier candidate, so
     # the rule of thumb's pass wins ties.
     order = sorted(range(len(candidates)), key=lambda i: (min(totals[i]), i))
