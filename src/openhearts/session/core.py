@@ -232,7 +232,7 @@ class Session:
         return [undo_last_choice(self.game, seat, self.auto_play_one)]
 
     def hint(self, seat: int | None = None) -> Hint:
-        """What the hard computer player would do in the person's place (raises
+        """What the expert computer player would do in the person's place (raises
         :class:`~openhearts.session.hints.NoHint`); slow, so faces run it in a worker
         with a view taken first (:func:`~openhearts.session.hints.make_hint`)."""
         return make_hint(self.view(seat), seed=self.game.seed)

@@ -5,7 +5,8 @@ ranked by, so the recommendation (the first) is always the best by its own numbe
 
 * playing: every legal card with the points you can expect to take in the rest of
   the deal and the margin over the others' average that the ``expert`` player ranks
-  cards by (lower is better: a moon shot counts for what it is worth);
+  cards by (lower is better: a moon shot counts for what it is worth, and another
+  player's moon once more, the ``expert``'s fear of moons);
 * passing: every pass the ``expert`` player considers, each with the points you can
   expect to take in the deal after it and the margin over the others' average it is
   ranked by (found by playing each out on many deals of the hidden cards);

@@ -21,14 +21,14 @@ __all__ = ["hint_json"]
 
 
 def hint_json(view: PlayerView, seed: object, budget: int | None = None) -> dict[str, Any]:
-    """What the hard computer player would do in the view's seat (slow: a worker thread
+    """What the expert computer player would do in the view's seat (slow: a worker thread
     runs it).  Choices come best first, each with the numbers they are ranked by."""
     try:
         hint = make_hint(view, seed=seed, budget=budget)
     except NoHint as error:
         raise WebError("not_your_turn", str(error)) from None
     except ImportError as error:
-        raise WebError("hint_unavailable", f"hints need the hard bot ({error})") from None
+        raise WebError("hint_unavailable", f"hints need the expert bot ({error})") from None
     if hint.kind == HintKind.PASS:
         return {
             "phase": view.phase,

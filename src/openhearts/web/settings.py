@@ -28,7 +28,7 @@ class Settings:
     default_options: dict[str, Any] = field(default_factory=dict)
     #: Tables one address may create per minute (0: no limit).
     create_rate: int = 30
-    #: Worlds per decision for the hard bot's hints (None: its default).
+    #: Worlds per decision for the expert bot's play hints (None: its default).
     hint_budget: int | None = None
     #: Messages per second one connection may send, and the burst allowed.
     message_rate: float = 20.0

@@ -38,7 +38,7 @@ export function onHint(message) {
     flash(`Hint: pass ${cards} (chosen for you: confirm with Pass).${passNumbers(message.ranking)}`);
   } else if (message.phase === "playing" && Array.isArray(message.ranking)
       && message.ranking.length) {
-    // Best first: the order is the hard player's (points against the others' average).
+    // Best first: the order is the expert player's (points against the others' average).
     const best = message.ranking[0];
     if (!isCardCode(best.card)) return;
     app.hintCard = best.card;
