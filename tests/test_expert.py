@@ -25,13 +25,7 @@ from openhearts.bots.hard import (
     moon_choices,
     playout,
 )
-from openhearts.bots.inference import (
-    MOON_PRIOR,
-    explain,
-    shooter_pass_ranking,
-    weighted_deals,
-    world_weight,
-)
+from openhearts.bots.inference import MOON_PRIOR, explain, weighted_deals, world_weight
 from openhearts.bots.objective import shooter_of
 from openhearts.bots.passing import may_shoot, simulate_pass
 from openhearts.bots.policy import (
@@ -43,7 +37,6 @@ from openhearts.bots.policy import (
 )
 from openhearts.bots.sampler import constraints, sample
 from openhearts.deal import DealState
-from openhearts.game import PlayerView
 from openhearts.rules import MoonScoring
 
 MOON_HAND = "AS KS QS AH KH QH JH TH AC KC AD KD 2C"
@@ -162,51 +155,6 @@ def test_weighted_deals_fit_the_facts_and_favour_likely_worlds() -> None:
     rng = random.Random(1)
     uniform = [sample(knowledge, rng) for _ in range(40)]
     assert mean_weight(kept) > mean_weight(uniform)
-
-
-def _after_a_pass_of(lowest: bool, seed: int) -> PlayerView:
-    """Seat 1's view once the cards are passed left, seat 0 (its passer) having passed
-    its three lowest cards (``lowest``) or by the rules of thumb, the others by ``easy``."""
-    game = Game(seed=seed, first_deal=0)
-    assert game.pass_direction == "left"
-    hand = game.hand(0).mask
-    chosen = shooter_pass_ranking(hand)[:3] if lowest else pass_ranking(hand, 3, False)[:3]
-    game.pass_cards(0, chosen)
-    bots = [make_bot("easy", s) for s in range(4)]
-    while game.phase == "passing":
-        seat = game.to_act()[0]
-        act(game, seat, bots[seat])
-    view = game.view(1)
-    assert view.pass_source == 0 and view.received == CardSet(chosen)
-    return view
-
-
-def test_a_pass_of_low_cards_looks_like_a_shooters_with_moon_pass() -> None:
-    """With ``moon_pass`` the inference weighs the pass received by a shooter's pass
-    where the passer is going for the moon: a pass of the lowest cards raises the
-    passer's odds of shooting, a pass by the rules of thumb lowers them."""
-    for seed in range(3):
-        for lowest in (True, False):
-            view = _after_a_pass_of(lowest, seed)
-            knowledge = constraints(view)
-            plain = weighted_deals(view, knowledge, random.Random(seed), 40, 120)
-            aware = weighted_deals(view, knowledge, random.Random(seed), 40, 120, moon_pass=True)
-            if lowest:
-                assert aware.shooters[0] > max(plain.shooters[0], MOON_PRIOR)
-            else:
-                assert aware.shooters[0] < min(plain.shooters[0], MOON_PRIOR)
-            # The other seats are weighed as before.
-            assert aware.shooters[2:] == pytest.approx(plain.shooters[2:])
-            # Without a shooter in the prior the pass weighs every world as before.
-            hidden = sample(knowledge, random.Random(seed))
-            one, other = explain(view, hidden), explain(view, hidden, moon_pass=True)
-            assert other.weight(0.0) == pytest.approx(one.weight(0.0))
-    view = _after_a_pass_of(True, 0)
-    knowledge = constraints(view)
-    searched = ExpertBot("m", budget=40, pool=120, moon_pass=True)._deals(view, knowledge, 5)[0]
-    aware = weighted_deals(view, knowledge, random.Random(5), 40, 120, moon_pass=True)
-    plain = weighted_deals(view, knowledge, random.Random(5), 40, 120)
-    assert searched == aware.deals != plain.deals
 
 
 def test_without_resampling_every_pool_deal_is_kept_with_its_weight() -> None:

@@ -74,11 +74,6 @@ class ExpertBot(HardBot):
         simulation (0 nobody, 1 this seat, 2 every seat).
     :param moon_prior: the inference's prior odds that another player is going for the
         moon (:data:`~openhearts.bots.inference.MOON_PRIOR`).
-    :param moon_pass: in the inference, the pass received from a player going for the
-        moon is weighed as a shooter's pass (its lowest cards,
-        :func:`~openhearts.bots.inference.shooter_pass_ranking`) rather than by the rules
-        of thumb, so that low cards passed make the passer look like a shooter holding
-        the high ones (:func:`~openhearts.bots.inference.explain`).
     :param moon_fear: what another seat's moon costs this seat beyond its points, as a
         share of the points in play, in the search of its plays
         (:func:`~openhearts.bots.objective.margin`), while another seat holds every
@@ -117,7 +112,6 @@ class ExpertBot(HardBot):
         depth: int = 1,
         pass_lookahead: int = LOOKAHEAD_NONE,
         moon_prior: float = MOON_PRIOR,
-        moon_pass: bool = False,
         moon_fear: float = EXPERT_MOON_FEAR,
         early_fear: float | None = None,
         learned: bool = False,
@@ -136,7 +130,6 @@ class ExpertBot(HardBot):
         if not 0 <= moon_prior < 1:
             raise ValueError("moon_prior: a probability, at least 0 and under 1")
         self.moon_prior = moon_prior
-        self.moon_pass = moon_pass
         if early_fear is None:
             early_fear = moon_fear
         if moon_fear < 0 or early_fear < 0:
@@ -167,7 +160,6 @@ class ExpertBot(HardBot):
         found = weighted_deals(
             view, knowledge, random.Random(seed), self.budget, self.pool,
             moon_prior=self.moon_prior, resample=not self.weighted, model=self._model(view),
-            moon_pass=self.moon_pass,
         )  # fmt: skip
         return found.deals, found.weights
 

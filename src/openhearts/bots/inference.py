@@ -21,7 +21,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from ..cards import Suit
 from ..deal import DealState
 from ..game import PlayerView
 from .policy import moon_threat, pass_ranking, play_policy
@@ -39,7 +38,6 @@ __all__ = [
     "Choice",
     "PlayModel",
     "LEARNED_FLOOR",
-    "shooter_pass_ranking",
 ]
 
 #: Weight factor for a card another player chose differently from the model.
@@ -97,16 +95,9 @@ def explain(
     play_miss: float = PLAY_MISS,
     pass_miss: float = PASS_MISS,
     choices: list[Choice] | None = None,
-    moon_pass: bool = False,
 ) -> Explanation:
     """Replay the deal so far in the world ``hidden`` (each other seat's cards now) and
     compare every choice another seat made with the two models of its play.
-
-    The pass we received is weighed by the rules of thumb's pass for the whole world;
-    with ``moon_pass``, by them only where its passer plays normally, and where it is
-    going for the moon by a shooter's pass instead, its lowest cards
-    (:func:`shooter_pass_ranking`), so that a pass of low cards makes its passer look
-    like a shooter with the high cards it kept.
 
     With ``choices``, the plays are left for another model to weigh
     (:func:`openhearts.bots.learned.play_factors`): each choice among two or more
@@ -167,34 +158,12 @@ def explain(
         received = view.received.mask
         # What the passer held before passing, give or take the cards it received.
         before = held[source] | received
-        kept = _kept_better(pass_ranking(before, rules.cards_passed, jack), received)
-        passing = pass_miss**kept
-        if moon_pass:
-            normal[source] *= passing
-            shooting[source] *= pass_miss ** _kept_better(shooter_pass_ranking(before), received)
-            passing = 1.0
+        order = pass_ranking(before, rules.cards_passed, jack)
+        worst = max(order.index(card) for card in range(52) if received >> card & 1)
+        kept_better = sum(1 for card in order[:worst] if not received >> card & 1)
+        passing = pass_miss**kept_better
     normal[seat] = shooting[seat] = 1.0
     return Explanation(tuple(normal), tuple(shooting), passing)
-
-
-def _kept_better(order: list[int], passed: int) -> int:
-    """How many cards the passer kept that ``order`` would rather have passed than one
-    it passed (``passed``, a mask)."""
-    worst = max(order.index(card) for card in range(52) if passed >> card & 1)
-    return sum(1 for card in order[:worst] if not passed >> card & 1)
-
-
-def shooter_pass_ranking(hand: int) -> list[int]:
-    """The cards of ``hand`` the most worth passing for a player going for the moon
-    first: the lowest, a heart first among cards of a rank (a low heart is a trick the
-    shooter cannot win, and so a moon lost).
-
-    >>> from openhearts import Card, CardSet
-    >>> [str(Card(c)) for c in shooter_pass_ranking(CardSet.parse("AS 2C 2H 9D").mask)]
-    ['2H', '2C', '9D', 'AS']
-    """
-    cards = [card for card in range(52) if hand >> card & 1]
-    return sorted(cards, key=lambda card: (card % 13, card // 13 != Suit.HEARTS, card))
 
 
 #: A choice left to another model: the index of the play in the deal, the seat, its
@@ -248,7 +217,6 @@ def weighted_deals(
     moon_prior: float = MOON_PRIOR,
     resample: bool = True,
     model: PlayModel | None = None,
-    moon_pass: bool = False,
 ) -> Inference:
     """``keep`` deals of the hidden cards, drawn from ``pool`` consistent ones in
     proportion to their weight (:meth:`Explanation.weight`), and each seat's chance of
@@ -261,19 +229,14 @@ def weighted_deals(
     With ``model``, the others' plays are weighed by it instead of the rules of thumb
     (a shooter's plays for every point excepted): ``model(view, choices)`` gives, for
     each world, each seat's factors from the choices :func:`explain` left in it.
-
-    ``moon_pass``: weigh the pass received by a shooter's pass too (:func:`explain`).
     """
     players = view.rules.players
     worlds = [sample(knowledge, rng) for _ in range(pool)]
     if model is None:
-        explained = [explain(view, world, moon_pass=moon_pass) for world in worlds]
+        explained = [explain(view, world) for world in worlds]
     else:
         left: list[list[Choice]] = [[] for _ in worlds]
-        explained = [
-            explain(view, world, choices=c, moon_pass=moon_pass)
-            for world, c in zip(worlds, left, strict=True)
-        ]
+        explained = [explain(view, world, choices=c) for world, c in zip(worlds, left, strict=True)]
         factors = model(view, left)
         explained = [
             replace(e, normal=_times(e.normal, f), shooting=_times(e.shooting, s))
