@@ -523,6 +523,17 @@ def test_the_fear_grows_once_another_seat_holds_every_point() -> None:
     assert ExpertBot("f", budget=80, pool=80, moon_fear=4)._task(view)[0].moon_fear == 4
 
 
+def test_an_option_a_bot_does_not_have_is_refused_with_the_ones_it_has() -> None:
+    """A removed or misspelt option gets the list of the bot's options, not Python's
+    complaint about a keyword argument."""
+    with pytest.raises(BotError, match=r"bot 'expert': no option 'moon_watch'; its options: "):
+        make_bot("expert", 1, moon_watch=1)
+    with pytest.raises(BotError, match=r"its options: budget, .*moon_fear, early_fear"):
+        make_bot("expert", 1, moon_watch=1)
+    with pytest.raises(BotError, match="bot 'hard': no option 'pool'"):
+        make_bot("hard", 1, pool=240)
+
+
 @pytest.mark.parametrize(
     ("level", "options", "message"),
     [

@@ -103,8 +103,10 @@ def test_openspiel_bots_play_arena_boards() -> None:
 def test_openspiel_bot_options_are_checked() -> None:
     with pytest.raises(BotError, match="sims"):
         make_bot("openspiel-ismcts", 1, sims=0)
-    with pytest.raises(ArenaError, match="unexpected keyword"):
+    with pytest.raises(ArenaError, match="no option 'depth'; its options: sims, uct_c"):
         BotSpec("openspiel-ismcts:depth=3").build(1)
+    with pytest.raises(ArenaError, match="no option 'kind'"):
+        BotSpec("openspiel-ismcts:kind=random").build(1)
     # A word or an endless number where a number is wanted is named, not compared.
     with pytest.raises(ArenaError, match="sims=lots: a number, please"):
         BotSpec("openspiel-ismcts:sims=lots").build(1)

@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import importlib
+import inspect
 import math
 import random
 import typing
@@ -79,16 +80,39 @@ def _expert(seed: object) -> Bot:
 def _expert_with(seed: object, **options: object) -> Bot:
     from .expert import ExpertBot
 
-    _check_numbers("expert", ExpertBot.__init__, options)
+    _check_options("expert", ExpertBot.__init__, options)
     bot: Bot = ExpertBot(seed, **options)  # type: ignore[arg-type]
     return bot
 
 
-def _check_numbers(level: str, init: Callable[..., None], options: Mapping[str, object]) -> None:
-    """Options from the command line arrive as text when they are not numbers: say
-    which one wants a number, rather than let the bot fail comparing text with one.
-    ``nan`` and ``inf`` read as numbers but pass every range check, so they are refused
-    here too."""
+def _check_options(
+    level: str,
+    init: Callable[..., None],
+    options: Mapping[str, object],
+    reserved: tuple[str, ...] = (),
+) -> None:
+    """Refuse an option the bot does not have, naming the ones it has.  Options from
+    the command line arrive as text when they are not numbers: say which one wants a
+    number, rather than let the bot fail comparing text with one.  ``nan`` and ``inf``
+    read as numbers but pass every range check, so they are refused here too.
+    ``reserved``: parameters the level sets itself, not options.
+
+    >>> from openhearts.bots.hard import HardBot
+    >>> try:
+    ...     _check_options("hard", HardBot.__init__, {"depht": 2})
+    ... except BotError as error:
+    ...     print(error)  # doctest: +ELLIPSIS
+    bot 'hard': no option 'depht'; its options: budget, workers, ..., depth, moon_eager, moon_hope
+    """
+    known = [
+        name
+        for name, parameter in inspect.signature(init).parameters.items()
+        if name not in ("self", "seed", *reserved)
+        and parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
+    ]
+    for name in options:
+        if name not in known:
+            raise BotError(f"bot {level!r}: no option {name!r}; its options: {', '.join(known)}")
     hints = typing.get_type_hints(init)
     for name, value in options.items():
         if isinstance(value, float) and not math.isfinite(value):
@@ -108,7 +132,7 @@ def _openspiel(kind: str) -> Callable[..., Bot]:
     def build(seed: object, **options: object) -> Bot:
         from .openspiel_seat import OpenSpielBot
 
-        _check_numbers(f"openspiel-{kind}", OpenSpielBot.__init__, options)
+        _check_options(f"openspiel-{kind}", OpenSpielBot.__init__, options, ("kind",))
         bot: Bot = OpenSpielBot(seed, kind=kind, **options)  # type: ignore[arg-type]
         return bot
 
@@ -169,7 +193,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
 def _hard_with(seed: object, **options: object) -> Bot:
     from .hard import HardBot
 
-    _check_numbers("hard", HardBot.__init__, options)
+    _check_options("hard", HardBot.__init__, options)
     bot: Bot = HardBot(seed, **options)  # type: ignore[arg-type]
     return bot
 
