@@ -64,14 +64,10 @@ def _view_candidates(view: PlayerView, width: int) -> list[int]:
     return _candidates(hand, rules.cards_passed, rules.jack_of_diamonds, width, may_shoot(hand))
 
 
-def _high_cards(hand: int) -> int:
-    """How many cards of ``hand`` are from the jack up."""
-    return sum(1 for card in range(52) if hand >> card & 1 and card % 13 >= 9)
-
-
 def may_shoot(hand: int) -> bool:
     """A hand with at least half its cards from the jack up may try for the moon."""
-    return _high_cards(hand) * 2 >= hand.bit_count()
+    high = sum(1 for card in range(52) if hand >> card & 1 and card % 13 >= 9)
+    return high * 2 >= hand.bit_count()
 
 
 @dataclass(frozen=True)
