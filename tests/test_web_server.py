@@ -640,7 +640,7 @@ def test_undo_and_hints_against_bots(storage: Storage) -> None:
         hand = state["hand"]
         assert player.request({"type": "pass", "cards": hand[:3]})["type"] == "ack"
         player.until(lambda m: m["type"] == "state" and m["state"]["passed"] is not None)
-        assert player.request_fresh({"type": "undo"})["type"] == "ack"
+        assert player.request({"type": "undo"})["type"] == "ack"
         undone = player.until(
             lambda m: m["type"] == "state" and any(e["event"] == "undone" for e in m["events"])
         )
@@ -669,6 +669,44 @@ def test_undo_and_hints_against_bots(storage: Storage) -> None:
             ranked = [r["card"] for r in hint["ranking"]]
             assert sorted(ranked) == sorted(current["legal"])
         player.close()
+
+
+def test_an_undo_answers_the_card_it_takes_back_not_the_bots_moves_after_it(
+    server: ServerThread,
+) -> None:
+    """A page that has not yet seen the bots' moves after its card may still undo it
+    (the bots move while the person reaches for the button); an undo from before that
+    card, or a second click once it is taken back, is stale and changes nothing."""
+    data = server.post("/api/play-now", {"name": "Ann"}).json()
+    player = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+    state = player.until(lambda m: m["type"] == "state")["state"]
+    assert player.request({"type": "pass", "cards": state["hand"][:3]})["type"] == "ack"
+    mine: tuple[int, str] | None = None  # our card's action number and the card
+    while True:
+        message = player.recv()
+        if message["type"] != "state":
+            continue
+        if mine is not None and message["seq"] > mine[0] + 1:
+            break  # a bot has moved after our card
+        current = message["state"]
+        if current["to_move"] == 0 and current["phase"] == "playing":
+            card = current["legal"][0]
+            assert player.request({"type": "play", "card": card})["type"] == "ack"
+            mine = (message["seq"], card)
+    number, card = mine
+    assert player.request({"type": "undo", "seq": number})["code"] == "stale"
+    assert player.request({"type": "undo", "seq": number + 1})["type"] == "ack"
+    undone = player.until(
+        lambda m: m["type"] == "state" and any(e["event"] == "undone" for e in m["events"])
+    )
+    assert undone["seq"] == number and card in undone["state"]["hand"]
+    assert undone["state"]["to_move"] == 0
+    again = player.request({"type": "undo", "seq": number + 1})
+    assert again["code"] == "stale"
+    stored = server.hub.storage.load_table(data["table_id"])
+    assert stored is not None and stored.game is not None
+    assert len(stored.game.actions) == number
+    player.close()
 
 
 def test_the_host_gives_a_game_against_bots_up_for_a_new_one(server: ServerThread) -> None:

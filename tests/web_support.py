@@ -212,19 +212,6 @@ class Player:
             timeout,
         )
 
-    def request_fresh(self, message: dict[str, Any], tries: int = 50) -> dict[str, Any]:
-        """:meth:`request`, sent again (with the newer action count) while bots moving
-        meanwhile make it stale."""
-        for _ in range(tries):
-            answer = self.request(message)
-            if answer.get("code") != "stale":
-                return answer
-            time.sleep(0.05)
-            with contextlib.suppress(TimeoutError):
-                while True:
-                    self.recv(timeout=0.05)
-        raise AssertionError(f"{message} stayed stale")
-
     @property
     def state(self) -> dict[str, Any]:
         assert self.latest is not None

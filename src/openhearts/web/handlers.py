@@ -5,7 +5,7 @@ from __future__ import annotations
 import hmac
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from ..cards import Card, CardSet
 from ..game import (
@@ -76,10 +76,11 @@ def _fresh(table: Table, game: Game, seen: int) -> None:
     if game.phase == PASSING:
         first -= game.rules.players - len(game.to_act())
     if not first <= seen <= table.seq:
-        raise WebError(
-            "stale",
-            f"that answers move {seen}, but the game is at move {table.seq}: look again",
-        )
+        _stale(seen, table.seq)
+
+
+def _stale(seen: int, now: int) -> NoReturn:
+    raise WebError("stale", f"that answers move {seen}, but the game is at move {now}: look again")
 
 
 async def _hello(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
@@ -164,13 +165,22 @@ async def _undo(hub: Hub, connection: Connection, table: Table, message: Any) ->
         game = _game(table)
         if not table.is_solo(seat):
             raise WebError("not_allowed", "undo is only for games against bots")
-        _fresh(table, game, message.seq)
+        if message.seq > table.seq:
+            _stale(message.seq, table.seq)
         # The session core's undo: back to the person's last real choice (a card "Auto
         # play one" played was none), with everything the bots did after it.
         try:
             popped = list(undo_last_choice(game, seat.index, seat.auto_play_one).actions)
         except UndoError as error:
             raise WebError("nothing_to_undo", str(error)) from None
+        # Bots that moved after the page's last state do not make the undo stale: it
+        # still takes back the same choice.  A choice the page had not yet been shown
+        # (a second tab's) does, and so does a repeated click, whose action count lies
+        # beyond the game's once the first undo is done.
+        if game.action_count >= message.seq:
+            for action in reversed(popped):
+                game.apply(action)
+            _stale(message.seq, table.seq)
         table.version += 1
         try:
             await hub.store(hub.storage.truncate_actions, table.id, table.game_number, table.seq)
