@@ -887,6 +887,81 @@ def test_hint_and_undo_against_bots(server: str, browser: Browser) -> None:
         assert hand(page) == before
 
 
+def test_a_hint_that_arrives_after_the_player_has_acted_is_not_shown(
+    server: str, browser: Browser
+) -> None:
+    """A hint is worked out aside while the player goes on: one that arrives after the
+    player passed or played answers a turn that is over, and must not choose a pass or
+    mark a card then.  The route holds the server's hints back until the player acted,
+    and a chat line sent after a released hint shows when the page has read it."""
+    answer = post(server, "/api/play-now", {"name": "Max", "level": "random"})
+    held: list[str | bytes] = []
+    pages: list[Any] = []
+
+    def route(ws: Any) -> None:
+        upstream = ws.connect_to_server()
+        pages.append(ws)
+
+        def from_server(message: str | bytes) -> None:
+            if json.loads(message)["type"] == "hint":
+                held.append(message)
+            else:
+                ws.send(message)
+
+        upstream.on_message(from_server)
+
+    def wait_held(page: Page) -> str | bytes:
+        for _ in range(600):
+            if held:
+                return held.pop()
+            page.wait_for_timeout(50)
+        raise AssertionError("the server sent no hint")
+
+    def release(page: Page, message: str | bytes, marker: str) -> None:
+        pages[-1].send(message)
+        line = {"type": "chat", "seat": 1, "name": "Bot", "text": marker,
+                "time": "2026-01-01T12:00:00Z"}  # fmt: skip
+        pages[-1].send(json.dumps(line))
+        expect(page.locator("#chat-log")).to_contain_text(marker)
+
+    with new_page(browser, viewport={"width": 1280, "height": 800}) as page:
+        page.route_web_socket(re.compile(rf"/ws/{answer['table_id']}$"), route)
+        open_seat(page, server, answer)
+        wait_passing(page)
+        page.click("#hint")
+        stale_pass = wait_held(page)
+        assert json.loads(stale_pass)["phase"] == "passing"
+        pass_by_clicking(page)
+        page.wait_for_function(
+            "() => document.body.dataset.myTurn === 'true'"
+            " && document.querySelectorAll('#hand .hand-card.legal').length > 1"
+        )
+        release(page, stale_pass, "after the pass")
+        expect(page.locator('#hand .hand-card[aria-pressed="true"]')).to_have_count(0)
+        expect(page.locator("#status")).not_to_contain_text("Hint")
+
+        page.click("#hint")
+        stale_play = wait_held(page)
+        code = page.eval_on_selector_all(
+            "#hand .hand-card.legal", "nodes => nodes.map(n => n.dataset.card)"
+        )[0]
+        page.click(f'#hand [data-card="{code}"]')
+        wait_played(page, code)
+        release(page, stale_play, "after the card")
+        expect(page.locator("#hand .hand-card.hint")).to_have_count(0)
+        expect(page.locator("#status")).not_to_contain_text("Hint")
+
+        # A hint the player waits for is still shown.
+        page.wait_for_function(
+            "() => document.body.dataset.myTurn === 'true'"
+            " && document.querySelectorAll('#hand .hand-card.legal').length > 1"
+        )
+        page.click("#hint")
+        release(page, wait_held(page), "in time")
+        expect(page.locator("#hand .hand-card.hint")).to_have_count(1)
+        expect(page.locator("#status")).to_contain_text("Hint: play")
+
+
 def test_reconnects_after_the_server_restarts(
     browser: Browser, tmp_path_factory: pytest.TempPathFactory
 ) -> None:

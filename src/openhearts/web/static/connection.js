@@ -179,6 +179,8 @@ export function send(type, fields = {}) {
   const shown = app.seq ?? 0;
   if (GAME_ACTIONS.includes(type)) showHeld();
   const id = app.nextId++;
+  // A hint answers the turn it was asked on: one asked before this action is stale.
+  if (type !== "hint" && GAME_ACTIONS.includes(type)) app.lastAction = id;
   app.pending.set(id, type);
   const counted = { pass: shown, play: shown, moon: shown, undo: app.seq ?? 0 };
   const seen = type in counted ? { seq: counted[type] } : {};

@@ -4,7 +4,7 @@ import { flash } from "./announce.js";
 import { cardName, isCardCode } from "./cards.js";
 import { send } from "./connection.js";
 import { focusCard, renderHand } from "./hand.js";
-import { app, cardsToPass, mySeat } from "./store.js";
+import { app, cardsToPass, isMyTurn, mustPass, mySeat } from "./store.js";
 import { listWords } from "./words.js";
 
 export function requestHint() {
@@ -31,6 +31,13 @@ export function requestUndo() {
 
 export function onHint(message) {
   app.pending.delete(message.id);
+  // Thought about while the player went on (a card played, a pass, an undo): shown now,
+  // it would mark a card or a pass for a turn that is over.
+  if (!(message.id > app.lastAction) || !app.state || app.state.phase !== message.phase) return;
+  if ((message.phase === "passing" && !mustPass())
+      || (message.phase === "playing" && !isMyTurn())) {
+    return;
+  }
   if (message.phase === "passing" && Array.isArray(message.pass)) {
     app.selected = message.pass.filter(isCardCode).slice(0, cardsToPass());
     renderHand();

@@ -24,6 +24,7 @@ export const app = {
   selected: [],
   focusCard: null,
   hintCard: null,
+  lastAction: 0,
   flash: null,
   busy: false,
   typed: "",
