@@ -19,7 +19,7 @@ import pytest
 from openhearts import play
 from openhearts.bots import make_bot
 from openhearts.cards import Card, CardSet
-from openhearts.game import Game
+from openhearts.game import Game, Pass, Play
 from openhearts.plain import PlainSession, run_plain
 from openhearts.record import load, save
 from openhearts.rules import Rules
@@ -564,6 +564,24 @@ def test_pass_hint(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         float(v) for v in ranked[: len(ranked) // 2]
     )
     assert "Hints are for choosing a card to play." not in console.text
+
+
+def test_play_for_me(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """'go' (or 'g') has the computer pass and play in the person's place, what a hint
+    would suggest; the game goes on from there as after the person's own choice."""
+    bots = {s: make_bot("random", s) for s in (1, 2, 3)}
+    console = Console(monkeypatch, lines=("go", "g", "G"), limit=3)
+    game = Game(seed=1)
+    PlainSession(game, bots, save_path=str(tmp_path / "g.json")).run()
+    text = console.text
+    passed = re.search(r"The computer passes the (\S+), the (\S+) and the (\S+) for you\.", text)
+    assert passed is not None
+    assert f"You pass {' '.join(passed.groups())} to West." in text
+    chosen = re.findall(r"The computer plays the (\S+) for you\.", text)
+    assert len(chosen) == 2
+    mine = [action for action in game.actions if action.seat == 0]
+    assert mine[0] == Pass(0, CardSet.parse(" ".join(passed.groups())))
+    assert [Play(0, Card.parse(card)) in mine for card in chosen] == [True, True]
 
 
 def test_duplicate_names_are_numbered(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

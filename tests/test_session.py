@@ -3,6 +3,7 @@ names, seeds, saving and the key map."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from openhearts.session import Session, SessionError, SessionInfo
 from openhearts.session.events import (
     BotReplaced,
     CardPlayed,
+    CardsPassed,
     DealScored,
     DealStarted,
     GameOver,
@@ -186,6 +188,66 @@ def test_pass_hint_and_no_hint_out_of_turn() -> None:
     session.pass_cards(0, hint.best.cards)
     with pytest.raises(NoHint):
         session.hint()
+
+
+def test_play_for_me_passes_and_plays_what_the_hint_suggests() -> None:
+    session = Session.new(Rules(), 5, ["You"], level="easy", auto_play_one=False)
+    hint = session.hint()
+    events = session.play_for_me()
+    assert isinstance(events[0], CardsPassed) and events[0].cards == hint.best.cards
+    to_human(session)
+    hint = session.hint()
+    assert hint.kind == HintKind.PLAY
+    events = session.play_for_me()
+    assert isinstance(events[0], CardPlayed)
+    assert (events[0].seat, events[0].card) == (0, hint.best.card)
+
+
+def test_play_for_me_with_a_single_legal_card() -> None:
+    """The first lead, from a hand of clubs with auto play one off: only the 2♣."""
+    ranks = "23456789TJQKA"
+    hands = [" ".join(rank + suit for rank in ranks) for suit in "CDSH"]
+    game = Game(Rules.preset("standard", pass_cycle=("hold",)), seed=1, hands=[hands])
+    session = Session(game, Session.new(Rules(), 0, ["x"], level="random").seats,
+                      auto_play_one=False)  # fmt: skip
+    assert session.view().legal == CardSet.parse("2C")
+    events = session.play_for_me()
+    assert isinstance(events[0], CardPlayed) and events[0].card == Card.parse("2C")
+
+
+def test_play_for_me_makes_the_moon_choice_the_hint_suggests() -> None:
+    game = moon_game()
+    session = Session(game, Session.new(Rules(), 0, ["x"], level="random").seats)
+    assert session.hint().best.others_add is True
+    session.play_for_me()
+    assert game.scores == [10, 116, 66, 76]
+
+
+def test_a_choice_worked_out_for_another_turn_is_not_followed() -> None:
+    session = Session.new(Rules(), 5, ["You"], level="easy", auto_play_one=False)
+    stale = session.hint()
+    session.pass_cards(0, session.view().hand.cards()[:3])
+    with pytest.raises(SessionError, match=r"^Wait for the others to pass\."):
+        session.follow(stale)
+    to_human(session)
+    first = session.hint()
+    session.play(0, session.view().legal.cards()[0])
+    to_human(session)
+    with pytest.raises(SessionError, match="earlier turn"):
+        session.follow(first)
+    # Undone back to the same turn, the same choice holds again.
+    session.undo()
+    played = session.follow(first)[0]
+    assert isinstance(played, CardPlayed) and (played.seat, played.card) == (0, first.best.card)
+    with pytest.raises(SessionError, match="played by the computer"):
+        session.follow(replace(first, seat=1))
+
+
+def test_play_for_me_out_of_turn_says_why() -> None:
+    session = Session.new(Rules(), 5, ["You"], level="easy")
+    session.play_for_me()
+    with pytest.raises(NoHint, match="your turn"):
+        session.play_for_me()
 
 
 def test_typed_passes_are_checked_in_sentences() -> None:

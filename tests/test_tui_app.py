@@ -20,6 +20,7 @@ from textual.widgets import Input
 from openhearts import Action, Card, CardSet, Game, Rules
 from openhearts.bots import act, make_bot
 from openhearts.cards import Suit
+from openhearts.game import Pass, Play
 from openhearts.record import save
 from openhearts.sentences import spoken as words
 from openhearts.session import Seats, Session
@@ -274,6 +275,31 @@ def test_hint_names_a_card(tmp_path: Path) -> None:
                 assert "points to take" in text
             hinted = table(app).query_one(HandView).current
             assert hinted is not None and hinted in view.legal
+
+    asyncio.run(run())
+
+
+def test_g_has_the_computer_pass_and_play_for_you(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            session = table(app).session
+            await pilot.press("g")
+            await settle(pilot, lambda: session.game.phase == "playing" and human_turn(app))
+            assert any(line.startswith("The computer passes the ") for line in app.announcements)
+            mine = [a for a in session.game.actions if a.seat == session.human]
+            assert isinstance(mine[0], Pass) and len(mine[0].cards) == 3
+            before = len(mine)
+            await pilot.press("G")
+            await settle(
+                pilot,
+                lambda: len([a for a in session.game.actions if a.seat == session.human]) > before,
+            )
+            said = next(line for line in reversed(app.announcements) if "for you" in line)
+            card = Card.parse(said.removeprefix("The computer plays the ").split(" for ")[0])
+            mine = [a for a in session.game.actions if a.seat == session.human]
+            assert Play(session.human, card) in mine[before:]
 
     asyncio.run(run())
 

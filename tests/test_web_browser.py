@@ -887,6 +887,45 @@ def test_hint_and_undo_against_bots(server: str, browser: Browser) -> None:
         assert hand(page) == before
 
 
+def test_for_me_passes_and_plays_for_the_player(server: str, browser: Browser) -> None:
+    """G (and the For me button) has the computer make the player's move: the pass, then
+    a card, each what a hint would suggest, sent the way the player's own would be."""
+    answer = post(server, "/api/play-now", {"name": "Max", "level": "random"})
+    with new_page(browser, viewport={"width": 1280, "height": 800}) as page:
+        open_seat(page, server, answer)
+        wait_passing(page)
+        page.evaluate(
+            "() => { window.said = []; new MutationObserver(() => window.said.push("
+            "document.getElementById('announcer').textContent)).observe("
+            "document.getElementById('announcer'), { childList: true }); }"
+        )
+        before = hand(page)
+        page.locator("#hand").focus()
+        page.keyboard.press("g")
+        page.wait_for_function("() => document.body.dataset.phase !== 'passing'")
+        after = hand(page)
+        assert len(set(before) - set(after)) == 3
+        page.wait_for_function(
+            "() => document.body.dataset.myTurn === 'true'"
+            " && document.querySelectorAll('#hand .hand-card.legal').length > 1"
+        )
+        legal = page.eval_on_selector_all(
+            "#hand .hand-card.legal", "nodes => nodes.map(n => n.dataset.card)"
+        )
+        page.click("#play-for-me")
+        page.wait_for_function(
+            'codes => codes.some(c => !document.querySelector(`#hand [data-card="${c}"]`))',
+            arg=legal,
+        )
+        gone = [code for code in legal if code not in hand(page)]
+        assert len(gone) == 1
+        # What the live region said (it speaks a moment after the change).
+        page.wait_for_function("() => window.said.join(' ').includes(' plays the ')")
+        said = " ".join(page.evaluate("() => window.said"))
+        assert re.search(r"The computer passes the .+, the .+ and the .+ for you\.", said), said
+        assert re.search(r"The computer plays the \w+ of \w+ for you\.", said), said
+
+
 def test_a_hint_that_arrives_after_the_player_has_acted_is_not_shown(
     server: str, browser: Browser
 ) -> None:

@@ -7,7 +7,7 @@ from ..cards import Suit
 from ..game import PlayerView
 from ..phases import Phase
 from ..sentences import spoken, trick_line
-from ..sentences.advice import hint_lines
+from ..sentences.advice import chosen_line, hint_lines
 from ..session import NoHint, SessionError
 from ..session.keys import KEYS, Command, command_for_word
 from ..session.outcome import Ending
@@ -65,6 +65,7 @@ def run_command(plain: Table, text: str) -> bool:
         Command.WON: lambda: _won(plain, view),
         Command.UNDO: lambda: _undo(plain),
         Command.HINT: lambda: _hint(plain),
+        Command.PLAY_FOR_ME: lambda: _play_for_me(plain),
         Command.RULES: lambda: _rules(plain),
         Command.READ_TABLE: lambda: plain.say(spoken.table(view)),
         Command.READ_SCORES: lambda: plain.say(spoken.scores(view)),
@@ -194,6 +195,25 @@ def _hint(plain: Table) -> None:
         return
     for line in hint_lines(hint, plain.console.style, [plain.who(s) for s in range(view.players)]):
         plain.say(line)
+
+
+def _play_for_me(plain: Table) -> None:
+    session = plain.session
+    if session.human not in session.game.to_act():
+        plain.say(session.not_now())
+        return
+    plain.say("Thinking...")
+    try:
+        hint = session.hint()
+        events = session.follow(hint)
+    except (NoHint, SessionError) as error:
+        plain.say(str(error))
+        return
+    except Exception as error:  # the computer's choice must never end the game
+        plain.say(f"The computer could not choose this time ({error}).")
+        return
+    plain.say(chosen_line(hint, plain.console.style))
+    plain.tell(events)
 
 
 def _rules(plain: Table) -> None:

@@ -7,6 +7,8 @@ hint ranks them, each with the numbers it is ranked by.
 >>> hint = Hint(HintKind.PLAY, (option("8C", 2.6, -1.3), option("QC", 2.5, 0.4)), seat=0)
 >>> hint_line(hint, Style(), ("You", "West", "North", "East"))
 'Hint: play the 8♣ (about 2.6 points to take, -1.3 against the others). Next: Q♣ 2.5 (+0.4).'
+>>> chosen_line(hint, Style())
+'The computer plays the 8♣ for you.'
 >>> passes = Hint(HintKind.PASS, (option("QS KH AH", 3.1, -2.0), option("KH AH AD", 4, 0.2)), 0)
 >>> hint_lines(passes, Style(), ("You", "West", "North", "East"))[2:]
 ['  Q♠ K♥ A♥: 3.1 (-2.0)', '  A♦ K♥ A♥: 4.0 (+0.2)']
@@ -21,7 +23,7 @@ from ..session.hints import Hint, HintKind, HintOption
 from ..session.words import join_words
 from .style import Style
 
-__all__ = ["hint_line", "hint_lines", "TOP"]
+__all__ = ["chosen_line", "hint_line", "hint_lines", "TOP"]
 
 #: How many ranked choices the one-line hint names.
 TOP = 3
@@ -36,11 +38,16 @@ def _totals(names: Sequence[str], option: HintOption) -> str:
     return ", ".join(f"{name} {total}" for name, total in zip(names, option.totals, strict=True))
 
 
-def _moon_line(hint: Hint, names: Sequence[str]) -> str:
+def _moon_points(hint: Hint) -> int:
     best, other = hint.options
     assert best.totals is not None and other.totals is not None
     # Adding leaves your own total as it is; subtracting moves it by the points in play.
-    points = abs(best.totals[hint.seat] - other.totals[hint.seat])
+    return abs(best.totals[hint.seat] - other.totals[hint.seat])
+
+
+def _moon_line(hint: Hint, names: Sequence[str]) -> str:
+    best = hint.best
+    points = _moon_points(hint)
     if best.others_add:
         return (
             f"Hint: let everyone else add {points} (totals then: {_totals(names, best)}): "
@@ -93,3 +100,14 @@ def hint_lines(hint: Hint, style: Style, names: Sequence[str]) -> list[str]:
     ]
     lines += [f"  {style.cards(option.cards)}: {_value(option)}" for option in hint.options]
     return lines
+
+
+def chosen_line(hint: Hint, style: Style) -> str:
+    """What the computer did in the person's place (the "play for me" key)."""
+    if hint.kind == HintKind.MOON:
+        points = _moon_points(hint)
+        if hint.best.others_add:
+            return f"The computer chooses for you: everyone else adds {points}."
+        return f"The computer chooses for you: you subtract {points} from your own total."
+    verb = "plays" if hint.kind == HintKind.PLAY else "passes"
+    return f"The computer {verb} {_cards(style, hint.best.cards)} for you."

@@ -31,7 +31,7 @@ from ..rules import Rules
 from .checks import SessionError, not_now, pass_problem, play_problem
 from .driver import Decision, decide
 from .events import AutoPlay, BotReplaced, Event, apply_with_events
-from .hints import Hint, make_hint
+from .hints import Hint, HintKind, make_hint, turn_of
 from .memory import MemoryAids, memory_aids
 from .names import table_names
 from .outcome import Outcome, game_outcome
@@ -236,6 +236,38 @@ class Session:
         :class:`~openhearts.session.hints.NoHint`); slow, so faces run it in a worker
         with a view taken first (:func:`~openhearts.session.hints.make_hint`)."""
         return make_hint(self.view(seat), seed=self.game.seed)
+
+    def follow(self, hint: Hint) -> list[Event]:
+        """Let the computer make the person's move: the hint's best choice, played,
+        passed or chosen for the hint's seat (the "play for me" key).  A hint worked
+        out for another turn is refused with :class:`SessionError`, so a face may work
+        it out in a worker and follow it afterwards."""
+        view = self._person(hint.seat)
+        if hint.seat not in self.game.to_act():
+            raise SessionError(not_now(view))
+        if hint.turn is not None and hint.turn != turn_of(view):
+            raise SessionError("That choice was worked out for an earlier turn: ask again.")
+        best = hint.best
+        if hint.kind is HintKind.PLAY:
+            return self.play(hint.seat, best.card)
+        if hint.kind is HintKind.PASS:
+            return self.pass_cards(hint.seat, best.cards)
+        assert best.others_add is not None
+        return self.choose_moon(hint.seat, best.others_add)
+
+    def play_for_me(self, seat: int | None = None) -> list[Event]:
+        """The person's move made by the computer, as :meth:`follow` makes it, worked
+        out now (raises :class:`~openhearts.session.hints.NoHint` when it is not the
+        person's turn).
+
+        >>> from openhearts import Rules
+        >>> session = Session.new(Rules(), seed="1", names=["Ann"], level="random")
+        >>> while session.step():
+        ...     pass
+        >>> [type(e).__name__ for e in session.play_for_me()]
+        ['CardsPassed', 'PassesExchanged']
+        """
+        return self.follow(self.hint(seat))
 
     def memory(self, seat: int | None = None) -> MemoryAids:
         return memory_aids(self.view(seat))

@@ -22,14 +22,14 @@ ranked by, so the recommendation (the first) is always the best by its own numbe
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from ..cards import Card, CardSet
 from ..game import PlayerView, conventional_moon_choice
 from ..phases import Phase
 
-__all__ = ["Hint", "HintKind", "HintOption", "make_hint", "NoHint"]
+__all__ = ["Hint", "HintKind", "HintOption", "make_hint", "NoHint", "turn_of"]
 
 
 class HintKind(StrEnum):
@@ -68,22 +68,38 @@ class Hint:
     options: tuple[HintOption, ...]
     #: The seat the hint is for.
     seat: int
+    #: The turn it was worked out for (:func:`turn_of`); None: not known.
+    turn: tuple[int, str, int] | None = None
 
     @property
     def best(self) -> HintOption:
         return self.options[0]
 
 
+def turn_of(view: PlayerView) -> tuple[int, str, int]:
+    """Which turn of the game the view shows: the deal, the phase and the cards played
+    in the deal, so that a hint worked out for one turn is never taken for another's.
+
+    >>> from openhearts import Game
+    >>> game = Game(seed=1)
+    >>> turn_of(game.view(0))
+    (0, 'passing', 0)
+    """
+    return view.deal_number, str(view.phase), len(view.plays)
+
+
 def make_hint(view: PlayerView, seed: object = "hint", budget: int | None = None) -> Hint:
     """The hint for the view's seat now (raises :class:`NoHint`); ``budget``: the expert
     player's worlds searched per decision (None: its default)."""
     if view.phase == Phase.PASSING and view.passed is None and view.pass_target is not None:
-        return _pass_hint(view, seed)
-    if view.phase == Phase.PLAYING and view.is_my_turn and view.legal:
-        return _play_hint(view, seed, budget)
-    if view.phase == Phase.MOON_CHOICE and view.is_my_turn:
-        return _moon_hint(view)
-    raise NoHint("A hint is for when it is your turn.")
+        hint = _pass_hint(view, seed)
+    elif view.phase == Phase.PLAYING and view.is_my_turn and view.legal:
+        hint = _play_hint(view, seed, budget)
+    elif view.phase == Phase.MOON_CHOICE and view.is_my_turn:
+        hint = _moon_hint(view)
+    else:
+        raise NoHint("A hint is for when it is your turn.")
+    return replace(hint, turn=turn_of(view))
 
 
 def _pass_hint(view: PlayerView, seed: object) -> Hint:

@@ -30,6 +30,7 @@ __all__ = [
 class Command(StrEnum):
     HINT = "hint"
     UNDO = "undo"
+    PLAY_FOR_ME = "play_for_me"
     LAST_TRICK = "last_trick"
     WON = "won"
     MEMORY = "memory"
@@ -74,6 +75,8 @@ KEYS: tuple[Key, ...] = (
         "the points it expects after each choice, best first", "Hint"),
     Key(Command.UNDO, ("U",), ("undo",), "take back your last choice (a card, a pass or a moon "
         "choice) and what the computer players did after it", "Undo"),
+    Key(Command.PLAY_FOR_ME, ("G",), ("go",), "let the computer make your move: it plays the "
+        "card (or passes the cards, or makes the moon choice) a hint would suggest", "For me"),
     Key(Command.LAST_TRICK, ("L",), ("last",), "the last trick", "Trick"),
     Key(Command.WON, ("W",), ("won",), "the cards each player has won this deal", "Won"),
     Key(Command.MEMORY, ("M",), ("memory", "played"), "memory aids: cards played and not yet "

@@ -2,7 +2,7 @@
 
 * :mod:`.table_base` -- state (reactive), layout, drawing, the computer players' turns;
 * :mod:`.table_hand` -- your cards: play, choose to pass, type by name;
-* :mod:`.table_keys` -- hint, undo and the reading keys;
+* :mod:`.table_keys` -- hint, play for me, undo and the reading keys;
 * :mod:`.table_dialogs` -- score sheet, game over, moon choice and the other dialogs.
 
 The keys come from the one key map (:mod:`openhearts.session.keys`), in either case.
@@ -48,6 +48,8 @@ class TableScreen(KeysMixin, HandMixin, DialogsMixin):
         _bind(Command.NEW_GAME),
         _bind(Command.STATS),
         Binding("question_mark,f1", "help", "Help"),
+        # Last in the footer: at 80 columns it would push Stats and Help out.
+        _bind(Command.PLAY_FOR_ME),
         Binding("slash", "type_card('')", show=False),
         *(Binding(key, f"type_card('{key}')", show=False) for key in "qkaj789"),
         _bind(Command.CLEAR),

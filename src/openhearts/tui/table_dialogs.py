@@ -209,7 +209,7 @@ class DialogsMixin(TableBase):
 
     def action_help(self) -> None:
         self.hearts.announce(
-            "Help: arrows move along your hand, Enter plays, P passes, H hint, U undo, "
-            "C table, 1 to 6 each card, S scores, T turn, R your hand, M memory aids."
+            "Help: arrows move along your hand, Enter plays, P passes, H hint, G plays for you, "
+            "U undo, C table, 1 to 6 each card, S scores, T turn, R your hand, M memory aids."
         )
         self.app.push_screen(InfoScreen("Keys", Text.from_markup(KEYS_HELP)))

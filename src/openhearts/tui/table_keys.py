@@ -1,4 +1,5 @@
-"""Keys that ask for something: hints, undo, and the reading keys of source 003."""
+"""Keys that ask for something: hints, play for me, undo, and the reading keys of
+source 003."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from textual import work
 from ..cards import Card
 from ..phases import Phase
 from ..sentences import spoken as words
-from ..sentences.advice import hint_line
-from ..session import NoHint, SessionError
+from ..sentences.advice import chosen_line, hint_line
+from ..session import Hint, NoHint, SessionError
 from ..session.hints import make_hint
 from .table_base import SPOKEN, TableBase
 from .widgets import HandView
@@ -62,6 +63,41 @@ class KeysMixin(TableBase):
         if card is not None:
             self.query_one(HandView).place(card)
         self.say([text])
+
+    def action_play_for_me(self) -> None:
+        session = self.session
+        if session.human not in session.game.to_act():
+            self.refuse(session.not_now())
+            return
+        self.say(["The computer is choosing for you…"])
+        self._choose_for_me(self.generation, session.view())
+
+    @work(thread=True, group="hint", exclusive=True)
+    def _choose_for_me(self, generation: int, view: Any) -> None:
+        hint: Hint | None = None
+        problem = ""
+        try:
+            hint = make_hint(view, seed=self.session.game.seed)
+        except NoHint as error:
+            problem = str(error)
+        except Exception as error:  # the computer's choice must never end the game
+            problem = f"The computer could not choose this time: {error}."
+        self.app.call_from_thread(self._follow, generation, hint, problem)
+
+    def _follow(self, generation: int, hint: Hint | None, problem: str) -> None:
+        if generation != self.generation:
+            return
+        if hint is None:
+            self.refuse(problem)
+            return
+        try:
+            events = self.session.follow(hint)
+        except SessionError as error:
+            self.refuse(str(error))
+            return
+        self.say([chosen_line(hint, SPOKEN)])
+        self.after_action(events)
+        self.advance()
 
     def action_read_table(self) -> None:
         self.say([words.table(self.session.view())])

@@ -12,7 +12,7 @@ import { renderUnread, sendChat } from "./chat.js";
 import { connect, joinWithName, route, send } from "./connection.js";
 import { closeDialog, openDialog } from "./dialogs.js";
 import { $, storage } from "./dom.js";
-import { requestHint, requestUndo } from "./hints.js";
+import { requestHint, requestPlayForMe, requestUndo } from "./hints.js";
 import { loadKeys, onKeyDown } from "./keys.js";
 import { askToLeave, leaveTable } from "./leave.js";
 import {
@@ -60,6 +60,7 @@ function init() {
   $("start-game").addEventListener("click", () => send("start"));
   $("pass-confirm").addEventListener("click", confirmPass);
   $("hint").addEventListener("click", requestHint);
+  $("play-for-me").addEventListener("click", requestPlayForMe);
   $("undo").addEventListener("click", requestUndo);
   $("show-scores").addEventListener("click", () => openScores());
   $("show-played").addEventListener("click", openPlayed);

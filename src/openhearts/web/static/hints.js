@@ -1,9 +1,12 @@
-// Hints from the server's strongest bot, and undo (both for games against bots only).
+// Hints from the server's strongest bot, "For me" (the hint's choice made for the
+// player), and undo (all for games against bots only).
 
+import { confirmPass, onCardClick } from "./actions.js";
 import { flash } from "./announce.js";
 import { cardName, isCardCode } from "./cards.js";
 import { send } from "./connection.js";
 import { focusCard, renderHand } from "./hand.js";
+import { closeDialog } from "./dialogs.js";
 import { app, cardsToPass, isMyTurn, mustPass, mySeat } from "./store.js";
 import { listWords } from "./words.js";
 
@@ -14,6 +17,25 @@ export function requestHint() {
     return;
   }
   send("hint");
+}
+
+/** "For me": the computer makes the player's move, the one a hint would suggest. */
+export function requestPlayForMe() {
+  if (mySeat() === null || !app.state) return;
+  if (!app.state.can_hint) {
+    flash("The computer plays for you only in games against computer players.", "error");
+    return;
+  }
+  const s = app.state;
+  const shooting = s.phase === "moon_choice" && s.moon && s.moon.shooter === mySeat();
+  if (!mustPass() && !isMyTurn() && !shooting) {
+    flash("The computer plays for you on your turn.", "error");
+    return;
+  }
+  const id = send("hint");
+  if (id === null) return;
+  app.forMe = id;
+  flash("The computer is choosing for you…");
 }
 
 export function requestUndo() {
@@ -31,11 +53,17 @@ export function requestUndo() {
 
 export function onHint(message) {
   app.pending.delete(message.id);
+  const forMe = message.id === app.forMe;
+  if (forMe) app.forMe = null;
   // Thought about while the player went on (a card played, a pass, an undo): shown now,
   // it would mark a card or a pass for a turn that is over.
   if (!(message.id > app.lastAction) || !app.state || app.state.phase !== message.phase) return;
   if ((message.phase === "passing" && !mustPass())
       || (message.phase === "playing" && !isMyTurn())) {
+    return;
+  }
+  if (forMe) {
+    followHint(message);
     return;
   }
   if (message.phase === "passing" && Array.isArray(message.pass)) {
@@ -58,6 +86,28 @@ export function onHint(message) {
       ? "Hint: let everyone else add the points."
       : "Hint: subtract the points yourself.";
     flash(text);
+  }
+}
+
+/** Make the hint's choice: the same path as the player's own click or key. */
+function followHint(message) {
+  if (message.phase === "passing" && Array.isArray(message.pass)) {
+    app.selected = message.pass.filter(isCardCode).slice(0, cardsToPass());
+    renderHand();
+    flash(`The computer passes ${listWords(app.selected.map((c) => `the ${cardName(c)}`))} `
+      + "for you.");
+    confirmPass();
+  } else if (message.phase === "playing" && Array.isArray(message.ranking)
+      && message.ranking.length && isCardCode(message.ranking[0].card)) {
+    const card = message.ranking[0].card;
+    flash(`The computer plays the ${cardName(card)} for you.`);
+    onCardClick(card);
+  } else if (message.phase === "moon_choice" && typeof message.others_add === "boolean") {
+    closeDialog("moon-dialog");
+    flash(message.others_add
+      ? "The computer chooses for you: everyone else adds the points."
+      : "The computer chooses for you: you subtract the points.");
+    send("moon", { others_add: message.others_add });
   }
 }
 

@@ -10,7 +10,7 @@ import { cardName } from "./cards.js";
 import { openDialog } from "./dialogs.js";
 import { $, h } from "./dom.js";
 import { focusCard } from "./hand.js";
-import { requestHint, requestUndo } from "./hints.js";
+import { requestHint, requestPlayForMe, requestUndo } from "./hints.js";
 import { openPlayed } from "./memory.js";
 import { askNewGame } from "./newgame.js";
 import { openOptions } from "./options.js";
@@ -30,6 +30,7 @@ const SUIT_KEYS = { c: "C", d: "D", s: "S", h: "H" };
 export const COMMANDS = {
   hint: requestHint,
   undo: requestUndo,
+  play_for_me: requestPlayForMe,
   last_trick: openReview,
   won: openWon,
   memory: openPlayed,

@@ -24,6 +24,8 @@ export const app = {
   selected: [],
   focusCard: null,
   hintCard: null,
+  // The id of the hint asked for by "For me": its answer is played, not shown.
+  forMe: null,
   lastAction: 0,
   flash: null,
   busy: false,

@@ -223,6 +223,8 @@ function renderControls() {
   $("undo").hidden = !seated || !s.can_undo && !s.can_hint;
   $("undo").disabled = !s.can_undo || app.busy;
   $("hint").disabled = over || app.busy || autoPlays();
+  $("play-for-me").hidden = $("hint").hidden;
+  $("play-for-me").disabled = $("hint").disabled;
   if ($("options-dialog").open) renderOptions();
   $("type-card-form").hidden = !seated || over;
   $("chat-form").hidden = !seated;
