@@ -584,6 +584,25 @@ def test_play_for_me(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     assert [Play(0, Card.parse(card)) in mine for card in chosen] == [True, True]
 
 
+def test_tricks_of_a_deal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """'tricks' shows every trick of the deal so far, 'tricks N' those of deal N; anything
+    else says which deals there are."""
+    game = Game(Rules.preset("standard", pass_cycle=("hold",)), seed=1)
+    game.replace_hands(SUIT_HANDS)
+    lines = ("tricks", "tricks 0", "tricks 2", "tricks 1")
+    console = Console(monkeypatch, lines=lines, limit=len(lines))
+    bots = {s: make_bot("random", s) for s in (1, 2, 3)}
+    PlainSession(game, bots, save_path=str(tmp_path / "g.json")).run()
+    text = console.text
+    trick = (
+        "Deal 1, in progress: 1 trick so far.\n"
+        "  Trick 1: South (you) 2♣, West 8♦, North J♠, East 8♥. South (you) takes it (1 point).\n"
+    )
+    assert f"Your card: tricks\n{trick}" in text and f"Your card: tricks 1\n{trick}" in text
+    assert "Your card: tricks 0\nThere is no deal '0' to show: this game has deal 1." in text
+    assert "Your card: tricks 2\nThere is no deal '2' to show: this game has deal 1." in text
+
+
 def test_duplicate_names_are_numbered(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     Console(monkeypatch, lines=("quit",))

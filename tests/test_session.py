@@ -16,6 +16,7 @@ from openhearts.record import dumps, loads
 from openhearts.record_schema import schema
 from openhearts.sentences import Style
 from openhearts.sentences.advice import hint_line
+from openhearts.sentences.records import deal_summary, review_trick_line
 from openhearts.session import Session, SessionError, SessionInfo
 from openhearts.session.events import (
     BotReplaced,
@@ -33,6 +34,7 @@ from openhearts.session.hints import HintKind, NoHint, make_hint
 from openhearts.session.keys import KEYS, Command, command_for_key, command_for_word, markdown
 from openhearts.session.memory import memory_aids
 from openhearts.session.names import table_names
+from openhearts.session.review import DealReview, deal_reviews, opening_deal
 from openhearts.session.saving import dumps_session, load_session, loads_session, save_session
 from openhearts.session.seeds import game_seed
 
@@ -248,6 +250,60 @@ def test_play_for_me_out_of_turn_says_why() -> None:
     session.play_for_me()
     with pytest.raises(NoHint, match="your turn"):
         session.play_for_me()
+
+
+def pass_lowest(game: Game) -> None:
+    """Every seat passes its lowest cards (nothing happens outside passing)."""
+    for seat in game.to_act() if game.phase == Phase.PASSING else []:
+        game.pass_cards(seat, game.view(seat).hand.cards()[: game.rules.cards_passed])
+
+
+def test_the_review_holds_every_trick_deal_by_deal_and_opens_at_the_last_one_played() -> None:
+    rules = Rules.preset("source-003", jack_of_diamonds=True, end_score=60)
+    game = Game(rules, seed=4)
+    pass_lowest(game)
+    assert opening_deal(deal_reviews(game)) == 0
+    while not game.results:
+        game.play(game.legal_plays().cards()[-1])
+    finished, current = deal_reviews(game)
+    result = game.results[0]
+    assert finished.result is result and finished.number == 0 and finished.finished
+    assert [t.number for t in finished.tricks] == list(range(1, 14))
+    assert [t.winner for t in finished.tricks] == [t.winner for t in result.tricks]
+    taken = [0] * 4
+    for trick in finished.tricks:
+        taken[trick.winner] += trick.points
+    assert tuple(taken) == result.taken_points  # the J♦'s -10 included
+    assert current == DealReview(1, (), None) and not current.finished
+    # No trick of deal 2 yet: a review opens at deal 1, whose last trick is the last.
+    assert opening_deal([finished, current]) == 0
+    pass_lowest(game)
+    for _ in range(4):
+        game.play(game.legal_plays().cards()[0])
+    assert opening_deal(deal_reviews(game)) == 1
+    while not game.is_over:
+        pass_lowest(game)
+        game.play(game.legal_plays().cards()[0])
+    over = deal_reviews(game)
+    assert len(over) == len(game.results) and all(deal.finished for deal in over)
+    assert opening_deal(over) == len(over) - 1
+
+
+def test_a_deal_of_the_review_in_sentences() -> None:
+    game = moon_game()
+    game.choose_moon(0, others_add=True)
+    deal = deal_reviews(game)[0]
+    names = ["You", "West", "North", "East"]
+    assert deal_summary(names, game.rules, deal) == (
+        "Deal 4: points taken: You 26, West 0, North 0, East 0. You shot the moon (took "
+        "every point card) and chose: everyone else adds 26."
+    )
+    assert review_trick_line(Style(), names, deal.tricks[0]) == (
+        "Trick 1: You 2♣, West 2♦, North 2♠, East 2♥. You take it (1 point)."
+    )
+    assert review_trick_line(Style(), ["Ann", *names[1:]], deal.tricks[1]).endswith(
+        "Ann takes it (1 point)."
+    )
 
 
 def test_typed_passes_are_checked_in_sentences() -> None:

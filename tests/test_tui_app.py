@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from rich.text import Text
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from openhearts import Action, Card, CardSet, Game, Rules
 from openhearts.bots import act, make_bot
@@ -27,7 +27,7 @@ from openhearts.session import Seats, Session
 from openhearts.session.memory import known_voids
 from openhearts.tui.app import HeartsApp, TableScreen
 from openhearts.tui.options_screen import OptionsScreen
-from openhearts.tui.screens import ChoiceScreen, InfoScreen
+from openhearts.tui.screens import ChoiceScreen, InfoScreen, ReviewScreen
 from openhearts.tui.speech import Speaker
 from openhearts.tui.storage import Settings, Storage
 from openhearts.tui.widgets import HandView, TrickView
@@ -304,6 +304,50 @@ def test_g_has_the_computer_pass_and_play_for_you(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+def test_l_reviews_every_trick_deal_by_deal(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path, seed=SEED_TWO_DEALS)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            screen = table(app)
+            session = screen.session
+            await pilot.press("l")
+            opened = app.screen
+            assert isinstance(opened, ReviewScreen)
+            assert app.announcements[-1] == "Deal 1, in progress: no trick finished yet."
+            await pilot.press("escape")
+            while not session.game.results:
+                await settle(pilot, lambda: human_turn(app) or app.screen is not screen)
+                if app.screen is screen:
+                    await pilot.press("g")
+            await settle(pilot, lambda: app.screen is not screen)
+            await pilot.press("escape")  # the score sheet
+            await settle(pilot, lambda: app.screen is screen)
+            await pilot.press("l")
+            review = app.screen
+            assert isinstance(review, ReviewScreen)
+            # No trick of deal 2 yet: it opens at deal 1, saying its last trick.
+            said = app.announcements[-1]
+            assert said.startswith("Deal 1: points taken: You ") and " Trick 13: " in said
+            title = review.query_one("#review-title", Static)
+            assert str(title.render()) == "Tricks of deal 1"
+            body = str(review.query_one("#review-body", Static).render())
+            assert [line.split()[0] for line in body.splitlines()[2:]] == [
+                str(n) for n in range(1, 14)
+            ]
+            assert body.count("★") == 13
+            await pilot.press("right")
+            assert str(title.render()) == "Tricks of deal 2"
+            assert app.announcements[-1] == "Deal 2, in progress: no trick finished yet."
+            await pilot.press("right")
+            assert str(title.render()) == "Tricks of deal 2"
+            await pilot.click("#previous")
+            assert str(title.render()) == "Tricks of deal 1"
+            assert app.announcements[-1].startswith("Deal 1: points taken: ")
+
+    asyncio.run(run())
+
+
 def test_save_and_resume(tmp_path: Path) -> None:
     async def first() -> list[Action]:
         app = make_app(tmp_path, seed=5)
@@ -398,7 +442,7 @@ def test_typed_card_and_dialog_keys(tmp_path: Path) -> None:
             await pilot.press("slash", "x", "x", "enter")
             assert screen.message.startswith("Cannot read 'xx' as a card")
             for key, kind in (
-                ("l", InfoScreen),
+                ("l", ReviewScreen),
                 ("w", InfoScreen),
                 ("m", InfoScreen),
                 ("d", InfoScreen),
@@ -422,7 +466,7 @@ def test_typed_card_and_dialog_keys(tmp_path: Path) -> None:
             await pilot.press("escape")
             await settle(pilot, lambda: app.screen is screen)
             await pilot.click(TrickView)
-            assert isinstance(app.screen, InfoScreen) and app.screen.title_text == "Last trick"
+            assert isinstance(app.screen, ReviewScreen)
 
     asyncio.run(run())
 

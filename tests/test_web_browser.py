@@ -370,7 +370,12 @@ def test_play_a_complete_deal_by_clicking(server: str, browser: Browser) -> None
         expect(page.locator("#center-note")).to_have_text("Passing to the right")
 
         # The finished deal, trick by trick: thirteen tricks of four cards, the 2♣ first.
+        # No trick of deal 2 is finished, so the review opens at deal 1, whose last trick
+        # is the last one played.
         page.click("#show-review")
+        expect(page.locator("#review-title")).to_have_text("Tricks of deal 1")
+        expect(page.locator("#review-previous")).to_be_disabled()
+        page.click("#review-next")
         expect(page.locator("#review-title")).to_have_text("Tricks of deal 2")
         expect(page.locator("#review-summary")).to_contain_text("no trick finished yet")
         expect(page.locator("#review-next")).to_be_disabled()

@@ -53,6 +53,7 @@ def test_the_deals_of_a_game_come_trick_by_trick_with_no_hidden_card(tmp_path: P
         data = answer.json()
     assert data["game"] == 1
     assert data["names"] == list(game.names)
+    assert data["opening"] == 1
     finished, current = data["deals"]
     result = game.results[0]
     assert finished["deal"] == 0 and finished["finished"]
@@ -90,7 +91,7 @@ def test_no_table_and_no_game_yet(tmp_path: Path) -> None:
         table = server.post("/api/tables", {"name": "Ann"}).json()["table_id"]
         waiting = server.get(f"/api/tables/{table}/deals")
         assert waiting.status_code == 200
-        assert waiting.json() == {"game": None, "names": [], "deals": []}
+        assert waiting.json() == {"game": None, "names": [], "deals": [], "opening": None}
 
 
 def test_the_key_map_is_the_shared_one(tmp_path: Path) -> None:

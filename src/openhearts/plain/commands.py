@@ -8,9 +8,11 @@ from ..game import PlayerView
 from ..phases import Phase
 from ..sentences import spoken, trick_line
 from ..sentences.advice import chosen_line, hint_lines
+from ..sentences.records import deal_summary, review_trick_line
 from ..session import NoHint, SessionError
 from ..session.keys import KEYS, Command, command_for_word
 from ..session.outcome import Ending
+from ..session.review import deal_reviews, opening_deal
 from ..session.statistics import load_stats
 from .console import Stop
 from .scores import show_history
@@ -46,6 +48,9 @@ def run_command(plain: Table, text: str) -> bool:
     command, number = found
     if command is Command.SAVE:
         _save(plain, rest.strip())
+        return True
+    if command is Command.TRICKS:
+        _tricks(plain, rest.strip())
         return True
     if rest.strip():
         return False
@@ -134,6 +139,25 @@ def _last(plain: Table, view: PlayerView) -> None:
         return
     line = trick_line(plain.console.style, plain.names, game.rules, number, trick)
     plain.say(line.replace(f"Trick {number}:", f"Trick {number}{where}:", 1))
+
+
+def _tricks(plain: Table, which: str) -> None:
+    """Every trick of a deal of this game: a replay of a finished deal, or the deal in
+    progress so far."""
+    game = plain.session.game
+    reviews = deal_reviews(game)
+    if not which:
+        index = opening_deal(reviews)
+    elif which.isdigit() and 1 <= int(which) <= len(reviews):
+        index = int(which) - 1
+    else:
+        deals = "deal 1" if len(reviews) == 1 else f"deals 1 to {len(reviews)}"
+        plain.say(f"There is no deal '{which}' to show: this game has {deals}.")
+        return
+    deal = reviews[index]
+    plain.say(deal_summary(plain.names, game.rules, deal))
+    for trick in deal.tricks:
+        plain.say("  " + review_trick_line(plain.console.style, plain.names, trick))
 
 
 def _memory(plain: Table, view: PlayerView) -> None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from ..sentences.events import Narrator
 from ..session import Session
 from ..session.events import DealScored, Event, TrickTaken
+from ..session.names import marked_names
 from ..session.saving import SessionInfo
 from .console import Console
 from .saving import SaveSlot
@@ -41,10 +42,7 @@ class Table:
     @property
     def names(self) -> list[str]:
         """Names for tables: the person's marked ``(you)``."""
-        return [
-            f"{name} (you)" if seat == self.me else name
-            for seat, name in enumerate(self.session.names)
-        ]
+        return marked_names(self.session.names, self.me)
 
     def tell(self, events: Iterable[Event]) -> None:
         """Say what the events caused (deal results with their table)."""

@@ -13,21 +13,43 @@ from collections.abc import Sequence
 from ..game import DealResult, TrickRecord
 from ..phases import Shot
 from ..rules import MoonScoring, Rules
-from ..session.points import card_points
+from ..session.review import DealReview, TrickReview
 from ..session.words import number_word, plural
 from .style import Style
 
-__all__ = ["trick_line", "shot_line", "direction_words"]
+__all__ = ["trick_line", "review_trick_line", "deal_summary", "shot_line", "direction_words"]
 
 
 def trick_line(
     style: Style, names: Sequence[str], rules: Rules, number: int, trick: TrickRecord
 ) -> str:
     """One finished trick in a sentence: who led, every card, who took it, its points."""
-    plays = trick.plays(rules.players)
-    cards = ", ".join(f"{names[seat]} {style.card(card)}" for seat, card in plays)
-    points = card_points(rules, trick.cards)
-    return f"Trick {number}: {cards}. {names[trick.winner]} takes it ({plural(points, 'point')})."
+    return review_trick_line(style, names, TrickReview.of(rules, number, trick))
+
+
+def review_trick_line(style: Style, names: Sequence[str], trick: TrickReview) -> str:
+    """:func:`trick_line` of a trick of a review."""
+    cards = ", ".join(f"{names[seat]} {style.card(card)}" for seat, card in trick.plays)
+    taker = names[trick.winner]
+    verb = "take" if taker.casefold() == "you" else "takes"
+    return f"Trick {trick.number}: {cards}. {taker} {verb} it ({plural(trick.points, 'point')})."
+
+
+def deal_summary(names: Sequence[str], rules: Rules, deal: DealReview) -> str:
+    """A deal of a review in a sentence: how far it is, or the points taken in it.
+
+    >>> from openhearts.session.review import DealReview
+    >>> deal_summary(["You", "West", "North", "East"], Rules(), DealReview(2, (), None))
+    'Deal 3, in progress: no trick finished yet.'
+    """
+    result = deal.result
+    if result is None:
+        if not deal.tricks:
+            return f"Deal {deal.number + 1}, in progress: no trick finished yet."
+        return f"Deal {deal.number + 1}, in progress: {plural(len(deal.tricks), 'trick')} so far."
+    taken = ", ".join(f"{n} {p}" for n, p in zip(names, result.taken_points, strict=True))
+    shot = shot_line(names, rules, result)
+    return f"Deal {deal.number + 1}: points taken: {taken}." + (f" {shot}" if shot else "")
 
 
 def shot_line(names: Sequence[str], rules: Rules, result: DealResult) -> str | None:

@@ -8,7 +8,8 @@ Where each concern lives (one module each):
   the faulty-bot policy;
 * :mod:`.events` -- typed events for what each action caused;
 * :mod:`.undo`, :mod:`.hints`, :mod:`.memory` -- undo to the last choice, hints with
-  expected points in ranked order, memory aids;
+  expected points in ranked order, memory aids; :mod:`.review` -- the tricks of every
+  deal of the game;
 * :mod:`.checks` -- what a person may do now, the reason in a sentence when not;
 * :mod:`.names`, :mod:`.seeds`, :mod:`.points` -- the rule for player names, the
   seed read the same in every face, card points;

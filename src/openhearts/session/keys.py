@@ -32,6 +32,7 @@ class Command(StrEnum):
     UNDO = "undo"
     PLAY_FOR_ME = "play_for_me"
     LAST_TRICK = "last_trick"
+    TRICKS = "tricks"
     WON = "won"
     MEMORY = "memory"
     SHEET = "sheet"
@@ -77,7 +78,10 @@ KEYS: tuple[Key, ...] = (
         "choice) and what the computer players did after it", "Undo"),
     Key(Command.PLAY_FOR_ME, ("G",), ("go",), "let the computer make your move: it plays the "
         "card (or passes the cards, or makes the moon choice) a hint would suggest", "For me"),
-    Key(Command.LAST_TRICK, ("L",), ("last",), "the last trick", "Trick"),
+    Key(Command.LAST_TRICK, ("L",), ("last",), "the last trick, and in the terminal and web "
+        "games every trick of the game before it, deal by deal", "Tricks"),
+    Key(Command.TRICKS, (), ("tricks",), "every trick of this deal so far ('tricks 2': of deal "
+        "2), with who took it and its points"),
     Key(Command.WON, ("W",), ("won",), "the cards each player has won this deal", "Won"),
     Key(Command.MEMORY, ("M",), ("memory", "played"), "memory aids: cards played and not yet "
         "seen, known voids, hearts broken, points taken", "Memory"),

@@ -22,7 +22,7 @@ from typing import Final
 
 from ..rules import seat_names
 
-__all__ = ["NAME_CHARS", "clean_name", "unique_name", "table_names"]
+__all__ = ["NAME_CHARS", "clean_name", "unique_name", "table_names", "marked_names"]
 
 #: Longest name kept (longer ones are cut).
 NAME_CHARS: Final = 24
@@ -64,3 +64,15 @@ def table_names(players: int, human: object, opponents: Sequence[object] = ()) -
     for name in wanted:
         names.append(unique_name(name, names))
     return names
+
+
+def marked_names(names: Sequence[str], me: int) -> list[str]:
+    """Names for a table of everyone: the person's marked ``(you)``, unless it is "You".
+
+    >>> marked_names(["Ann", "West"], 0), marked_names(["You", "West"], 0)
+    (['Ann (you)', 'West'], ['You', 'West'])
+    """
+    return [
+        f"{name} (you)" if seat == me and name.casefold() != "you" else name
+        for seat, name in enumerate(names)
+    ]

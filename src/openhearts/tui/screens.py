@@ -8,7 +8,7 @@ in plain sentences through the announcements (see :meth:`HeartsApp.announce`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from rich.console import RenderableType
@@ -24,16 +24,19 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..cards import Card, CardSet, Suit
-from ..game import Game, PlayerView, TrickRecord
+from ..game import Game, PlayerView
 from ..session.keys import KEYS
 from ..session.memory import known_voids
+from ..session.names import marked_names
+from ..session.review import DealReview
 
 __all__ = [
     "InfoScreen",
     "ChoiceScreen",
     "score_table",
     "won_cards_text",
-    "trick_text",
+    "review_text",
+    "ReviewScreen",
     "memory_text",
     "KEYS_HELP",
 ]
@@ -71,9 +74,7 @@ def score_table(game: Game, human: int) -> Table:
     table.add_column("Pass")
     # Numbers are padded here: right-justified columns do not survive every renderer.
     widths = []
-    for seat, name in enumerate(game.names):
-        you = seat == human and name.lower() != "you"
-        heading = name + (" (you)" if you else "")
+    for heading in marked_names(game.names, human):
         widths.append(max(len(heading) + 2, 6))
         table.add_column(heading.rjust(widths[-1] - 2) + "  ")
 
@@ -110,8 +111,7 @@ def won_cards_text(game: Game, human: int, seats: Sequence[int]) -> Text:
     for index, seat in enumerate(seats):
         if index:
             text.append("\n\n")
-        you = seat == human and view.names[seat].lower() != "you"
-        name = view.names[seat] + (" (you)" if you else "")
+        name = marked_names(view.names, human)[seat]
         tricks = sum(1 for t in view.tricks if t.winner == seat)
         points = view.points_taken[seat]
         text.append(f"{name}: {tricks} trick{'s' if tricks != 1 else ''}, ", style="bold")
@@ -143,15 +143,22 @@ def _rank(card: Card) -> str:
     return "10" if card.rank.letter == "T" else card.rank.letter
 
 
-def trick_text(trick: TrickRecord, names: Sequence[str], players: int, title: str) -> Text:
-    """One finished trick, card by card in play order, the winner marked."""
-    text = Text(title + "\n\n" if title else "", style="bold")
-    for seat, card in trick.plays(players):
-        mark = "  ★ takes the trick" if seat == trick.winner else ""
-        style = "bold red" if card.suit.is_red else "bold"
-        text.append(f"  {names[seat]:<12} ")
-        text.append(f"{card.pretty:>3}", style=style)
-        text.append(f"  {card.name}{mark}\n")
+def review_text(deal: DealReview, names: Sequence[str], summary: str) -> Text:
+    """A deal's tricks, one line each: every card in play order after its player's
+    name, the card that took the trick starred, then who took it and its points."""
+    text = Text(summary + "\n", style="bold")
+    width = max(len(name) for name in names)
+    for trick in deal.tricks:
+        text.append(f"\n{trick.number:>2} ")
+        for seat, card in trick.plays:
+            text.append(f" {names[seat]:>{width}} ")
+            shown = f"{_rank(card)}{card.suit.symbol}"
+            text.append(f"{shown:>3}", style="bold red" if card.suit.is_red else "bold")
+            text.append("★" if seat == trick.winner else " ")
+        taker = names[trick.winner]
+        text.append(f"  {taker} {'take' if taker.casefold() == 'you' else 'takes'} {trick.points}")
+    if not deal.tricks:
+        text.append("\nNo trick of this deal is finished yet.", style="italic")
     return text
 
 
@@ -196,9 +203,7 @@ def memory_text(view: PlayerView) -> Text:
     text.append("\n\nHearts: ", style="bold")
     text.append("broken" if view.hearts_broken else "not broken yet")
     text.append("\n\nPoints taken this deal", style="bold")
-    for seat in range(view.players):
-        you = seat == view.seat and view.names[seat].lower() != "you"
-        name = view.names[seat] + (" (you)" if you else "")
+    for seat, name in enumerate(marked_names(view.names, view.seat)):
         text.append(f"\n  {name:<14} {view.points_taken[seat]:>3}")
     return text
 
@@ -286,3 +291,73 @@ class ChoiceScreen(ModalScreen[str]):
 
     def action_cancel(self) -> None:
         self.dismiss(self.cancel)
+
+
+class ReviewScreen(ModalScreen[None]):
+    """The tricks of the game (``L``), one deal at a time: it opens at the deal whose
+    last trick is the last one played; ← and → (or the buttons) show the deal before
+    and after, and say its summary."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close"),
+        Binding("q", "close", show=False),
+        Binding("left,pageup", "step(-1)", "Previous deal"),
+        Binding("right,pagedown", "step(1)", "Next deal"),
+    ]
+
+    def __init__(
+        self,
+        deals: Sequence[DealReview],
+        names: Sequence[str],
+        summaries: Sequence[str],
+        shown: int,
+        say: Callable[[str], None],
+    ) -> None:
+        super().__init__()
+        self.deals = list(deals)
+        self.names = list(names)
+        self.summaries = list(summaries)
+        self.shown = shown
+        self.say = say
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("", classes="dialog-title", id="review-title")
+            with VerticalScroll(classes="dialog-body"):
+                yield Static("", id="review-body")
+            with Horizontal(classes="buttons"):
+                yield Button("Previous deal", id="previous")
+                yield Button("Next deal", id="next")
+                yield Button("Close", variant="primary", id="close")
+
+    def on_mount(self) -> None:
+        self._show()
+        self.query_one("#close", Button).focus()
+
+    def _show(self) -> None:
+        deal = self.deals[self.shown]
+        body = review_text(deal, self.names, self.summaries[self.shown])
+        self.query_one("#review-title", Static).update(f"Tricks of deal {deal.number + 1}")
+        self.query_one("#review-body", Static).update(body)
+        self.query_one("#previous", Button).disabled = self.shown == 0
+        self.query_one("#next", Button).disabled = self.shown == len(self.deals) - 1
+        fit_width(self, body)
+
+    def action_step(self, by: int) -> None:
+        wanted = self.shown + by
+        if not 0 <= wanted < len(self.deals):
+            self.app.bell()
+            return
+        self.shown = wanted
+        self._show()
+        self.say(self.summaries[wanted])
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "close":
+            self.dismiss(None)
+        else:
+            self.action_step(-1 if event.button.id == "previous" else 1)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

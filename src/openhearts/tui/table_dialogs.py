@@ -8,17 +8,20 @@ from rich.text import Text
 
 from ..phases import Phase
 from ..sentences import spoken as words
+from ..sentences.records import deal_summary, review_trick_line
 from ..session import SessionError
+from ..session.names import marked_names
+from ..session.review import deal_reviews, opening_deal
 from .screens import (
     KEYS_HELP,
     ChoiceScreen,
     InfoScreen,
+    ReviewScreen,
     memory_text,
     score_table,
-    trick_text,
     won_cards_text,
 )
-from .table_base import TableBase
+from .table_base import SPOKEN, TableBase
 from .widgets import SeatPanel, TrickView
 
 __all__ = ["DialogsMixin"]
@@ -129,23 +132,22 @@ class DialogsMixin(TableBase):
         self.action_last_trick()
 
     def action_last_trick(self) -> None:
+        """The tricks of the game, opened at the last trick played, which is said."""
         view = self.session.view()
-        last = view.tricks[-1] if view.tricks else self.previous_trick
-        if last is None:
-            self.refuse("No trick has been finished yet in this deal.")
-            return
-        if not view.trick and view.tricks:
-            said = words.table(view)
-        else:
-            plays = ", ".join(
-                f"{words.who(view, s)} the {c.name}" for s, c in last.plays(view.players)
-            )
-            said = f"Last trick: {plays}. {words.trick_taken(view, last)}"
+        game = self.session.game
+        deals = deal_reviews(game)
+        shown = opening_deal(deals)
+        spoken = [words.subject(view, seat) for seat in range(view.players)]
+        summaries = [deal_summary(spoken, game.rules, deal) for deal in deals]
+        tricks = deals[shown].tricks
+        said = summaries[shown]
+        if tricks:
+            said += " " + review_trick_line(SPOKEN, spoken, tricks[-1])
         self.say([said])
-        number = len(view.tricks) if view.tricks else view.rules.hand_size
-        title = f"Trick {number} of {view.rules.hand_size}"
         self.app.push_screen(
-            InfoScreen("Last trick", trick_text(last, view.names, view.players, title))
+            ReviewScreen(
+                deals, marked_names(view.names, view.seat), summaries, shown, self.hearts.announce
+            )
         )
 
     def action_won(self) -> None:

@@ -17,52 +17,47 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..game import Game, TrickRecord
-from ..rules import Rules
-from ..session.points import card_points
+from ..game import Game
+from ..session.review import DealReview, TrickReview, deal_reviews, opening_deal
 
 __all__ = ["deals", "review_json"]
 
 
-def _trick(rules: Rules, trick: TrickRecord) -> dict[str, Any]:
+def _trick(trick: TrickReview) -> dict[str, Any]:
     return {
-        "plays": [[seat, str(card)] for seat, card in trick.plays(rules.players)],
+        "plays": [[seat, str(card)] for seat, card in trick.plays],
         "winner": trick.winner,
-        "points": card_points(rules, trick.cards),
+        "points": trick.points,
     }
 
 
-def review_json(game: Game) -> list[dict[str, Any]]:
-    """Every finished deal of ``game`` with its tricks and points, then the deal in
-    progress (its finished tricks only) unless the game is over."""
-    rules = game.rules
-    deals: list[dict[str, Any]] = [
-        {
-            "deal": result.number,
-            "finished": True,
-            "tricks": [_trick(rules, trick) for trick in result.tricks],
+def _deal(deal: DealReview) -> dict[str, Any]:
+    answer: dict[str, Any] = {
+        "deal": deal.number,
+        "finished": deal.finished,
+        "tricks": [_trick(trick) for trick in deal.tricks],
+    }
+    result = deal.result
+    if result is not None:
+        answer |= {
             "taken": list(result.taken_points),
             "points": list(result.points),
             "shooter": result.shooter,
             "shot": result.shot,
         }
-        for result in game.results
-    ]
-    if not game.is_over:
-        # Seat 0's view: the finished tricks of a deal are the same in every seat's view.
-        tricks = game.view(0).tricks
-        deals.append(
-            {
-                "deal": game.deal_number,
-                "finished": False,
-                "tricks": [_trick(rules, trick) for trick in tricks],
-            }
-        )
-    return deals
+    return answer
+
+
+def review_json(game: Game) -> list[dict[str, Any]]:
+    """Every finished deal of ``game`` with its tricks and points, then the deal in
+    progress (its finished tricks only) unless the game is over (the session core's
+    :func:`~openhearts.session.review.deal_reviews`)."""
+    return [_deal(deal) for deal in deal_reviews(game)]
 
 
 async def deals(request: Request) -> Response:
-    """``GET /api/tables/{table_id}/deals``: the current game's deals, trick by trick."""
+    """``GET /api/tables/{table_id}/deals``: the current game's deals, trick by trick, and
+    the one a review opens at."""
     hub = request.app.state.hub
     table = await hub.get(request.path_params["table_id"])
     if table is None:
@@ -71,7 +66,14 @@ async def deals(request: Request) -> Response:
         )
     game = table.game
     if game is None:
-        return JSONResponse({"game": None, "names": [], "deals": []})
+        return JSONResponse({"game": None, "names": [], "deals": [], "opening": None})
+    reviews = deal_reviews(game)
     return JSONResponse(
-        {"game": table.game_number, "names": list(game.names), "deals": review_json(game)}
+        {
+            "game": table.game_number,
+            "names": list(game.names),
+            "deals": [_deal(deal) for deal in reviews],
+            # The deal the review opens at (the session core's rule for every face).
+            "opening": opening_deal(reviews),
+        }
     )

@@ -50,8 +50,9 @@ export const COMMANDS = {
 };
 
 /** Commands of the key map that have no place on the web page: typed commands of the
- * plain game, with no key (the server keeps every game, so there is nothing to save). */
-export const NOT_ON_THE_WEB = ["rules", "save", "quit"];
+ * plain game, with no key (the server keeps every game, so there is nothing to save;
+ * every trick of the game is under L). */
+export const NOT_ON_THE_WEB = ["rules", "save", "quit", "tricks"];
 
 /** Key (lower case) to [command, card number]; empty until the map is loaded. */
 const keyMap = new Map();

@@ -10,7 +10,7 @@ import { $, h } from "./dom.js";
 import { app, whoOf } from "./store.js";
 import { plural } from "./words.js";
 
-const review = { deals: [], shown: 0, loaded: null };
+const review = { deals: [], shown: 0, loaded: null, opening: 0 };
 
 /** What the review last loaded reflects: a new trick or deal calls for a reload. */
 function stateKey() {
@@ -23,6 +23,7 @@ async function load() {
   const answer = await api("GET", `/api/tables/${encodeURIComponent(app.tableId)}/deals`);
   const atLast = review.shown >= review.deals.length - 1;
   review.deals = (answer && answer.deals) || [];
+  review.opening = Number.isInteger(answer && answer.opening) ? answer.opening : 0;
   review.loaded = key;
   // Someone following the deal in progress keeps following it.
   if (atLast || review.shown >= review.deals.length) review.shown = review.deals.length - 1;
@@ -87,7 +88,7 @@ function render() {
   ])));
 }
 
-/** Open the review at the deal in progress, and say its last trick. */
+/** Open the review at the deal of the last trick played, and say that trick. */
 export async function openReview() {
   if (!app.tableId || !app.state) return;
   openDialog("review-dialog");
@@ -100,6 +101,8 @@ export async function openReview() {
     announce($("review-summary").textContent);
     return;
   }
+  // The deal just finished while no trick of the next one is: its last trick is the last.
+  review.shown = Math.min(review.opening, review.deals.length - 1);
   render();
   const deal = review.deals[review.shown];
   if (!deal) return;
