@@ -7,7 +7,6 @@ from typing import Any
 
 from textual import work
 
-from ..cards import Card
 from ..phases import Phase
 from ..sentences import spoken as words
 from ..sentences.advice import chosen_line, hint_line
@@ -41,28 +40,7 @@ class KeysMixin(TableBase):
             self.refuse("A hint is for when it is your turn.")
             return
         self.say(["Thinking about a hint…"])
-        self._hint(self.generation, session.view())
-
-    @work(thread=True, group="hint", exclusive=True)
-    def _hint(self, generation: int, view: Any) -> None:
-        card: Card | None = None
-        try:
-            hint = make_hint(view, seed=self.session.game.seed)
-            text = hint_line(hint, SPOKEN, [words.subject(view, s) for s in range(view.players)])
-            if hint.best.cards:
-                card = hint.best.cards.cards()[0]
-        except NoHint as error:
-            text = str(error)
-        except Exception as error:  # a hint must never end the game
-            text = f"No hint this time: {error}."
-        self.app.call_from_thread(self._show_hint, generation, text, card)
-
-    def _show_hint(self, generation: int, text: str, card: Card | None) -> None:
-        if generation != self.generation:
-            return
-        if card is not None:
-            self.query_one(HandView).place(card)
-        self.say([text])
+        self._work_out(self.generation, session.view(), follow=False)
 
     def action_play_for_me(self) -> None:
         session = self.session
@@ -70,34 +48,45 @@ class KeysMixin(TableBase):
             self.refuse(session.not_now())
             return
         self.say(["The computer is choosing for you…"])
-        self._choose_for_me(self.generation, session.view())
+        self._work_out(self.generation, session.view(), follow=True)
 
     @work(thread=True, group="hint", exclusive=True)
-    def _choose_for_me(self, generation: int, view: Any) -> None:
+    def _work_out(self, generation: int, view: Any, follow: bool) -> None:
+        """The hint for ``view``, worked out aside; then shown, or followed (G)."""
         hint: Hint | None = None
         problem = ""
         try:
             hint = make_hint(view, seed=self.session.game.seed)
         except NoHint as error:
             problem = str(error)
-        except Exception as error:  # the computer's choice must never end the game
-            problem = f"The computer could not choose this time: {error}."
-        self.app.call_from_thread(self._follow, generation, hint, problem)
+        except Exception as error:  # a hint must never end the game
+            problem = f"No hint this time: {error}."
+        self.app.call_from_thread(self._worked_out, generation, view, hint, problem, follow)
 
-    def _follow(self, generation: int, hint: Hint | None, problem: str) -> None:
+    def _worked_out(
+        self, generation: int, view: Any, hint: Hint | None, problem: str, follow: bool
+    ) -> None:
         if generation != self.generation:
             return
         if hint is None:
-            self.refuse(problem)
-            return
-        try:
-            events = self.session.follow(hint)
-        except SessionError as error:
-            self.refuse(str(error))
-            return
-        self.say([chosen_line(hint, SPOKEN)])
-        self.after_action(events)
-        self.advance()
+            if follow:
+                self.refuse(problem)
+            else:
+                self.say([problem])
+        elif follow:
+            try:
+                events = self.session.follow(hint)
+            except SessionError as error:
+                self.refuse(str(error))
+                return
+            self.say([chosen_line(hint, SPOKEN)])
+            self.after_action(events)
+            self.advance()
+        else:
+            if hint.best.cards:
+                self.query_one(HandView).place(hint.best.cards.cards()[0])
+            names = [words.subject(view, seat) for seat in range(view.players)]
+            self.say([hint_line(hint, SPOKEN, names)])
 
     def action_read_table(self) -> None:
         self.say([words.table(self.session.view())])
