@@ -603,6 +603,29 @@ def test_tricks_of_a_deal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> No
     assert "Your card: tricks 2\nThere is no deal '2' to show: this game has deal 1." in text
 
 
+def test_last_and_tricks_after_a_deal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Before the first trick of a deal, 'last' and 'tricks' show the deal just finished."""
+    game = Game(Rules.preset("standard", pass_cycle=("hold",)), seed=1)
+    game.replace_hands(SUIT_HANDS)
+    clubs = [f"{rank}c" for rank in (*"23456789", "10", "j", "q", "k", "a")]
+    lines = (*clubs, "last", "tricks", "tricks 3")
+    console = Console(monkeypatch, lines=lines, limit=len(lines))
+    bots = {s: make_bot("random", s) for s in (1, 2, 3)}
+    path = str(tmp_path / "g.json")
+    PlainSession(game, bots, save_path=path, auto_play_one=False).run()
+    text = console.text
+    assert len(game.results) == 1 and not game.view(0).tricks
+    assert "Your card: last\nTrick 13 of the previous deal: South (you) A♣, " in text
+    summary = (
+        "Your card: tricks\nDeal 1: points taken: South (you) 26, West 0, North 0, East 0. "
+        "South (you) shot the moon (took every point card): everyone else adds 26.\n"
+        "  Trick 1: South (you) 2♣, "
+    )
+    assert summary in text
+    assert text.count("\n  Trick ") == 13
+    assert "Your card: tricks 3\nThere is no deal '3' to show: this game has deals 1 to 2." in text
+
+
 def test_duplicate_names_are_numbered(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     Console(monkeypatch, lines=("quit",))

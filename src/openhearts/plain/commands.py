@@ -4,15 +4,15 @@ faces (:mod:`openhearts.session.keys`), or their words."""
 from __future__ import annotations
 
 from ..cards import Suit
-from ..game import PlayerView
+from ..game import Game, PlayerView
 from ..phases import Phase
-from ..sentences import spoken, trick_line
+from ..sentences import spoken
 from ..sentences.advice import chosen_line, hint_lines
 from ..sentences.records import deal_summary, review_trick_line
 from ..session import NoHint, SessionError
 from ..session.keys import KEYS, Command, command_for_word
 from ..session.outcome import Ending
-from ..session.review import deal_reviews, opening_deal
+from ..session.review import DealReview, deal_reviews, opening_deal
 from ..session.statistics import load_stats
 from .console import Stop
 from .scores import show_history
@@ -65,7 +65,7 @@ def run_command(plain: Table, text: str) -> bool:
         Command.HELP: lambda: plain.say(HELP),
         Command.READ_HAND: lambda: _hand(plain, view),
         Command.SHEET: lambda: _scores(plain, view),
-        Command.LAST_TRICK: lambda: _last(plain, view),
+        Command.LAST_TRICK: lambda: _last(plain),
         Command.MEMORY: lambda: _memory(plain, view),
         Command.WON: lambda: _won(plain, view),
         Command.UNDO: lambda: _undo(plain),
@@ -127,34 +127,38 @@ def _scores(plain: Table, view: PlayerView) -> None:
     plain.say(f"Points taken so far in deal {game.deal_number + 1}: {taken}.")
 
 
-def _last(plain: Table, view: PlayerView) -> None:
+def _last(plain: Table) -> None:
     game = plain.session.game
-    if view.tricks:
-        number, trick, where = len(view.tricks), view.tricks[-1], ""
-    elif game.results:
-        number = len(game.results[-1].tricks)
-        trick, where = game.results[-1].tricks[-1], " of the previous deal"
-    else:
+    deal = _review_deal(game, "")
+    if deal is None or not deal.tricks:
         plain.say("No trick has been played yet.")
         return
-    line = trick_line(plain.console.style, plain.names, game.rules, number, trick)
-    plain.say(line.replace(f"Trick {number}:", f"Trick {number}{where}:", 1))
+    where = "" if deal.number == game.deal_number else " of the previous deal"
+    line = review_trick_line(plain.console.style, plain.names, deal.tricks[-1])
+    plain.say(line.replace(f"Trick {len(deal.tricks)}:", f"Trick {len(deal.tricks)}{where}:", 1))
+
+
+def _review_deal(game: Game, which: str) -> DealReview | None:
+    """Deal ``which`` (counted from 1) of the game's review, or by default the deal of
+    the last trick played; None when there is no such deal."""
+    reviews = deal_reviews(game)
+    if not which:
+        return reviews[opening_deal(reviews)]
+    if which.isdigit() and 1 <= int(which) <= len(reviews):
+        return reviews[int(which) - 1]
+    return None
 
 
 def _tricks(plain: Table, which: str) -> None:
     """Every trick of a deal of this game: a replay of a finished deal, or the deal in
     progress so far."""
     game = plain.session.game
-    reviews = deal_reviews(game)
-    if not which:
-        index = opening_deal(reviews)
-    elif which.isdigit() and 1 <= int(which) <= len(reviews):
-        index = int(which) - 1
-    else:
-        deals = "deal 1" if len(reviews) == 1 else f"deals 1 to {len(reviews)}"
+    deal = _review_deal(game, which)
+    if deal is None:
+        count = len(game.results) + (0 if game.is_over else 1)
+        deals = "deal 1" if count == 1 else f"deals 1 to {count}"
         plain.say(f"There is no deal '{which}' to show: this game has {deals}.")
         return
-    deal = reviews[index]
     plain.say(deal_summary(plain.names, game.rules, deal))
     for trick in deal.tricks:
         plain.say("  " + review_trick_line(plain.console.style, plain.names, trick))
