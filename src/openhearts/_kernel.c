@@ -339,9 +339,6 @@ static void finish_moon(const rules_t *rules, position_t *pos, const int *add_fo
 typedef struct {
     int root, shoot, rival, alarm, lookahead, depth;
     const int *add_for;
-    /* Seats other than `root` that look ahead rank cards by the points they take, blind to
-     * moons and suns (they neither stop nor shoot one on purpose). */
-    int blind;
 } plan_t;
 
 static int lookahead_card(const rules_t *rules, const position_t *pos, mask_t legal,
@@ -382,40 +379,24 @@ static void playout_easy(const rules_t *rules, position_t *pos, const plan_t *pl
     }
 }
 
-/* The points of the cards a seat has taken, before any moon or sun (DealState.raw_points). */
-static int taken_points(const rules_t *rules, const position_t *pos, int seat) {
-    mask_t taken = pos->taken[seat];
-    int value = count(taken & HEARTS) + ((taken & QS_BIT) ? 13 : 0);
-    if (rules->jack && (taken & JD_BIT)) value -= 10;
-    return value;
-}
-
 /* hard.lookahead_card: the legal card (lowest on ties) after which a playout gives the seat
  * to move the lowest margin, as players * own points - everyone's points (the margin of
- * hard's objective times players - 1, in integers), the points taken for a blind seat.
- * That playout looks ahead again, one level less deep, down to the plain easy playout at
- * depth 1. */
+ * hard's objective times players - 1, in integers).  That playout looks ahead again, one
+ * level less deep, down to the plain easy playout at depth 1. */
 static int lookahead_card(const rules_t *rules, const position_t *pos, mask_t legal,
                           const plan_t *plan) {
     int seat = pos->to_move, players = rules->players, best = -1, best_value = 0;
-    int blind = plan->blind && seat != plan->root;
     plan_t deeper = *plan;
     deeper.depth = plan->depth - 1;
     if (plan->depth <= 1) deeper.lookahead = LOOKAHEAD_NONE;
     for (mask_t rest = legal; rest; rest &= rest - 1) {
-        int card = low_card(rest), total = 0, mine;
+        int card = low_card(rest), total = 0;
         position_t next = *pos;
         play_card(rules, &next, card);
         playout_easy(rules, &next, &deeper);
         finish_moon(rules, &next, plan->add_for);
-        if (blind) {
-            for (int s = 0; s < players; s++) total += taken_points(rules, &next, s);
-            mine = taken_points(rules, &next, seat);
-        } else {
-            for (int s = 0; s < players; s++) total += next.points[s];
-            mine = next.points[seat];
-        }
-        int value = players * mine - total;
+        for (int s = 0; s < players; s++) total += next.points[s];
+        int value = players * next.points[seat] - total;
         if (best < 0 || value < best_value) {
             best = card;
             best_value = value;
@@ -689,20 +670,19 @@ static PyObject *k_playout(PyObject *self, PyObject *args) {
 }
 
 /* evaluate(rules, position, candidates, modes, root, add_for[, lookahead, depth, rival,
- * alarm, blind]) -> [points, ...]: for each candidate card of the seat to move, then each
- * mode (shoot false/true), the deal's points after that card when every seat then follows
- * the easy policy (hard's search step), the seats of `lookahead` looking `depth` cards
- * ahead (blind to moons but for `root` with `blind`), seat `rival` going for the moon, a
- * seat holding every point taken and `alarm` points (above 0; else half of them) taken
- * for a shooter. */
+ * alarm]) -> [points, ...]: for each candidate card of the seat to move, then each mode
+ * (shoot false/true), the deal's points after that card when every seat then follows the
+ * easy policy (hard's search step), the seats of `lookahead` looking `depth` cards ahead,
+ * seat `rival` going for the moon, a seat holding every point taken and `alarm` points
+ * (above 0; else half of them) taken for a shooter. */
 static PyObject *k_evaluate(PyObject *self, PyObject *args) {
     PyObject *rules_obj, *pos_obj, *cards_obj, *modes_obj, *add_for_obj;
     int root, cards[52], modes[2], add_for[MAX_PLAYERS], lookahead = LOOKAHEAD_NONE, depth = 1;
-    int rival = -1, alarm = 0, blind = 0;
+    int rival = -1, alarm = 0;
     rules_t rules;
     position_t start;
-    if (!PyArg_ParseTuple(args, "OOOOiO|iiiip", &rules_obj, &pos_obj, &cards_obj, &modes_obj,
-                          &root, &add_for_obj, &lookahead, &depth, &rival, &alarm, &blind) ||
+    if (!PyArg_ParseTuple(args, "OOOOiO|iiii", &rules_obj, &pos_obj, &cards_obj, &modes_obj,
+                          &root, &add_for_obj, &lookahead, &depth, &rival, &alarm) ||
         parse_rules(rules_obj, &rules) < 0 || parse_position(pos_obj, &rules, &start) < 0 ||
         parse_add_for(add_for_obj, &rules, add_for) < 0)
         return NULL;
@@ -736,7 +716,7 @@ static PyObject *k_evaluate(PyObject *self, PyObject *args) {
         for (int m = 0; m < mode_count; m++) {
             position_t pos = start;
             play_card(&rules, &pos, cards[c]);
-            plan_t plan = {root, modes[m], rival, alarm, lookahead, depth, add_for, blind};
+            plan_t plan = {root, modes[m], rival, alarm, lookahead, depth, add_for};
             playout_easy(&rules, &pos, &plan);
             finish_moon(&rules, &pos, add_for);
             PyObject *points = points_tuple(&rules, &pos);
@@ -780,7 +760,7 @@ static PyMethodDef methods[] = {
      "playout(rules, position, policy, seed, count, add_for, root, shoot) -> [points]"},
     {"evaluate", k_evaluate, METH_VARARGS,
      "evaluate(rules, position, candidates, modes, root, add_for[, lookahead, depth, rival, "
-     "alarm, blind]) -> "
+     "alarm]) -> "
      "[points]"},
     {"random_u64", k_random_u64, METH_VARARGS, "random_u64(seed, count) -> [draws]"},
     {NULL, NULL, 0, NULL},

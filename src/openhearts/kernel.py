@@ -311,7 +311,6 @@ def reference_evaluate(
     depth: int = 1,
     rival: int = -1,
     alarm: int = 0,
-    blind: bool = False,
 ) -> list[Points]:
     """:func:`evaluate` on the pure-Python engine."""
     from .bots.hard import Plan
@@ -324,9 +323,7 @@ def reference_evaluate(
     choices = _moon_choices(rules, add_for)
     results: list[Points] = []
     jack = rules.jack_of_diamonds
-    plans = [
-        Plan(root, choices, jack, shoot, lookahead, depth, rival, alarm, blind) for shoot in modes
-    ]
+    plans = [Plan(root, choices, jack, shoot, lookahead, depth, rival, alarm) for shoot in modes]
     for card in candidates:
         if not 0 <= card < 52 or not legal >> card & 1:
             raise ValueError(f"candidate {card} may not be played now")
@@ -402,7 +399,6 @@ def evaluate(
     depth: int = 1,
     rival: int = -1,
     alarm: int = 0,
-    blind: bool = False,
 ) -> list[Points]:
     """``hard``'s search step: for each candidate card of the seat to move and each mode,
     the deal's points when that card is played and every seat then follows the easy
@@ -420,17 +416,14 @@ def evaluate(
     default) for none.  ``alarm``: above 0, a seat that holds every point taken and at
     least ``alarm`` points is taken for a shooter, by itself and by the others, instead of
     from half of the points in play (:func:`openhearts.bots.policy.moon_threat`).
-    ``blind``: the seats other than ``root`` that look ahead rank their cards by the points
-    they take, blind to moons and suns (they neither stop nor shoot one on purpose).
     """
     if _compiled is None:
         return reference_evaluate(
-            rules, position, candidates, root, modes, add_for, lookahead, depth, rival, alarm,
-            blind,
-        )  # fmt: skip
+            rules, position, candidates, root, modes, add_for, lookahead, depth, rival, alarm
+        )
     _check_lookahead(lookahead, depth)
     _check_rival(rules, root, rival, alarm)
     return _compiled.evaluate(  # type: ignore[no-any-return]
         _packed_rules(rules), position, candidates, modes, root, add_for, lookahead, depth,
-        rival, alarm, blind,
+        rival, alarm,
     )  # fmt: skip

@@ -93,9 +93,6 @@ class ExpertBot(HardBot):
     :param learned_floor: added to the network's probability of each play before it
         weighs a world (:data:`~openhearts.bots.inference.LEARNED_FLOOR`), so that one
         play the network found unlikely does not rule a world out.
-    :param blind: in the playouts, the other seats that look ahead rank their cards by
-        the points they take, blind to moons: like real players who cannot see the cards,
-        they leave a moon to others to stop, rather than all seeing it coming.
 
     Other parameters as :class:`~openhearts.bots.hard.HardBot`.
     """
@@ -119,7 +116,6 @@ class ExpertBot(HardBot):
         early_fear: float | None = None,
         learned: bool = False,
         learned_floor: float = LEARNED_FLOOR,
-        blind: bool = False,
     ) -> None:
         super().__init__(
             seed, budget, workers, time_limit, pass_worlds, lookahead=lookahead, depth=depth
@@ -146,7 +142,6 @@ class ExpertBot(HardBot):
             raise ValueError("learned_floor: above 0 and at most 10")
         self.learned_floor = learned_floor
         self._net: PolicyNet | None = _shipped_net() if learned else None
-        self.blind = blind
 
     def __repr__(self) -> str:
         return f"ExpertBot(seed={self.seed!r}, budget={self.budget}, pool={self.pool})"

@@ -110,9 +110,6 @@ class Plan:
     #: Above 0, a seat holding every point taken and at least that many points is taken
     #: for a shooter (by itself and the others), rather than from half of the points.
     alarm: int = 0
-    #: The seats other than ``root`` that look ahead rank their cards by the points they
-    #: take, blind to moons and suns: they neither stop nor shoot one on purpose.
-    blind: bool = False
 
 
 def playout(state: DealState, plan: Plan) -> list[int]:
@@ -159,15 +156,12 @@ def playout(state: DealState, plan: Plan) -> list[int]:
 def lookahead_card(state: DealState, legal: int, plan: Plan) -> int:
     """The card of ``legal`` that the seat to move does best with when every seat then
     plays the rest of ``state`` (one deal of the cards) by the rules of thumb: its points
-    less the others' average, lowest (the points taken, before any moon or sun, for a
-    seat that ``plan.blind`` makes blind to them); the lowest card on ties.  A seat
-    looking one card ahead this way plays as if it saw the cards of the deal it is
-    played in.  With
+    less the others' average, lowest; the lowest card on ties.  A seat looking one card
+    ahead this way plays as if it saw the cards of the deal it is played in.  With
     ``plan.depth`` above 1, the seats of ``plan.lookahead`` look ahead in those playouts
     too, one level less deep."""
     seat = state.to_move
     players = state.players
-    blind = plan.blind and seat != plan.root
     if plan.depth > 1:
         behind = replace(plan, depth=plan.depth - 1)
     else:
@@ -181,8 +175,6 @@ def lookahead_card(state: DealState, legal: int, plan: Plan) -> int:
         after = state.clone()
         after.play_card(card)
         points = playout(after, behind)
-        if blind:
-            points = after.raw_points()
         # The margin times (players - 1), kept in integers.
         value = players * points[seat] - sum(points)
         if best < 0 or value < best_value:
@@ -243,8 +235,6 @@ class _Task:
     #: Who looks ahead in the playouts, and how deep (:func:`playout`).
     lookahead: int = LOOKAHEAD_NONE
     depth: int = 1
-    #: The others' looks are blind to moons (:attr:`Plan.blind`).
-    blind: bool = False
     #: What another seat's moon costs beyond its points (:func:`.objective.margin`).
     moon_fear: float = 0.0
 
@@ -286,7 +276,7 @@ def _evaluate(task: _Task) -> _Totals:
             lookahead = LOOKAHEAD_ALL if world % 2 else LOOKAHEAD_ROOT
         outcomes = evaluate(
             rules, position, task.candidates, seat, task.modes, task.add_for, lookahead,
-            task.depth, alarm=task.alarm, blind=task.blind,
+            task.depth, alarm=task.alarm,
         )  # fmt: skip
         weight = task.weights[world] if task.weights else 1
         for index, points in enumerate(outcomes):
@@ -351,8 +341,6 @@ class HardBot(BaseBot):
     """
 
     name = "hard"
-    #: The others' looks in the playouts are blind to moons (:attr:`Plan.blind`).
-    blind = False
 
     def __init__(
         self,
@@ -541,7 +529,6 @@ class HardBot(BaseBot):
             compiled=self.compiled,
             lookahead=self.lookahead,
             depth=self.depth,
-            blind=self.blind,
             moon_fear=self._moon_fear(view),
         )
         return task, groups
