@@ -276,7 +276,9 @@ def test_undo_takes_back_the_bots_cards_too(
     assert game.hand(0) == before[0]
 
 
-def test_moon_choice_prompt(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def moon_choice_game() -> Game:
+    """Three players, the person holding every heart and the top spades, leading: the
+    person shoots the moon and chooses how it scores."""
     rules = Rules.preset(
         "standard",
         players=3,
@@ -295,6 +297,11 @@ def test_moon_choice_prompt(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> 
     ]
     game = Game(rules, seed=1)
     game.replace_hands(hands)
+    return game
+
+
+def test_moon_choice_prompt(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    game = moon_choice_game()
 
     def player(transcript: str) -> str:
         if transcript.endswith("[add]: ") and "Type 'add'" not in transcript:
@@ -312,6 +319,24 @@ def test_moon_choice_prompt(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> 
     assert "The usual choice here is add." in text
     assert "Type 'add' or 'subtract'" in text
     assert "You shot the moon (took every point card) and chose: everyone else adds 26." in text
+    assert game.results[0].points == (0, 26, 26)
+
+
+def test_go_makes_the_moon_choice(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    game = moon_choice_game()
+
+    def player(transcript: str) -> str:
+        return "go" if transcript.endswith("[add]: ") else sensible(transcript)
+
+    console = Console(monkeypatch, player, limit=40)
+    session = PlainSession(
+        game, {1: make_bot("random", 1), 2: make_bot("random", 2)},
+        save_path=str(tmp_path / "g.json"),
+    )  # fmt: skip
+    session.run()
+    assert "[add]: go\nThinking...\nThe computer chooses for you: everyone else adds 26." in (
+        console.text
+    )
     assert game.results[0].points == (0, 26, 26)
 
 
