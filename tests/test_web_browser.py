@@ -906,6 +906,8 @@ def test_for_me_passes_and_plays_for_the_player(server: str, browser: Browser) -
         )
         before = hand(page)
         page.locator("#hand").focus()
+        # A second press while the computer is choosing changes nothing.
+        page.keyboard.press("g")
         page.keyboard.press("g")
         page.wait_for_function("() => document.body.dataset.phase !== 'passing'")
         after = hand(page)
@@ -929,6 +931,7 @@ def test_for_me_passes_and_plays_for_the_player(server: str, browser: Browser) -
         said = " ".join(page.evaluate("() => window.said"))
         assert re.search(r"The computer passes the .+, the .+ and the .+ for you\.", said), said
         assert re.search(r"The computer plays the \w+ of \w+ for you\.", said), said
+        assert "already" not in said and "Hint" not in said, said
 
 
 def test_a_hint_that_arrives_after_the_player_has_acted_is_not_shown(

@@ -32,6 +32,9 @@ export function requestPlayForMe() {
     flash("The computer plays for you on your turn.", "error");
     return;
   }
+  // A second press while the first is being worked out would be refused as busy, and
+  // the first answer then shown as a plain hint.
+  if (app.forMe !== null && app.pending.has(app.forMe)) return;
   const id = send("hint");
   if (id === null) return;
   app.forMe = id;
