@@ -276,9 +276,12 @@ def test_undo_takes_back_the_bots_cards_too(
     assert game.hand(0) == before[0]
 
 
-def moon_choice_game() -> Game:
+def play_moon_choice(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, player: Callable[[str], str]
+) -> tuple[Game, str]:
     """Three players, the person holding every heart and the top spades, leading: the
-    person shoots the moon and chooses how it scores."""
+    person shoots the moon and chooses how it scores, answering as ``player`` does.  The
+    game and the transcript."""
     rules = Rules.preset(
         "standard",
         players=3,
@@ -297,24 +300,22 @@ def moon_choice_game() -> Game:
     ]
     game = Game(rules, seed=1)
     game.replace_hands(hands)
-    return game
-
-
-def test_moon_choice_prompt(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    game = moon_choice_game()
-
-    def player(transcript: str) -> str:
-        if transcript.endswith("[add]: ") and "Type 'add'" not in transcript:
-            return "maybe"
-        return sensible(transcript)
-
     console = Console(monkeypatch, player, limit=40)
     session = PlainSession(
         game, {1: make_bot("random", 1), 2: make_bot("random", 2)},
         save_path=str(tmp_path / "g.json"),
     )  # fmt: skip
     session.run()
-    text = console.text
+    return game, console.text
+
+
+def test_moon_choice_prompt(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    def player(transcript: str) -> str:
+        if transcript.endswith("[add]: ") and "Type 'add'" not in transcript:
+            return "maybe"
+        return sensible(transcript)
+
+    game, text = play_moon_choice(monkeypatch, tmp_path, player)
     assert "You shot the moon! Choose: 'add' gives everyone else 26 points" in text
     assert "The usual choice here is add." in text
     assert "Type 'add' or 'subtract'" in text
@@ -323,20 +324,11 @@ def test_moon_choice_prompt(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> 
 
 
 def test_go_makes_the_moon_choice(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    game = moon_choice_game()
-
     def player(transcript: str) -> str:
         return "go" if transcript.endswith("[add]: ") else sensible(transcript)
 
-    console = Console(monkeypatch, player, limit=40)
-    session = PlainSession(
-        game, {1: make_bot("random", 1), 2: make_bot("random", 2)},
-        save_path=str(tmp_path / "g.json"),
-    )  # fmt: skip
-    session.run()
-    assert "[add]: go\nThinking...\nThe computer chooses for you: everyone else adds 26." in (
-        console.text
-    )
+    game, text = play_moon_choice(monkeypatch, tmp_path, player)
+    assert "[add]: go\nThinking...\nThe computer chooses for you: everyone else adds 26." in text
     assert game.results[0].points == (0, 26, 26)
 
 
