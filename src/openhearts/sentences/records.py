@@ -17,7 +17,14 @@ from ..session.review import DealReview, TrickReview
 from ..session.words import number_word, plural
 from .style import Style
 
-__all__ = ["trick_line", "review_trick_line", "deal_summary", "shot_line", "direction_words"]
+__all__ = [
+    "trick_line",
+    "review_trick_line",
+    "takes",
+    "deal_summary",
+    "shot_line",
+    "direction_words",
+]
 
 
 def trick_line(
@@ -30,9 +37,18 @@ def trick_line(
 def review_trick_line(style: Style, names: Sequence[str], trick: TrickReview) -> str:
     """:func:`trick_line` of a trick of a review."""
     cards = ", ".join(f"{names[seat]} {style.card(card)}" for seat, card in trick.plays)
-    taker = names[trick.winner]
-    verb = "take" if taker.casefold() == "you" else "takes"
-    return f"Trick {trick.number}: {cards}. {taker} {verb} it ({plural(trick.points, 'point')})."
+    return f"Trick {trick.number}: {cards}. {takes(names[trick.winner])} it " + (
+        f"({plural(trick.points, 'point')})."
+    )
+
+
+def takes(name: str) -> str:
+    """A name with "takes", or "take" after "You".
+
+    >>> takes("You"), takes("West")
+    ('You take', 'West takes')
+    """
+    return f"{name} {'take' if name.casefold() == 'you' else 'takes'}"
 
 
 def deal_summary(names: Sequence[str], rules: Rules, deal: DealReview) -> str:

@@ -25,6 +25,7 @@ from textual.widgets import Button, Static
 
 from ..cards import Card, CardSet, Suit
 from ..game import Game, PlayerView
+from ..sentences.records import takes
 from ..session.keys import KEYS
 from ..session.memory import known_voids
 from ..session.names import marked_names
@@ -108,10 +109,11 @@ def won_cards_text(game: Game, human: int, seats: Sequence[int]) -> Text:
     """The cards each of ``seats`` has won this deal, by suit."""
     view = game.view(human)
     text = Text()
+    names = marked_names(view.names, human)
     for index, seat in enumerate(seats):
         if index:
             text.append("\n\n")
-        name = marked_names(view.names, human)[seat]
+        name = names[seat]
         tricks = sum(1 for t in view.tricks if t.winner == seat)
         points = view.points_taken[seat]
         text.append(f"{name}: {tricks} trick{'s' if tricks != 1 else ''}, ", style="bold")
@@ -155,8 +157,7 @@ def review_text(deal: DealReview, names: Sequence[str], summary: str) -> Text:
             shown = f"{_rank(card)}{card.suit.symbol}"
             text.append(f"{shown:>3}", style="bold red" if card.suit.is_red else "bold")
             text.append("★" if seat == trick.winner else " ")
-        taker = names[trick.winner]
-        text.append(f"  {taker} {'take' if taker.casefold() == 'you' else 'takes'} {trick.points}")
+        text.append(f"  {takes(names[trick.winner])} {trick.points}")
     if not deal.tricks:
         text.append("\nNo trick of this deal is finished yet.", style="italic")
     return text
