@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from rich.text import Text
 from textual.pilot import Pilot
-from textual.widgets import Input, Static
+from textual.widgets import Footer, Input, Static
 
 from openhearts import Action, Card, CardSet, Game, Rules
 from openhearts.bots import act, make_bot
@@ -219,6 +219,44 @@ def test_passing_choose_confirm_and_see_received(tmp_path: Path) -> None:
             assert table(app).query_one(HandView).new == view.received
             assert any(a.startswith("You pass the ") for a in app.announcements)
             assert any(a.startswith("You receive the ") for a in app.announcements)
+
+    asyncio.run(run())
+
+
+def test_the_footer_says_what_the_keys_do_now_and_keeps_help_at_80_columns(
+    tmp_path: Path,
+) -> None:
+    """While passing, Enter chooses and P passes; while playing, Enter plays and P is gone
+    from the footer (pressed, it says why nothing happens).  At 80 columns Help stays in
+    sight in both."""
+
+    def shown(screen: TableScreen) -> list[str]:
+        footer = screen.query_one(Footer)
+        return [
+            str(getattr(key, "description", ""))
+            for key in footer.query("FooterKey")
+            if key.region.width and key.region.right <= 80
+        ]
+
+    async def run() -> None:
+        app = make_app(tmp_path, seed=1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            screen = table(app)
+            passing = shown(screen)
+            assert passing[:3] == ["Choose", "Pass", "Hint"], passing
+            assert "Help" in passing and "Play" not in passing, passing
+            for card in screen.session.view().hand.cards()[:3]:
+                await move_cursor_to(pilot, card)
+                await pilot.press("enter")
+            await pilot.press("p")
+            await settle(pilot, lambda: human_turn(app))
+            await pilot.pause()
+            playing = shown(screen)
+            assert playing[:3] == ["Play", "Hint", "For me"], playing
+            assert "Help" in playing and "Pass" not in playing, playing
+            await pilot.press("p")
+            assert screen.message_is_error and screen.message == "There is nothing to pass now."
 
     asyncio.run(run())
 

@@ -30,26 +30,29 @@ def _bind(command: Command, action: str | None = None) -> Binding:
 class TableScreen(KeysMixin, HandMixin, DialogsMixin):
     """The card table: opponents around, the trick in the middle, your hand at the bottom."""
 
+    # The footer shows them in this order and cuts what does not fit: at 80 columns it
+    # ends after Help while passing, after Options while playing.
     BINDINGS: ClassVar[list[BindingType]] = [
         _bind(Command.PASS),
+        # P out of the passing phase: hidden from the footer, and says why nothing happens.
+        Binding(textual_keys(Command.PASS), "pass_refused", show=False),
         _bind(Command.HINT),
+        _bind(Command.PLAY_FOR_ME),
         _bind(Command.UNDO),
         Binding("ctrl+z", "undo", show=False),
         _bind(Command.LAST_TRICK),
         _bind(Command.WON),
         _bind(Command.MEMORY),
         _bind(Command.SHEET),
+        Binding("question_mark,f1", "help", "Help"),
+        _bind(Command.OPTIONS),
+        _bind(Command.STATS),
         _bind(Command.READ_TABLE),
         *(Binding(str(n), f"read_card({n})", show=False) for n in range(1, 7)),
         _bind(Command.READ_SCORES),
         _bind(Command.READ_TURN),
         _bind(Command.READ_HAND),
-        _bind(Command.OPTIONS),
         _bind(Command.NEW_GAME),
-        _bind(Command.STATS),
-        Binding("question_mark,f1", "help", "Help"),
-        # Last in the footer: at 80 columns it would push Stats and Help out.
-        _bind(Command.PLAY_FOR_ME),
         Binding("slash", "type_card('')", show=False),
         *(Binding(key, f"type_card('{key}')", show=False) for key in "qkaj789"),
         _bind(Command.CLEAR),

@@ -173,6 +173,11 @@ class TableBase(Screen[None]):
     def is_current(self) -> bool:
         return self.is_attached and self.app.screen is self
 
+    def can_pass(self) -> bool:
+        """Whether the person has cards to pass now (P is live, and in the footer)."""
+        game = self.session.game
+        return game.phase == Phase.PASSING and self.session.human in game.to_act()
+
     def refresh_table(self) -> None:
         if not self.is_mounted:
             return
@@ -208,10 +213,13 @@ class TableBase(Screen[None]):
             chosen=self.chosen if view.phase == Phase.PASSING else CardSet(),
             new=fresh,
         )
-        passing = view.phase == Phase.PASSING and session.human in game.to_act()
+        passing = self.can_pass()
         button = self.query_one("#pass-button", Button)
         if button.display != passing:
             button.display = passing
+            # The footer offers Pass only while there is something to pass.
+            self.refresh_bindings()
+        self.query_one(HandView).set_choosing(passing)
         # Two fixed lines: a longer sentence ends in "…" here and is read whole in the log.
         status = Text(no_wrap=True, overflow="ellipsis")
         status.append(words.status(view, len(self.chosen)), style="bold")

@@ -56,11 +56,19 @@ class HandMixin(TableBase):
                 text += " Press P to pass them."
             self.say([text])
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "pass_cards":
+            return self.can_pass()
+        return True
+
+    def action_pass_refused(self) -> None:
+        self.refuse("There is nothing to pass now.")
+
     def action_pass_cards(self) -> None:
         session = self.session
         game = session.game
-        if game.phase != Phase.PASSING or session.human not in game.to_act():
-            self.refuse("There is nothing to pass now.")
+        if not self.can_pass():
+            self.action_pass_refused()
             return
         count = game.rules.cards_passed
         if len(self.chosen) != count:

@@ -111,8 +111,11 @@ class HandView(CanvasWidget, can_focus=True):
         Binding("end", "move_to(-1)", show=False),
         Binding("up", "suit(1)", "Next suit", show=False),
         Binding("down", "suit(-1)", "Previous suit", show=False),
+        # One of the two Enter bindings is live: the footer says what Enter does now.
         Binding("enter", "activate", "Play", show=True),
+        Binding("enter", "choose", "Choose", show=True),
         Binding("space", "activate", "Play", show=False),
+        Binding("space", "choose", "Choose", show=False),
     ]
 
     class Activated(Message):
@@ -134,6 +137,20 @@ class HandView(CanvasWidget, can_focus=True):
         self.chosen: CardSet = CardSet()
         self.new: CardSet = CardSet()
         self.cursor = 0
+        self.choosing = False
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "activate":
+            return not self.choosing
+        if action == "choose":
+            return self.choosing
+        return True
+
+    def set_choosing(self, choosing: bool) -> None:
+        """Whether Enter chooses cards to pass (rather than plays one), for the footer."""
+        if choosing != self.choosing:
+            self.choosing = choosing
+            self.refresh_bindings()
 
     def show(
         self,
@@ -246,6 +263,9 @@ class HandView(CanvasWidget, can_focus=True):
     def action_activate(self) -> None:
         if self.current is not None:
             self.post_message(self.Activated(self.current))
+
+    def action_choose(self) -> None:
+        self.action_activate()
 
     def on_click(self, event: events.Click) -> None:
         card = self.card_at(event.x)
