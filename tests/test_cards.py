@@ -124,7 +124,7 @@ def test_canonical_and_pretty_forms() -> None:
     assert qs.name == "queen of spades"
     assert repr(qs) == "Card.parse('QS')"
     ten = Card.parse("10H")
-    assert str(ten) == "TH" and ten.pretty == "T♥" and ten.name == "ten of hearts"
+    assert str(ten) == "TH" and ten.pretty == "10♥" and ten.name == "ten of hearts"
     assert [str(Card.parse(f"A{s}")) for s in "CDSH"] == ["AC", "AD", "AS", "AH"]
     assert [Card.parse(f"2{s}").pretty for s in "cdsh"] == ["2♣", "2♦", "2♠", "2♥"]
 
@@ -181,7 +181,7 @@ def test_masks() -> None:
 def test_card_set_parse_and_print() -> None:
     hand = CardSet.parse("AH, 2c qs 10D")
     assert str(hand) == "2C TD QS AH"
-    assert hand.pretty == "2♣ T♦ Q♠ A♥"
+    assert hand.pretty == "2♣ 10♦ Q♠ A♥"
     assert len(hand) == 4
     assert Card.parse("QS") in hand
     assert Card.parse("KS") not in hand

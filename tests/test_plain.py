@@ -114,6 +114,9 @@ def test_full_game_to_the_winner(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     assert re.search(r"West (plays|leads) \S+\.", text)
     assert re.search(r"takes? the trick with the \S+", text)
     assert "Deal 1 is over." in text and "This deal" in text
+    # Each deal is announced once, as it begins.
+    openings = re.findall(r"^Deal (\d+)\. ", text, re.MULTILINE)
+    assert len(openings) >= 2 and openings == [str(n) for n in range(1, len(openings) + 1)]
     assert "Traceback" not in text
     game = load(str(path))
     assert game.is_over and max(game.scores) >= 30
@@ -179,6 +182,16 @@ def test_hand_display_and_legal_marks(monkeypatch: pytest.MonkeyPatch, tmp_path:
     assert re.search(r"You receive \S+♥ \S+♥ \S+♥ from East\.", text)
 
 
+def test_one_card_passed_is_said_in_the_singular(monkeypatch: pytest.MonkeyPatch) -> None:
+    console = Console(monkeypatch, lines=("2c 3c",), limit=3)
+    run_plain(parse_args("--seed", "5", "-o", "cards_passed=1"))
+    text = console.text
+    assert "Deal 1. You deal. Pass one card to the left (West)." in text
+    assert "Pass one card to the left (West): " in text
+    assert "Pass exactly one card; you named two." in text
+    assert "cards to the left" not in text
+
+
 def test_bad_input_gets_reasons(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     state = {"illegal": False, "bad": 0}
 
@@ -192,7 +205,7 @@ def test_bad_input_gets_reasons(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
                 return illegal[0]
         return sensible(transcript)
 
-    lines = ("", "xyzzy", "2c 2c 3c", "2c", "frobnicate now", "9s 9s 9s")
+    lines = ("", "xyzzy", "2c 2c 3c", "2c", "frobnicate now", "9s 9s 9s", "10c 10c 10c", "10h")
     console = Console(monkeypatch, player, lines=lines, limit=60)
     path = tmp_path / "g.json"
     assert run_plain(parse_args("--seed", "5", "--save", str(path))) == 0
@@ -202,6 +215,9 @@ def test_bad_input_gets_reasons(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
     assert "You named the 2♣ twice." in text or "You do not hold" in text
     assert "Pass exactly three cards; you named one." in text
     assert "Cannot read 'frobnicate' as a card" in text
+    # A ten is written 10 in every refusal, as in the hand; a card named thrice says so.
+    assert "You named the 10♣ three times." in text
+    assert "T♣" not in text and "T♥" not in text
     reason = r"You cannot play the \S+: (you must follow suit|the first trick|hearts)"
     assert re.search(reason, text)
     assert "Traceback" not in text

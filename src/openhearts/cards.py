@@ -9,7 +9,7 @@ engine's hot paths use the plain ints.
 >>> Card.parse("Q of spades")
 Card.parse('QS')
 >>> str(Card.parse("10h")), Card.parse("th").pretty
-('TH', 'T♥')
+('TH', '10♥')
 >>> hand = CardSet.parse("2C 5C QS AH")
 >>> len(hand), Card.parse("QS") in hand, str(hand.of_suit(Suit.CLUBS))
 (4, True, '2C 5C')
@@ -264,7 +264,10 @@ def _parse_one(text: str) -> int | None:
 
 
 _SHORT: Final = tuple(Rank(c % 13).letter + Suit(c // 13).letter for c in range(52))
-_PRETTY: Final = tuple(Rank(c % 13).letter + Suit(c // 13).symbol for c in range(52))
+# Shown to people, so the ten is written as players write it: 10♥, not T♥.
+_PRETTY: Final = tuple(
+    ("10" if c % 13 == 8 else Rank(c % 13).letter) + Suit(c // 13).symbol for c in range(52)
+)
 _CARDS: tuple[Card, ...] = ()
 _CARDS = tuple(Card(c) for c in range(52))
 #: The 52 :class:`Card` objects, indexed by card number.

@@ -18,6 +18,7 @@ from .deal import DealState
 from .game import DealResult, Game, TrickRecord
 from .record import RecordError
 from .sentences import Style, direction_words, shot_line, supports_symbols, table, trick_line
+from .session.words import plural
 
 __all__ = ["add_arguments", "run", "replay_lines"]
 
@@ -89,7 +90,7 @@ def replay_lines(game: Game, style: Style | None = None, *, hands: bool = True) 
         verb = "wins" if len(winners) == 1 else "share the win"
         count = len(game.results)
         deals = f"{count} deal" if count == 1 else f"{count} deals"
-        lines.append(f"Game over after {deals}: {who} {verb} with {low} points.")
+        lines.append(f"Game over after {deals}: {who} {verb} with {plural(low, 'point')}.")
     else:
         lines.append("The game is unfinished: " + _where(game) + ".")
     return lines

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..sentences.events import Narrator
 from ..session import Session
-from ..session.events import DealScored, Event, TrickTaken
+from ..session.events import DealScored, DealStarted, Event, TrickTaken
 from ..session.names import marked_names
 from ..session.saving import SessionInfo
 from .console import Console
@@ -48,6 +48,9 @@ class Table:
         """Say what the events caused (deal results with their table)."""
         narrator = self.narrator
         for event in events:
+            if isinstance(event, DealStarted):
+                # The game loop announces each deal as it begins, resumed games too.
+                continue
             for line in narrator.lines(event):
                 self.say(line)
             if isinstance(event, TrickTaken):

@@ -7,7 +7,7 @@ from ..cards import Card, CardParseError, CardSet, parse_cards
 from ..phases import Phase
 from ..sentences import direction_words
 from ..session import SessionError
-from ..session.words import as_sentence, number_word
+from ..session.words import as_sentence, counted
 from .commands import run_command, show_hand, show_trick
 from .table import Table
 
@@ -45,8 +45,8 @@ def human_pass(plain: Table) -> None:
     count = view.rules.cards_passed
     target = view.names[view.pass_target]
     show_hand(plain, view)
-    prompt = f"Pass {number_word(count)} cards {direction_words(view.pass_direction)} ({target}): "
-    example = f"Name {number_word(count)} cards from your hand, e.g. {_example(view.hand, count)}"
+    prompt = f"Pass {counted(count, 'card')} {direction_words(view.pass_direction)} ({target}): "
+    example = f"Name {counted(count, 'card')} from your hand, e.g. {_example(view.hand, count)}"
     while (cards := _named_cards(plain, prompt, f"{example}; or type 'help'.")) is not None:
         try:
             events = session.pass_cards(plain.me, cards)

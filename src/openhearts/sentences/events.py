@@ -29,7 +29,7 @@ from ..session.events import (
     TrickTaken,
     Undone,
 )
-from ..session.words import join_words, number_word, plural
+from ..session.words import counted, join_words, plural
 from .records import direction_words, shot_line
 from .style import Style
 
@@ -69,9 +69,9 @@ class Narrator:
             return [f"{head} A hold hand: no passing."]
         if view.passed is not None:
             return [f"{head} You have passed {self.style.listing(view.passed)}."]
-        count = number_word(view.rules.cards_passed)
+        count = counted(view.rules.cards_passed, "card")
         target = view.names[view.pass_target]
-        return [f"{head} Pass {count} cards {direction_words(event.direction)} ({target})."]
+        return [f"{head} Pass {count} {direction_words(event.direction)} ({target})."]
 
     def _CardsPassed(self, event: CardsPassed) -> list[str]:
         if event.seat != self.me or self.view.pass_target is None:
@@ -131,12 +131,12 @@ class Narrator:
         outcome = event.outcome
         low = outcome.scores[outcome.winners[0]]
         if outcome.winners == (self.me,):
-            verdict = f"You win with {low} points!"
+            verdict = f"You win with {plural(low, 'point')}!"
         elif len(outcome.winners) == 1:
-            verdict = f"{self.who(outcome.winners[0])} wins with {low} points."
+            verdict = f"{self.who(outcome.winners[0])} wins with {plural(low, 'point')}."
         else:
             everyone = join_words([self.who(s) for s in outcome.winners])
-            verdict = f"{everyone} share the win with {low} points."
+            verdict = f"{everyone} share the win with {plural(low, 'point')}."
         return [f"Game over after {plural(outcome.deals, 'deal')}. {verdict}"]
 
     def _BotReplaced(self, event: BotReplaced) -> list[str]:

@@ -22,7 +22,7 @@ from ..cards import Card, CardSet, Suit
 from ..game import GAME_OVER, MOON_CHOICE, PASSING, PLAYING, PlayerView, TrickRecord
 from ..session.memory import known_voids
 from ..session.points import card_points as points_of
-from ..session.words import number_word
+from ..session.words import counted, number_word
 
 __all__ = [
     "number_word",
@@ -124,7 +124,7 @@ def status(view: PlayerView, selected: int = 0) -> str:
         if view.passed is None:
             chosen = f" ({selected} chosen)" if selected else ""
             return (
-                f"Pass {number_word(count)} cards {pass_phrase(view)}: "
+                f"Pass {counted(count, 'card')} {pass_phrase(view)}: "
                 f"select them, then press P.{chosen}"
             )
         return "Waiting for the others to pass."
@@ -160,7 +160,7 @@ def turn(view: PlayerView) -> str:
     """The ``T`` key: whose turn it is."""
     if view.phase == PASSING:
         if view.passed is None:
-            return f"Your turn to pass {number_word(view.rules.cards_passed)} cards " + (
+            return f"Your turn to pass {counted(view.rules.cards_passed, 'card')} " + (
                 pass_phrase(view) + "."
             )
         return "Everyone is passing."

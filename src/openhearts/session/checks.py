@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from ..cards import Card
 from ..game import IllegalActionError, PlayerView
 from ..phases import Phase
-from .words import join_words, number_word
+from .words import counted, join_words, number_word
 
-__all__ = ["SessionError", "pass_problem", "play_problem", "not_now"]
+__all__ = ["SessionError", "pass_problem", "play_problem", "repeat_problem", "not_now"]
 
 
 class SessionError(IllegalActionError):
@@ -46,20 +46,33 @@ def not_now(view: PlayerView) -> str:
     return f"Wait: it is {view.names[mover]}'s turn."
 
 
+def repeat_problem(cards: Sequence[Card]) -> str | None:
+    """The first card named more than once, said with how often, or None.
+
+    >>> from openhearts.cards import parse_cards
+    >>> repeat_problem(parse_cards("qs 2c qs qs"))
+    'You named the Q♠ three times.'
+    """
+    for card in cards:
+        times = cards.count(card)
+        if times > 1:
+            often = "twice" if times == 2 else f"{number_word(times)} times"
+            return f"You named the {card.pretty} {often}."
+    return None
+
+
 def pass_problem(view: PlayerView, cards: Sequence[Card]) -> str | None:
     """What is wrong with passing these cards (in the order named), or None."""
     if view.phase != Phase.PASSING or view.passed is not None or view.pass_target is None:
         return (
             "There is nothing to pass now." if view.passed is None else ("You have already passed.")
         )
-    seen: set[Card] = set()
-    for card in cards:
-        if card in seen:
-            return f"You named the {card.pretty} twice."
-        seen.add(card)
+    problem = repeat_problem(cards)
+    if problem is not None:
+        return problem
     count = view.rules.cards_passed
     if len(cards) != count:
-        return f"Pass exactly {number_word(count)} cards; you named {number_word(len(cards))}."
+        return f"Pass exactly {counted(count, 'card')}; you named {number_word(len(cards))}."
     missing = [card for card in cards if card not in view.hand]
     if missing:
         return f"You do not hold {join_words([f'the {c.pretty}' for c in missing])}."

@@ -2,6 +2,8 @@
 
 >>> number_word(3), number_word(17), join_words(["a", "b", "c"])
 ('three', '17', 'a, b and c')
+>>> counted(1, "card"), counted(3, "card")
+('one card', 'three cards')
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-__all__ = ["number_word", "join_words", "plural", "as_sentence"]
+__all__ = ["number_word", "counted", "join_words", "plural", "as_sentence"]
 
 _NUMBERS: Final = (
     "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -19,6 +21,11 @@ _NUMBERS: Final = (
 
 def number_word(count: int) -> str:
     return _NUMBERS[count] if 0 <= count < len(_NUMBERS) else str(count)
+
+
+def counted(count: int, word: str) -> str:
+    """The count in words and the noun, singular for one: ``one card``, ``three cards``."""
+    return f"{number_word(count)} {word}" if count == 1 else f"{number_word(count)} {word}s"
 
 
 def join_words(words: Sequence[str]) -> str:

@@ -7,8 +7,8 @@ from textual.widgets import Button, Input
 from ..cards import Card, CardParseError, CardSet, parse_cards
 from ..phases import Phase
 from ..session import SessionError
-from ..session.checks import pass_problem
-from ..session.words import as_sentence, number_word
+from ..session.checks import pass_problem, repeat_problem
+from ..session.words import as_sentence, counted
 from .table_base import TableBase
 from .widgets import HandView
 
@@ -46,7 +46,7 @@ class HandMixin(TableBase):
             self.say([f"Unchosen: the {card.name}. {len(self.chosen)} of {count} chosen."])
         elif len(self.chosen) >= count:
             self.refuse(
-                f"You have already chosen {number_word(count)} cards: press P to pass "
+                f"You have already chosen {counted(count, 'card')}: press P to pass "
                 "them, or unchoose one first."
             )
         else:
@@ -73,7 +73,7 @@ class HandMixin(TableBase):
         count = game.rules.cards_passed
         if len(self.chosen) != count:
             self.refuse(
-                f"Choose {number_word(count)} cards to pass first "
+                f"Choose {counted(count, 'card')} to pass first "
                 f"({len(self.chosen)} chosen): Enter or Space on a card chooses it."
             )
             return
@@ -155,11 +155,7 @@ class HandMixin(TableBase):
         problem = pass_problem(view, wanted) if len(wanted) >= count else None
         if problem is None:
             held = [c for c in cards if c not in view.hand]
-            twice = [c for c in cards if cards.count(c) > 1]
-            if held:
-                problem = f"You do not hold the {held[0].pretty}."
-            elif twice:
-                problem = f"You named the {twice[0].pretty} twice."
+            problem = f"You do not hold the {held[0].pretty}." if held else repeat_problem(cards)
         if problem is not None:
             self.refuse(problem)
             return
