@@ -313,6 +313,25 @@ def spoken(session: Session, events: list[Event]) -> list[str]:
     return [line for event in events for line in narrator.lines(event)]
 
 
+def test_undoing_a_pass_counts_the_cards_played_not_the_others_passes() -> None:
+    """Passing first, the others' passes come after ours and go back with it: the
+    sentence counts only the cards played after it."""
+    for seed in range(20):
+        session = Session.new(Rules.preset("standard"), seed, table_names(4, "You"), level="random")
+        me = session.human
+        session.pass_cards(me, session.view().hand.cards()[:3])
+        while not session.human_to_act():
+            seat = session.bot_to_act()
+            assert seat is not None
+            session.apply_decision(session.decide(seat))
+        plays = sum(isinstance(action, Play) for action in session.game.actions)
+        if plays:
+            break
+    said = spoken(session, session.undo())[0]
+    assert said.endswith(f", and {plays} card{'s' * (plays != 1)} played after it."), said
+    assert session.game.phase == "passing"
+
+
 def test_session_plays_refuses_and_undoes() -> None:
     session = Session.new(Rules.preset("standard"), 9, table_names(4, "You"), level="random")
     me = session.human

@@ -147,7 +147,8 @@ class Narrator:
 
     def _Undone(self, event: Undone) -> list[str]:
         own = event.own
-        others = len(event.actions) - len(own)
+        # The others' passes go back with ours; only their cards are worth counting.
+        others = sum(1 for a in event.actions if isinstance(a, Play) and a.seat != event.seat)
         after = f", and {plural(others, 'card')} played after it" if others else ""
         plays = [a.card for a in own if isinstance(a, Play)]
         if plays:
