@@ -421,11 +421,16 @@ def test_eof_saves_and_resume_finishes(monkeypatch: pytest.MonkeyPatch, tmp_path
 
 def test_save_and_quit_commands(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     other = tmp_path / "sub" / "other.json"
-    console = Console(monkeypatch, lines=("save", f"save {other}", "rules", "help", "quit"))
+    spaced = tmp_path / "with space.json"
+    lines = ("save", f"save {other}", f'save "{spaced}"', "save 'a' 'b'", "rules", "help", "quit")
+    console = Console(monkeypatch, lines=lines)
     assert run_plain(parse_args("--seed", "1", "--save", str(tmp_path / "g.json"))) == 0
     text = console.text
     assert f"The game is saved in {tmp_path / 'g.json'}." in text
     assert f"The game is saved in {other}." in text
+    # A quoted name loses its quotes, as in a shell.
+    assert f"The game is saved in {spaced}." in text and spaced.exists()
+    assert "Give one file name to save to, in quotes if it has spaces." in text
     assert "The rules of this game:" in text and "Commands (type them" in text
     assert load(str(other)).rules == Rules.preset("standard")
 

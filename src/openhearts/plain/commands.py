@@ -3,6 +3,8 @@ faces (:mod:`openhearts.session.keys`), or their words."""
 
 from __future__ import annotations
 
+import shlex
+
 from ..cards import Suit
 from ..game import Game, PlayerView
 from ..phases import Phase
@@ -256,5 +258,16 @@ def _stats(plain: Table) -> None:
 
 
 def _save(plain: Table, path: str) -> None:
+    # A quoted name is read as a shell reads it (people quote names with spaces); an
+    # unquoted one is taken as typed, spaces and all.
+    if path[:1] in ("'", '"'):
+        try:
+            words = shlex.split(path)
+        except ValueError:
+            words = []
+        if len(words) != 1:
+            plain.say("Give one file name to save to, in quotes if it has spaces.")
+            return
+        path = words[0]
     saved, problem = plain.slot.save(plain.session, path)
     plain.say(f"The game is saved in {saved}." if saved is not None else str(problem))
