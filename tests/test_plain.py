@@ -697,6 +697,36 @@ def test_played_command_lists_cards_played_unseen_and_voids(
     assert "Hearts are broken." in memory or "Hearts are not broken yet." in memory
 
 
+def test_output_closed_by_its_reader_still_saves(tmp_path: Path) -> None:
+    """``hearts play --plain ... | head -3``: the reader goes away, the game reads on to
+    the end of its input and saves, without a traceback."""
+    path = tmp_path / "piped.json"
+    process = _run("--seed", "7", "--save", str(path))
+    assert process.stdin is not None and process.stdout is not None
+    process.stdout.readline()
+    process.stdout.close()
+    _, err = process.communicate("help\nr\nhelp\nquit\n", timeout=60)
+    assert process.returncode == 0, err
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
+    assert not load(str(path)).is_over
+
+
+def test_replay_into_a_closed_pipe_says_nothing_more(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    save(Game(seed=3), str(path))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "openhearts", "replay", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    err = process.stderr.read().decode()
+    process.wait(timeout=60)
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
+
+
 @pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM, signal.SIGKILL])
 def test_a_closed_terminal_or_kill_saves_the_game(tmp_path: Path, signum: int) -> None:
     """SIGHUP (the terminal closed), SIGTERM, even SIGKILL after two cards: the game is

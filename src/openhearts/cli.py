@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -56,6 +57,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nInterrupted.", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (``hearts replay game.json | head``): nothing more to say,
+        # and no complaint at exit about the output that could not be flushed.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     except ImportError as error:
         # A face or service whose extra is not installed: one line, not a traceback.
         message = missing_extra_message(error)

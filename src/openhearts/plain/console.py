@@ -57,9 +57,14 @@ class Console:
         encoding = getattr(self.out, "encoding", None)
         if encoding:
             text = text.encode(encoding, "replace").decode(encoding)
-        # The terminal may be gone (SIGHUP): the game is saved all the same.
+        self._write(text + "\n")
+
+    def _write(self, text: str) -> None:
+        # The terminal may be gone (SIGHUP) or the reader of a pipe (``| head``): the game
+        # goes on to its end or its save all the same.
         with contextlib.suppress(OSError, ValueError):
-            print(text, file=self.out, flush=True)
+            self.out.write(text)
+            self.out.flush()
 
     def ask(self, prompt: str) -> str:
         """One line of input; raises :class:`Stop` when the input ends or a signal came."""
@@ -68,10 +73,9 @@ class Console:
         self._reading = True
         try:
             if self._echo:
-                self.out.write(prompt)
-                self.out.flush()
+                self._write(prompt)
                 answer = input()
-                print(answer, file=self.out, flush=True)
+                self._write(answer + "\n")
             else:
                 answer = input(prompt)
         except EOFError:
