@@ -140,6 +140,8 @@ def test_win_rates_share_each_game() -> None:
     [
         (["--bot", "nosuch"], "no bot level"),
         (["--bot", "nosuch.module:Bot"], "cannot load bot"),
+        (["--bot", "os:getcwd"], "has no choose_pass"),
+        (["--bot", "json:loads"], "cannot build bot 'json:loads'"),
         (["--bot", "easy:budget=3"], "takes no options"),
         (["--bot", "hard:budget=0"], "budget"),
         (["--bot", "hard:budget"], "NAME=VALUE"),

@@ -15,8 +15,10 @@ import pytest
 
 from openhearts import Game, MoonChoice, Play, Rules
 from openhearts.arena import add_arguments, run
-from openhearts.bots import BotError, act, make_bot
+from openhearts.bots import BotError, RandomBot, act, make_bot
 from openhearts.bots.engine import EngineBot, view_message
+from openhearts.session import Session
+from openhearts.session.events import BotReplaced
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "engines" / "ducker.js"
@@ -110,6 +112,21 @@ def test_a_program_that_cannot_start_is_replaced() -> None:
     bot = EngineBot("/no/such/program --flag", seed=1)
     assert play_game(bot).is_over
     assert "could not start" in bot.faults[0]
+
+
+def test_a_person_at_the_table_is_told_when_a_program_fails() -> None:
+    """In a game with a person (every face's session), a program that cannot start is
+    said once, and a random player takes its seat."""
+    session = Session.new(
+        Rules.preset("standard"), 3, ("You", "West", "North", "East"), level="cmd:/no/such/bot"
+    )
+    session.pass_cards(session.human, session.view().hand.cards()[:3])
+    replaced = []
+    while session.bot_to_act() is not None:
+        replaced += [e for e in session.step() if isinstance(e, BotReplaced)]
+    assert sorted(e.seat for e in replaced) == [1, 2, 3]
+    assert all(e.reason.startswith("the program could not start") for e in replaced)
+    assert all(isinstance(session.seats.bots[s], RandomBot) for s in (1, 2, 3))
 
 
 def test_cmd_bots_by_name() -> None:

@@ -258,9 +258,12 @@ def load_bot(spec: str, seed: object = 0) -> Bot:
     except (ImportError, AttributeError) as error:
         raise BotError(f"cannot load bot {spec!r}: {error}") from None
     try:
-        bot = factory(seed)
-    except TypeError:
-        bot = factory()
+        try:
+            bot = factory(seed)
+        except TypeError:
+            bot = factory()
+    except Exception as error:  # someone else's code: any failure is the spec's
+        raise BotError(f"cannot build bot {spec!r}: {error}") from None
     if not isinstance(bot, Bot):
         raise BotError(f"{spec} has no choose_pass, choose_play and choose_moon methods")
     return bot

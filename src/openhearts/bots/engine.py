@@ -262,6 +262,8 @@ class EngineBot:
         #: What went wrong, in words, one entry per fault (at most one per game: the
         #: program is then replaced).
         self.faults: list[str] = []
+        #: The reason of the fault alone, once there was one (for a person at the table).
+        self.fault_reason: str | None = None
         #: The name the program gave in its ``ready`` answer.
         self.engine_name: str | None = None
         self._program: _Program | None = None
@@ -346,6 +348,7 @@ class EngineBot:
 
         where = f"deal {view.deal_number}, trick {len(view.tricks) + 1}, seat {view.seat}"
         self.faults.append(f"{where}: {reason}; {self.fallback_level} plays on for it")
+        self.fault_reason = f"the program {reason}"
         log.warning("bot program %r: %s", self.command, self.faults[-1])
         self.close()
         self._replacement = make_bot(self.fallback_level, self.seed)

@@ -48,6 +48,11 @@ def decide(bot: Bot, view: PlayerView) -> Decision:
     problem = _problem(action, view)
     if problem is not None:
         return Decision(fallback_action(view), problem)
+    # A program seated with cmd: covers its own faults with a stand-in; the person at
+    # the table is told all the same, and the policy's random player takes over.
+    fault = getattr(bot, "fault_reason", None)
+    if isinstance(fault, str):
+        return Decision(action, fault)
     return Decision(action)
 
 
