@@ -333,9 +333,10 @@ def test_moon_choice_prompt(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> 
 
     game, text = play_moon_choice(monkeypatch, tmp_path, player)
     assert "You shot the moon! Choose: 'add' gives everyone else 26 points" in text
+    assert text.count("You shot the moon!") == 1  # the prompt says it, once
     assert "The usual choice here is add." in text
     assert "Type 'add' or 'subtract'" in text
-    assert "You shot the moon (took every point card) and chose: everyone else adds 26." in text
+    assert "You shot the moon (took every point card) and chose that everyone else adds 26." in text
     assert game.results[0].points == (0, 26, 26)
 
 

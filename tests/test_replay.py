@@ -144,7 +144,7 @@ def test_moon_and_pending_moon_choice(capsys: pytest.CaptureFixture[str], tmp_pa
     act(game, 0, bot)
     save(game, str(path))
     _, out, _ = run_replay(capsys, str(path))
-    assert "  Ann shot the moon (took every point card) and chose: Ann subtracts 26." in out
+    assert "  Ann shot the moon (took every point card) and chose to subtract 26." in out
 
 
 def test_broken_records_are_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -204,5 +204,5 @@ def test_shot_lines() -> None:
     )
     chosen = dataclasses.replace(moon, moon_choice=MoonScore.OTHERS_ADD)
     assert shot_line(names, Rules.preset("source-000"), chosen) == (
-        "Cy shot the moon (took every point card) and chose: everyone else adds 26."
+        "Cy shot the moon (took every point card) and chose that everyone else adds 26."
     )

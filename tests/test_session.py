@@ -296,7 +296,7 @@ def test_a_deal_of_the_review_in_sentences() -> None:
     names = ["You", "West", "North", "East"]
     assert deal_summary(names, game.rules, deal) == (
         "Deal 4: points taken: You 26, West 0, North 0, East 0. You shot the moon (took "
-        "every point card) and chose: everyone else adds 26."
+        "every point card) and chose that everyone else adds 26."
     )
     assert review_trick_line(Style(), names, deal.tricks[0]) == (
         "Trick 1: You 2♣, West 2♦, North 2♠, East 2♥. You take it (1 point)."

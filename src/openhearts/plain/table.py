@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..sentences.events import Narrator
 from ..session import Session
-from ..session.events import DealScored, DealStarted, Event, TrickTaken
+from ..session.events import DealScored, DealStarted, Event, MoonPending, TrickTaken
 from ..session.names import marked_names
 from ..session.saving import SessionInfo
 from .console import Console
@@ -50,6 +50,9 @@ class Table:
         for event in events:
             if isinstance(event, DealStarted):
                 # The game loop announces each deal as it begins, resumed games too.
+                continue
+            if isinstance(event, MoonPending) and event.seat == self.me:
+                # The moon prompt says it, with the choices.
                 continue
             for line in narrator.lines(event):
                 self.say(line)

@@ -80,9 +80,11 @@ def shot_line(names: Sequence[str], rules: Rules, result: DealResult) -> str | N
         subtract = result.moon_choice == "subtract"
     else:
         subtract = rules.moon is MoonScoring.SHOOTER_SUBTRACTS
+    if result.moon_choice is not None:
+        how = f"to subtract {total}" if subtract else f"that everyone else adds {total}"
+        return f"{who} shot the moon (took every point card) and chose {how}."
     how = f"{who} subtracts {total}" if subtract else f"everyone else adds {total}"
-    chose = " and chose:" if result.moon_choice is not None else ":"
-    return f"{who} shot the moon (took every point card){chose} {how}."
+    return f"{who} shot the moon (took every point card): {how}."
 
 
 def direction_words(direction: str) -> str:
