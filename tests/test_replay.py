@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -88,6 +89,25 @@ def test_hands_and_passes(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
     _, brief, _ = run_replay(capsys, str(path), "--no-hands")
     assert "Hands as dealt" not in brief and "passes" not in brief
     assert "Trick 1: South 2♣" in brief or "Trick 1: " in brief
+
+
+def test_a_player_called_you_is_spoken_to(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The plain game's person is "You" by default: their record reads "You deal", "You
+    pass", "You take", never "You deals"."""
+    game = Game(Rules.preset("standard"), seed=3, names=["You", "West", "North", "East"])
+    bots = [make_bot("random", s) for s in range(4)]
+    while not game.is_over:
+        seat = game.to_act()[0]
+        act(game, seat, bots[seat])
+    path = tmp_path / "you.json"
+    save(game, str(path))
+    _, out, _ = run_replay(capsys, str(path))
+    assert "Deal 1: You deal, passing to the left." in out
+    assert re.search(r"^  You pass \S+ \S+ \S+ to West\.$", out, re.MULTILINE)
+    assert "You takes" not in out and "You deals" not in out and "You passes" not in out
+    assert "You wins" not in out
 
 
 def test_unfinished_games_say_so(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

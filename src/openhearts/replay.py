@@ -18,6 +18,7 @@ from .deal import DealState
 from .game import DealResult, Game, TrickRecord
 from .record import RecordError
 from .sentences import Style, direction_words, shot_line, supports_symbols, table, trick_line
+from .sentences.records import acts
 from .session.words import plural
 
 __all__ = ["add_arguments", "run", "replay_lines"]
@@ -87,10 +88,9 @@ def replay_lines(game: Game, style: Style | None = None, *, hands: bool = True) 
         winners = game.winners
         low = game.scores[winners[0]]
         who = _join([names[s] for s in winners])
-        verb = "wins" if len(winners) == 1 else "share the win"
-        count = len(game.results)
-        deals = f"{count} deal" if count == 1 else f"{count} deals"
-        lines.append(f"Game over after {deals}: {who} {verb} with {plural(low, 'point')}.")
+        verdict = acts(who, "win") if len(winners) == 1 else f"{who} share the win"
+        deals = plural(len(game.results), "deal")
+        lines.append(f"Game over after {deals}: {verdict} with {plural(low, 'point')}.")
     else:
         lines.append("The game is unfinished: " + _where(game) + ".")
     return lines
@@ -105,7 +105,7 @@ def _deal_lines(
     players = rules.players
     direction = rules.pass_direction(number) if state.pass_offset else "hold"
     passing = "a hold hand" if direction == "hold" else f"passing {direction_words(direction)}"
-    lines = [f"Deal {number + 1}: {names[rules.dealer(number)]} deals, {passing}."]
+    lines = [f"Deal {number + 1}: {acts(names[rules.dealer(number)], 'deal')}, {passing}."]
     if hands:
         lines.append("  Hands as dealt:")
         width = max(len(n) for n in names)
@@ -115,10 +115,10 @@ def _deal_lines(
             for seat, passed in enumerate(state.passes):
                 target = names[(seat + state.pass_offset) % players]
                 if passed is None:
-                    lines.append(f"  {names[seat]} has not passed yet.")
+                    lines.append(f"  {acts(names[seat], 'have')} not passed yet.")
                 else:
                     cards = style.cards(CardSet(passed))
-                    lines.append(f"  {names[seat]} passes {cards} to {target}.")
+                    lines.append(f"  {acts(names[seat], 'pass')} {cards} to {target}.")
     for index, (leader, played, winner) in enumerate(state.tricks, start=1):
         trick = TrickRecord(leader, tuple(Card(c) for c in played), winner)
         lines.append("  " + trick_line(style, names, rules, index, trick))

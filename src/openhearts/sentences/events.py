@@ -117,7 +117,7 @@ class Narrator:
         names = [self.who(seat) for seat in range(self.view.players)]
         shot = shot_line(names, self.view.rules, event.result)
         if shot:
-            lines.append(shot.replace("You subtracts", "You subtract"))
+            lines.append(shot)
         return lines
 
     def points_sentence(self, event: DealScored) -> str:

@@ -21,6 +21,7 @@ __all__ = [
     "trick_line",
     "review_trick_line",
     "takes",
+    "acts",
     "deal_summary",
     "shot_line",
     "direction_words",
@@ -42,13 +43,22 @@ def review_trick_line(style: Style, names: Sequence[str], trick: TrickReview) ->
     )
 
 
-def takes(name: str) -> str:
-    """A name with "takes", or "take" after "You".
+def acts(name: str, verb: str) -> str:
+    """A name with its verb: the plain verb after "You", the third person otherwise.
 
-    >>> takes("You"), takes("West")
-    ('You take', 'West takes')
+    >>> acts("You", "take"), acts("West", "take"), acts("North", "pass"), acts("Ann", "have")
+    ('You take', 'West takes', 'North passes', 'Ann has')
     """
-    return f"{name} {'take' if name.casefold() == 'you' else 'takes'}"
+    if name.casefold() == "you":
+        return f"{name} {verb}"
+    if verb == "have":
+        return f"{name} has"
+    return f"{name} {verb}{'es' if verb.endswith(('s', 'sh', 'ch', 'x')) else 's'}"
+
+
+def takes(name: str) -> str:
+    """A name with "takes", or "take" after "You": ``acts(name, "take")``."""
+    return acts(name, "take")
 
 
 def deal_summary(names: Sequence[str], rules: Rules, deal: DealReview) -> str:
@@ -83,7 +93,7 @@ def shot_line(names: Sequence[str], rules: Rules, result: DealResult) -> str | N
     if result.moon_choice is not None:
         how = f"to subtract {total}" if subtract else f"that everyone else adds {total}"
         return f"{who} shot the moon (took every point card) and chose {how}."
-    how = f"{who} subtracts {total}" if subtract else f"everyone else adds {total}"
+    how = f"{acts(who, 'subtract')} {total}" if subtract else f"everyone else adds {total}"
     return f"{who} shot the moon (took every point card): {how}."
 
 
