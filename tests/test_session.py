@@ -432,3 +432,24 @@ def test_keys_are_case_insensitive_and_documented() -> None:
     assert (ROOT / "docs" / "keys.md").read_text(encoding="utf-8") == markdown(), (
         "docs/keys.md is out of date: run python scripts/keys_doc.py"
     )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_compass_names_say_where_players_sit(seed: int) -> None:
+    """With play going counterclockwise the next player sits on the right (East), and
+    with a shuffled seating the compass names follow the seats, not the bots: "West"
+    is always on the person's left, where a pass to the left goes."""
+    backwards = Rules.preset("standard", direction="counterclockwise")
+    session = Session.new(backwards, seed, table_names(4, "Ann", [], backwards.direction))
+    assert session.game.names == ("Ann", "East", "North", "West")
+    view = session.view()
+    assert view.pass_direction == "left" and view.pass_target is not None
+    assert view.names[view.pass_target] == "West"
+    shuffled = Rules.preset("source-002", players=5)
+    names = table_names(5, "Ann", ["Bob"], shuffled.direction)
+    session = Session.new(shuffled, seed, names)
+    compass = ("West", "Northwest", "Northeast", "East")
+    seats = {name: seat for seat, name in enumerate(session.game.names)}
+    assert session.game.names[0] == "Ann" and "Bob" in seats
+    for position, name in enumerate(compass, start=1):
+        assert name == "Bob" or seats.get(name, position) == position, session.game.names

@@ -39,7 +39,7 @@ def _new_session(args: argparse.Namespace) -> Session:
         raise SetupError(str(error)) from None
     except ImportError:
         pass  # the session falls back to random players and says so
-    names = table_names(rules.players, args.name or "", opponents)
+    names = table_names(rules.players, args.name or "", opponents, rules.direction)
     return Session.new(rules, args.seed, names, level=args.level, auto_play_one=args.auto_play_one)
 
 

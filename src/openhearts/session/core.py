@@ -33,7 +33,7 @@ from .driver import Decision, decide
 from .events import AutoPlay, BotReplaced, Event, apply_with_events
 from .hints import Hint, HintKind, make_hint, turn_of
 from .memory import MemoryAids, memory_aids
-from .names import table_names
+from .names import seated_compass_names, table_names
 from .outcome import Outcome, game_outcome
 from .saving import SessionInfo
 from .seats import Seats
@@ -72,8 +72,13 @@ class Session:
         """A new game with one person, ``names[0]``, in seat 0 (unless the rules shuffle
         the seating); the other names (or the compass names) for the computer players.
         The seed is read by :func:`~openhearts.session.seeds.game_seed`."""
-        wanted = table_names(rules.players, names[0] if names else "You", names[1:])
+        wanted = table_names(
+            rules.players, names[0] if names else "You", names[1:], rules.direction
+        )
         game = Game(rules, seed=game_seed(seed), names=wanted)
+        seated = seated_compass_names(game.names, rules.direction)
+        if seated != list(game.names):
+            game = Game(rules, seed=game.seed, names=seated, seated=True)
         human = list(game.names).index(wanted[0])
         return cls(
             game, Seats.build(rules.players, [human], level, game.seed), auto_play_one=auto_play_one

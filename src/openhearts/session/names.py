@@ -22,7 +22,14 @@ from typing import Final
 
 from ..rules import seat_names
 
-__all__ = ["NAME_CHARS", "clean_name", "unique_name", "table_names", "marked_names"]
+__all__ = [
+    "NAME_CHARS",
+    "clean_name",
+    "unique_name",
+    "table_names",
+    "seated_compass_names",
+    "marked_names",
+]
 
 #: Longest name kept (longer ones are cut).
 NAME_CHARS: Final = 24
@@ -52,10 +59,16 @@ def unique_name(name: str, taken: Iterable[str]) -> str:
     return candidate
 
 
-def table_names(players: int, human: object, opponents: Sequence[object] = ()) -> list[str]:
+def table_names(
+    players: int,
+    human: object,
+    opponents: Sequence[object] = (),
+    direction: str = "clockwise",
+) -> list[str]:
     """Names for a table with the human first: the given opponents' names, then the
-    compass names of the remaining seats; all different."""
-    compass = list(seat_names(players))
+    compass names of the remaining seats (where they sit, for the direction of play);
+    all different."""
+    compass = list(seat_names(players, direction))
     wanted = [clean_name(human, "You")]
     given = [clean_name(name, "") for name in opponents][: players - 1]
     wanted += [name or compass[seat] for seat, name in enumerate(given, start=1)]
@@ -64,6 +77,19 @@ def table_names(players: int, human: object, opponents: Sequence[object] = ()) -
     for name in wanted:
         names.append(unique_name(name, names))
     return names
+
+
+def seated_compass_names(names: Sequence[str], direction: str) -> list[str]:
+    """After a seating shuffle, each compass name moved to the seat it names, so that
+    "West" still sits on the person's left; other names stay with their players.
+
+    >>> seated_compass_names(["You", "East", "Ann", "West"], "clockwise")
+    ['You', 'West', 'Ann', 'East']
+    """
+    compass = seat_names(len(names), direction)
+    return [
+        compass[seat] if seat and name in compass[1:] else name for seat, name in enumerate(names)
+    ]
 
 
 def marked_names(names: Sequence[str], me: int) -> list[str]:

@@ -149,7 +149,7 @@ class HeartsApp(App[int]):
         except Exception as error:  # bad saved rules fall back to standard
             self.notify(f"Rules problem: {error}; using the standard rules", severity="error")
             rules = Rules.preset("standard")
-        names = table_names(rules.players, settings.name, settings.opponents)
+        names = table_names(rules.players, settings.name, settings.opponents, rules.direction)
         session = Session.new(
             rules,
             self._new_seed(),
@@ -161,7 +161,7 @@ class HeartsApp(App[int]):
         self._show_table(session)
         what = words.status(session.view())
         self.announce(
-            f"New game: {len(names)} players, {', '.join(names[1:])} against you. "
+            f"New game: {len(names)} players, {', '.join(session.game.names[1:])} against you. "
             f"The game ends at {rules.end_score}. {what} Press ? for the keys."
         )
 
