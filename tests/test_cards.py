@@ -101,6 +101,13 @@ def test_card_rejects_bad_spellings_with_a_clear_message(text: str) -> None:
     assert "QS" in message, "the message shows an example of a good spelling"
 
 
+def test_a_long_bad_text_is_quoted_by_its_start() -> None:
+    with pytest.raises(CardParseError) as caught:
+        Card.parse("x" * 100_000)
+    message = str(caught.value)
+    assert f"'{'x' * 39}…' as a card" in message and len(message) < 300
+
+
 def test_card_parse_error_is_a_value_error() -> None:
     assert issubclass(CardParseError, ValueError)
 

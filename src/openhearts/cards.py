@@ -222,8 +222,10 @@ class Card(int):
         cleaned = _without_variation_selectors(text).strip().lower()
         found = _parse_one(cleaned)
         if found is None:
+            # A whole pasted page is not worth repeating back: its start says enough.
+            shown = text if len(text) <= 40 else text[:39] + "…"
             raise CardParseError(
-                f"cannot read {text!r} as a card: expected a rank (2-10, J, Q, K, A) and a "
+                f"cannot read {shown!r} as a card: expected a rank (2-10, J, Q, K, A) and a "
                 "suit (C, D, S, H or ♣ ♦ ♠ ♥), for example QS, 10H, Q♠ or 'queen of spades'"
             )
         return _CARDS[found]

@@ -106,7 +106,7 @@ class PlainSession:
             self.say(f"{why}The game could not be saved anywhere.")
             return 1
         self.say(f"{why}The game is saved in {saved}.")
-        self.say(f"Resume it with: hearts play --resume {shlex.quote(saved)}")
+        self.say(f"Resume it with: hearts play --plain --resume {shlex.quote(saved)}")
         return 0
 
     def _intro(self) -> None:
