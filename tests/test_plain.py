@@ -401,7 +401,7 @@ def test_eof_saves_and_resume_finishes(monkeypatch: pytest.MonkeyPatch, tmp_path
     args = parse_args("--seed", "11", "--end-score", "15", "--save", str(path), "--opponents", "Bo")
     assert run_plain(args) == 0
     assert "End of input. The game is saved in" in console.text
-    assert f"hearts play --resume {path}" in console.text
+    assert f"hearts play --plain --resume {path}" in console.text
     halfway = load(str(path))
     assert not halfway.is_over and halfway.actions
     assert halfway.names[1] == "Bo"
