@@ -830,6 +830,21 @@ def test_pages_and_config_are_served(server: ServerThread) -> None:
     assert headers["x-content-type-options"] == "nosniff"
 
 
+def test_the_config_limits_are_the_ones_the_server_takes(server: ServerThread) -> None:
+    """What /api/config offers a form is what a new table accepts: the largest value
+    makes a table, one more is refused with a reason."""
+    options = server.get("/api/config").json()["options"]
+    for name in ("cards_passed", "end_score"):
+        top = options[name]["max"]
+        made = server.post("/api/play-now", {"options": {name: top}})
+        assert made.status_code == 201, (name, made.text)
+        refused = server.post("/api/play-now", {"options": {name: top + 1}})
+        assert refused.status_code == 400 and name in refused.text, (name, refused.text)
+    # Within the limit, the rules still check the table's own hand: six players hold 8.
+    six = server.post("/api/play-now", {"players": 6, "options": {"cards_passed": 9}})
+    assert six.status_code == 400 and "hand size" in six.json()["message"], six.text
+
+
 def test_a_moon_shooter_chooses_after_a_restart(storage: Storage) -> None:
     # Random bots shoot the moon now and then: find a first deal where one does.
     rules = Rules.preset("source-000")  # the shooter chooses

@@ -17,6 +17,7 @@ __all__ = [
     "TABLE_ID_RE",
     "TOKEN_RE",
     "MAX_END_SCORE",
+    "MAX_CARDS_PASSED",
     "WebError",
     "new_token",
     "now_text",
@@ -54,6 +55,9 @@ TABLE_OPTIONS: Final = (
     "first_dealer",
 )
 MAX_END_SCORE: Final = 1000
+#: The most cards a table may pass: a whole hand of the four-player game (the rules
+#: check it against the table's own hand size).
+MAX_CARDS_PASSED: Final = 13
 
 
 class WebError(Exception):

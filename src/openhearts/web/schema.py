@@ -35,7 +35,7 @@ from pydantic import (
 
 from ..cards import Card, CardParseError
 from ..rules import FirstTrick, HeartsBreak, MoonScoring, Rules, RulesError, Seating
-from .protocol import CHAT_CHARS, MAX_END_SCORE, WebError
+from .protocol import CHAT_CHARS, MAX_CARDS_PASSED, MAX_END_SCORE, WebError
 
 __all__ = [
     "ClientMessage",
@@ -94,7 +94,7 @@ class TableOptions(_Strict):
     jack_of_diamonds: bool | None = None
     seating: Seating | None = None
     direction: Literal["clockwise", "counterclockwise"] | None = None
-    cards_passed: Annotated[int, Field(ge=0, le=13)] | None = None
+    cards_passed: Annotated[int, Field(ge=0, le=MAX_CARDS_PASSED)] | None = None
     pass_cycle: Annotated[list[PassDirection], Field(min_length=1, max_length=12)] | None = None
     removed: Annotated[list[CardText], Field(max_length=12)] | None = None
     first_lead: CardText | None = None
@@ -115,7 +115,7 @@ class RulesData(_Strict):
     players: Annotated[int, Field(ge=3, le=6)]
     removed: Annotated[list[CardText], Field(max_length=12)]
     pass_cycle: Annotated[list[PassDirection], Field(min_length=1, max_length=12)]
-    cards_passed: Annotated[int, Field(ge=0, le=13)]
+    cards_passed: Annotated[int, Field(ge=0, le=MAX_CARDS_PASSED)]
     first_lead: CardText | None
     first_trick: FirstTrick
     hearts_break: HeartsBreak

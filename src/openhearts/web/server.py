@@ -44,7 +44,16 @@ from .connection import Connection
 from .exposure import LOOPBACK_NAMES, add_exposure_arguments, exposure_settings
 from .guard import ADDRESS_KEY, Guard
 from .hub import Hub
-from .protocol import CHAT_CHARS, MAX_REFUSALS, MESSAGE_BYTES, PROTOCOL, TOKEN_RE, WebError
+from .protocol import (
+    CHAT_CHARS,
+    MAX_CARDS_PASSED,
+    MAX_END_SCORE,
+    MAX_REFUSALS,
+    MESSAGE_BYTES,
+    PROTOCOL,
+    TOKEN_RE,
+    WebError,
+)
 from .schema import CreateTable, JoinTable, parse_body
 from .settings import Settings
 from .storage import Storage, StorageError, default_database_url, token_hash
@@ -117,7 +126,7 @@ def _options_schema() -> dict[str, Any]:
         return {"type": "choice", "choices": [member.value for member in kind]}
 
     return {
-        "end_score": {"type": "int", "min": 1, "max": 1000},
+        "end_score": {"type": "int", "min": 1, "max": MAX_END_SCORE},
         "moon": choice(MoonScoring),
         "first_trick": choice(FirstTrick),
         "hearts_break": choice(HeartsBreak),
@@ -125,7 +134,7 @@ def _options_schema() -> dict[str, Any]:
         "jack_of_diamonds": {"type": "bool"},
         "seating": choice(Seating),
         "direction": {"type": "choice", "choices": ["clockwise", "counterclockwise"]},
-        "cards_passed": {"type": "int", "min": 0, "max": 6},
+        "cards_passed": {"type": "int", "min": 0, "max": MAX_CARDS_PASSED},
     }
 
 
