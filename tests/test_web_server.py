@@ -970,9 +970,16 @@ def test_the_host_can_remove_a_person_before_the_game_starts(server: ServerThrea
     assert intruder.request({"type": "remove", "seat": 0})["code"] == "not_host"
     assert ann.request({"type": "remove", "seat": 0})["code"] == "bad_message"
     assert ann.request({"type": "remove", "seat": squatter["seat"]})["type"] == "ack"
-    assert intruder.until(lambda m: m["type"] == "error")["code"] == "removed"
+    removed = intruder.until(lambda m: m["type"] == "error")
+    assert removed["code"] == "removed" and "removed you" in removed["message"], removed
     summary = server.get(f"/api/tables/{table_id}").json()
     assert summary["seats"][squatter["seat"]]["kind"] == "empty"
+    # The same player (the player token their browser keeps) cannot take a seat again.
+    back = server.post(
+        f"/api/tables/{table_id}/join",
+        {"name": "Bot?", "player_token": squatter["player_token"]},
+    )
+    assert back.status_code == 403 and back.json()["error"] == "removed", back.text
     # The seat is free for the real friend; the old token holds nothing any more.
     friend = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"})
     assert friend.status_code == 200 and friend.json()["seat"] == squatter["seat"]

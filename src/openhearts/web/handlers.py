@@ -314,6 +314,8 @@ async def _remove(hub: Hub, connection: Connection, table: Table, message: Any) 
         if seat is host:
             raise WebError("bad_message", "the host cannot remove themself: leave instead")
         gone = list(seat.connections)
+        if seat.player_hash is not None:
+            table.removed_players.add(seat.player_hash)
         seat.kind, seat.name, seat.token_hash, seat.player_hash = "empty", None, None, None
         seat.away = False
         if seat.takeover is not None:
@@ -322,7 +324,7 @@ async def _remove(hub: Hub, connection: Connection, table: Table, message: Any) 
         await hub.store(hub.storage.update_seats, table.id, [seat.row()])
         seat.connections.clear()
         for other in gone:
-            other.error("removed", "the host gave your seat to someone else")
+            other.error("removed", "the host removed you from this table: you can watch it")
             other.close()
         _ack(connection, message)
         table.broadcast_table()

@@ -349,6 +349,10 @@ class Hub:
         self, table: Table, body: JoinTable, player_token: str
     ) -> tuple[Table, Seat, str, str]:
         async with table.lock:
+            if token_hash(player_token) in table.removed_players:
+                raise WebError(
+                    "removed", "the host removed you from this table: you can watch it", 403
+                )
             if table.status != "waiting":
                 raise WebError("full", "the game has started: you can watch", 409)
             free = [s for s in table.seats if s.kind == "empty"]

@@ -123,6 +123,9 @@ class Table:
         self.game_number = row.game_number
         self.seats = [Seat.of_row(s) for s in row.seats]
         self.spectators: set[Connection] = set()
+        #: The players (their player tokens' hashes) the host removed: they may watch,
+        #: not take a seat again.  Kept while the server runs, not stored.
+        self.removed_players: set[str] = set()
         self.game: Game | None = None
         self.seed: str | None = None
         self.lock = asyncio.Lock()

@@ -242,6 +242,16 @@ function onError(message) {
   const type = app.pending.get(message.id);
   app.pending.delete(message.id);
   app.busy = false;
+  if (message.code === "removed") {
+    // The host freed our seat: watch from now on, without taking a seat again.
+    storage.remove(seatKey(app.tableId));
+    app.token = null;
+    app.joinTried = true;
+    flash(message.message || "The host removed you from this table.", "error");
+    closeSocket();
+    connect();
+    return;
+  }
   if (message.code === "bad_token") {
     storage.remove(seatKey(app.tableId));
     app.token = null;
