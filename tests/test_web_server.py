@@ -939,6 +939,11 @@ def test_a_stale_or_repeated_action_is_refused_and_changes_nothing(server: Serve
     assert first.request({"type": "pass", "cards": cards, "seq": seen})["type"] == "ack"
     again = second.request({"type": "pass", "cards": state["hand"][3:6], "seq": seen})
     assert again["type"] == "error" and again["code"] in ("not_your_turn", "stale")
+    # Once the passes are exchanged, the second tab's pass answers an older position:
+    # stale (look again), not "someone else's turn".
+    first.until(lambda m: m["type"] == "state" and m["state"]["phase"] != "passing", timeout=60)
+    late = second.request({"type": "pass", "cards": state["hand"][3:6], "seq": seen})
+    assert late["type"] == "error" and late["code"] == "stale", late
     # Once play starts, an action naming an older move is stale even on one's turn.
     table = server.hub.tables[data["table_id"]]
     mine = first.until(

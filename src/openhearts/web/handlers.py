@@ -79,6 +79,14 @@ def _fresh(table: Table, game: Game, seen: int) -> None:
         _stale(seen, table.seq)
 
 
+def _fresh_turn(table: Table, seat: Seat, seen: int) -> Game:
+    """The game, when it is ``seat``'s turn in the position the client was shown: an
+    action answering an older position is stale before it is out of turn (a second
+    tab that missed the first tab's move is told to look again)."""
+    _fresh(table, _game(table), seen)
+    return _my_turn(table, seat)
+
+
 def _stale(seen: int, now: int) -> NoReturn:
     raise WebError("stale", f"that answers move {seen}, but the game is at move {now}: look again")
 
@@ -124,7 +132,7 @@ async def _pass(hub: Hub, connection: Connection, table: Table, message: Any) ->
     if len(set(chosen)) != len(chosen):
         raise WebError("bad_message", "cards: a card is named twice")
     async with table.lock:
-        _fresh(table, _my_turn(table, seat), message.seq)
+        _fresh_turn(table, seat, message.seq)
         events = await table.commit(Pass(seat.index, CardSet(chosen)))
         seat.timeouts, seat.overdue = 0, False
         _ack(connection, message)
@@ -135,8 +143,7 @@ async def _play(hub: Hub, connection: Connection, table: Table, message: Any) ->
     seat = _seated(connection)
     card = Card.parse(message.card)
     async with table.lock:
-        game = _my_turn(table, seat)
-        _fresh(table, game, message.seq)
+        game = _fresh_turn(table, seat, message.seq)
         if game.phase != PLAYING:
             raise IllegalActionError(
                 "cards are being passed: play starts when every player has passed"
@@ -152,7 +159,7 @@ async def _play(hub: Hub, connection: Connection, table: Table, message: Any) ->
 async def _moon(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     seat = _seated(connection)
     async with table.lock:
-        _fresh(table, _my_turn(table, seat), message.seq)
+        _fresh_turn(table, seat, message.seq)
         events = await table.commit(MoonChoice(seat.index, message.others_add))
         seat.timeouts, seat.overdue = 0, False
         _ack(connection, message)
