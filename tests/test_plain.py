@@ -395,6 +395,12 @@ def test_bad_command_lines(
     assert message in capsys.readouterr().err
 
 
+def test_a_level_name_in_any_case() -> None:
+    assert parse_args("--level", "Hard").level == "hard"
+    assert parse_args("--level", "EXPERT").level == "expert"
+    assert parse_args("--level", "mybots.module:Bot").level == "mybots.module:Bot"
+
+
 def test_eof_saves_and_resume_finishes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     path = tmp_path / "saved.json"
     console = Console(monkeypatch, limit=20)

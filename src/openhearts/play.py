@@ -27,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--level",
         default="easy",
+        type=_level,
         help="computer players' level: "
         + "; ".join(f"{level} ({note})" for level, note in LEVEL_NOTES.items())
         + "; default: easy",
@@ -66,3 +67,8 @@ def run(args: argparse.Namespace) -> int:
     from .plain import run_plain
 
     return int(run_plain(args))
+
+
+def _level(text: str) -> str:
+    """A level name in any case (``Hard``); import paths and programs as typed."""
+    return text.lower() if text.lower() in LEVEL_NOTES else text
