@@ -467,7 +467,7 @@ def test_keyboard_and_announcement_keys(server: str, browser: Browser) -> None:
         if table:
             expect(announcer).to_contain_text("On the table:")
             page.keyboard.press("1")
-            expect(announcer).to_contain_text("Card 1: ")
+            expect(announcer).to_have_text(re.compile(r"^1: .+, the \w+ of \w+\.$"))
         else:
             expect(announcer).to_have_text(re.compile(r"^(No cards on the table|Last trick: )"))
         page.keyboard.press("t")
@@ -1529,3 +1529,75 @@ def test_n_at_a_table_with_other_people_says_the_lobby_starts_new_games(
             expect(page.locator("#toast")).to_have_text(said)
             expect(page.locator("#new-game-dialog")).to_be_hidden()
             assert page.evaluate("() => window.openhearts.state.game") == 1
+
+
+def test_a_table_listed_from_the_form_is_in_the_lobby_to_join_and_can_be_unlisted(
+    server: str, browser: Browser
+) -> None:
+    """The host ticks "List this table in the lobby" in the new-table form: another
+    browser finds the table under "Tables waiting for players" and joins it, while a
+    table made without it is not there; the host's box in the waiting room takes the
+    table off the list and puts it back, and the live region says so."""
+    unlisted = post(server, "/api/tables", {"name": "Hidden", "level": "random"})
+    label = "List this table in the lobby so anyone can join"
+    with (
+        new_page(browser, viewport={"width": 1100, "height": 800}) as host,
+        new_page(browser, viewport={"width": 1100, "height": 800}) as guest,
+    ):
+        host.goto(server + "/")
+        host.fill("#player-name", "Lister")
+        # A real label names the box; private by default; Space ticks it.
+        listing = host.get_by_role("checkbox", name=label)
+        expect(listing).to_have_id("opt-listed")
+        expect(listing).not_to_be_checked()
+        listing.focus()
+        host.keyboard.press("Space")
+        expect(listing).to_be_checked()
+        host.click("#create-table")
+        host.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+        table_id = host.url.rsplit("/", 1)[1]
+
+        # The waiting room: the host's box (the lobby's is hidden now) says it is listed.
+        expect(listing).to_have_id("list-table")
+        expect(listing).to_be_checked()
+        expect(host.locator("#list-table-note")).to_contain_text("Listed")
+        listed = [table["id"] for table in get_json(server, "/api/tables")["tables"]]
+        assert table_id in listed and unlisted["table_id"] not in listed
+
+        # Another browser finds it in the lobby (the unlisted table is not there) and joins.
+        guest.goto(server + "/")
+        guest.evaluate("() => localStorage.setItem('openhearts.name', 'Gwen')")
+        guest.reload()
+        join = guest.get_by_role("link", name="Join Lister's table")
+        expect(join).to_be_visible()
+        expect(guest.locator("#open-table-list li", has=join)).to_contain_text("3 free seats")
+        expect(guest.locator("#open-table-list")).not_to_contain_text("Hidden")
+        join.click()
+        guest.wait_for_url(f"{server}/t/{table_id}")
+        expect(guest.locator("#waiting-note")).to_have_text(
+            "Waiting for the host to start the game."
+        )
+        expect(host.locator("#seat-list")).to_contain_text("Gwen")
+        expect(guest.locator("#list-box")).to_be_hidden()
+
+        # The host takes the table off the list with the keyboard: everyone is told.
+        listing.focus()
+        host.keyboard.press("Space")
+        off = "This table is no longer listed in the lobby: only people with the link can join."
+        for page in (host, guest):
+            expect(page.locator("#announcer")).to_contain_text(off)
+        expect(listing).not_to_be_checked()
+        expect(host.locator("#list-table-note")).to_contain_text("Not listed")
+        listed = [table["id"] for table in get_json(server, "/api/tables")["tables"]]
+        assert table_id not in listed
+
+        # And lists it again with a click: the lobby shows it with the seats still free.
+        listing.click()
+        expect(host.locator("#announcer")).to_contain_text(
+            "This table is listed in the lobby now: anyone can join it."
+        )
+        expect(listing).to_be_checked()
+        guest.goto(server + "/")
+        join = guest.get_by_role("link", name="Join Lister's table")
+        expect(guest.locator("#open-table-list li", has=join)).to_contain_text("2 free seats")
+        expect(guest.locator("#open-table-list")).not_to_contain_text("Hidden")

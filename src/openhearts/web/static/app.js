@@ -26,6 +26,7 @@ import { openScores } from "./scores.js";
 import { openStats } from "./stats.js";
 import { app, mySeat } from "./store.js";
 import { renderTable } from "./table.js";
+import { onListChange } from "./waiting.js";
 
 function init() {
   installSprite();
@@ -58,6 +59,7 @@ function init() {
   });
   $("fill-bots").addEventListener("click", () => send("fill"));
   $("start-game").addEventListener("click", () => send("start"));
+  $("list-table").addEventListener("change", onListChange);
   $("pass-confirm").addEventListener("click", confirmPass);
   $("hint").addEventListener("click", requestHint);
   $("play-for-me").addEventListener("click", requestPlayForMe);

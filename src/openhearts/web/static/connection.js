@@ -11,7 +11,7 @@ import { rememberSeat, showLobby } from "./lobby.js";
 import { dropHeld, receiveState, showHeld } from "./pace.js";
 import { app } from "./store.js";
 import { renderTable } from "./table.js";
-import { setTable } from "./waiting.js";
+import { listingRefused, setTable } from "./waiting.js";
 
 function tableIdFromPath() {
   const m = /^\/t\/([A-Za-z0-9_-]{1,64})\/?$/.exec(location.pathname);
@@ -272,6 +272,7 @@ function onError(message) {
     app.autoWanted = null;
     if (app.state) renderTable();
   }
+  if (type === "list") listingRefused();
   if (message.code === "illegal" || type === "play" || type === "pass") {
     flash(`Not allowed: ${text}`, "error");
   } else {

@@ -219,6 +219,9 @@ export async function createTable(event) {
   if ($("opt-sun").checked) options.sun = true;
   if ($("opt-jack").checked) options.jack_of_diamonds = true;
   body.options = options;
+  // Private unless the host ticks the box: listed tables show under "Tables waiting for
+  // players" in everyone's lobby.
+  body.listed = $("opt-listed").checked;
   const button = $("create-table");
   button.disabled = true;
   try {

@@ -17,11 +17,14 @@ export function tableSentence() {
   return `On the table: ${parts.join("; ")}.`;
 }
 
+/** The 1-6 keys, as in every face: a card of the trick on the table, or of the last
+ * trick while the table is empty (1 is the card led). */
 export function oneCardSentence(n) {
   const { cards, old } = shownTrick();
-  if (n > cards.length || old) return `There is no card ${n} on the table.`;
+  const source = old ? "the last trick" : "the table";
+  if (n > cards.length) return `No card ${n} on ${source}.`;
   const [seat, card] = cards[n - 1];
-  return `Card ${n}: ${whoOf(seat)}, ${cardName(card)}.`;
+  return `${n}: ${whoOf(seat)}, the ${cardName(card)}.`;
 }
 
 export function scoresAnnouncement() {

@@ -1,5 +1,6 @@
 // The table summary (seats) and the waiting room of a shared table.
 
+import { announce } from "./announce.js";
 import { send } from "./connection.js";
 import { $, h, show } from "./dom.js";
 import { app } from "./store.js";
@@ -8,9 +9,45 @@ import { plural } from "./words.js";
 
 export function setTable(table) {
   if (!table) return;
+  const before = app.table;
   app.table = table;
   if (table.status === "waiting" || !app.state) renderWaiting();
   if (app.state) renderTable();
+  // The host listed the table in the lobby or took it off (from this page or another):
+  // for the host the answer to their own choice (it replaces what was said), for the
+  // others an event (it follows what was said).
+  if (before && before.id === table.id && table.status === "waiting"
+      && Boolean(before.listed) !== Boolean(table.listed)) {
+    announce(listingSentence(Boolean(table.listed)), { queue: !app.host });
+  }
+}
+
+const listingSentence = (listed) => (listed
+  ? "This table is listed in the lobby now: anyone can join it."
+  : "This table is no longer listed in the lobby: only people with the link can join.");
+
+/** The host ticked or cleared "List this table in the lobby" (the `list` message). */
+export function onListChange(event) {
+  // The table the server sends back shows the new listing; a refusal (or no
+  // connection) puts the box back as the table is (`listingRefused`).
+  if (send("list", { listed: event.target.checked }) === null) renderWaiting();
+}
+
+/** The server refused the host's `list` message: show the listing as it is. */
+export function listingRefused() {
+  if (app.table) renderWaiting();
+}
+
+/** The host's box to list the table in the lobby, showing whether it is listed. */
+function renderListing(table, isHost) {
+  $("list-box").hidden = !isHost;
+  if (!isHost) return;
+  const listed = Boolean(table.listed);
+  $("list-table").checked = listed;
+  $("list-table-note").textContent = listed
+    ? "Listed: the table shows under “Tables waiting for players” in everyone's lobby"
+      + " until the game starts."
+    : "Not listed: only the people you give the link to can join.";
 }
 
 function renderWaiting() {
@@ -53,6 +90,7 @@ function renderWaiting() {
     }
     list.appendChild(h("li", {}, [nameNode, ...badges, action]));
   }
+  renderListing(table, isHost);
   const free = table.seats.filter((s) => s.kind === "empty").length;
   $("fill-bots").hidden = !isHost || free === 0;
   $("start-game").hidden = !isHost;
