@@ -109,6 +109,21 @@ def test_a_bad_message_is_refused_with_its_id() -> None:
     assert refused.value.request_id is None
 
 
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ('"' + "a" * 40 + '"', "id: String should have at most 32 characters"),
+        ("1.5", "id: Input should be a valid integer"),
+    ],
+)
+def test_an_id_of_either_form_is_refused_for_what_is_wrong_with_it(given: str, said: str) -> None:
+    """An id is a number or a short string: a string too long is told it is too long,
+    not that it should be a number."""
+    with pytest.raises(WebError) as refused:
+        parse_message(f'{{"type": "ping", "id": {given}}}')
+    assert str(refused.value.message) == said
+
+
 def test_what_create_accepts_survives_a_restart(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'hearts.sqlite3'}"
     created = []

@@ -21,6 +21,7 @@ openhearts.web.protocol.WebError: options.sun: Input should be a valid boolean
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
@@ -392,13 +393,35 @@ def check_stored(data: str) -> None:
 
 
 def explain(error: ValidationError, *, values: bool = True) -> str:
-    """The first problem of ``error`` in plain words: ``where: what``."""
-    first = error.errors(include_url=False, include_input=False)[0]
-    where = ".".join(str(part) for part in first["loc"] if not _is_union_tag(part))
-    message = first["msg"] if values else first["type"]
+    """The first problem of ``error`` in plain words: ``where: what``.
+
+    A field that may take several forms (an ``id``: a number or a short string) fails
+    once per form; the form of the value given says which failure to report.
+    """
+    errors = error.errors(include_url=False)
+    first = errors[0]
+    where = _where(first["loc"])
+    forms = [e for e in errors if _where(e["loc"]) == where and _form(e["loc"])]
+    given = type(first.get("input")).__name__
+    chosen = next((e for e in forms if given in _form(e["loc"])), first)
+    message = chosen["msg"] if values else chosen["type"]
     if message.startswith("Value error, "):
         message = message[len("Value error, ") :]
     return f"{where}: {message}" if where else message
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    return ".".join(str(part) for part in loc if not _is_union_tag(part) and not _form([part]))
+
+
+def _form(loc: Sequence[int | str]) -> str:
+    """The form a union tried, when the location ends in one (``int``,
+    ``constrained-str``), else ""."""
+    last = loc[-1] if loc else None
+    return last if isinstance(last, str) and last in _UNION_FORMS else ""
+
+
+_UNION_FORMS: Final = frozenset({"int", "str", "constrained-str", "bool", "float", "none"})
 
 
 def _is_union_tag(part: object) -> bool:
