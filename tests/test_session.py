@@ -32,7 +32,7 @@ from openhearts.session.events import (
 )
 from openhearts.session.hints import HintKind, NoHint, make_hint
 from openhearts.session.keys import KEYS, Command, command_for_key, command_for_word, markdown
-from openhearts.session.memory import memory_aids
+from openhearts.session.memory import just_received, memory_aids
 from openhearts.session.names import table_names
 from openhearts.session.review import DealReview, deal_reviews, opening_deal
 from openhearts.session.saving import dumps_session, load_session, loads_session, save_session
@@ -453,3 +453,19 @@ def test_compass_names_say_where_players_sit(seed: int) -> None:
     assert session.game.names[0] == "Ann" and "Bob" in seats
     for position, name in enumerate(compass, start=1):
         assert name == "Bob" or seats.get(name, position) == position, session.game.names
+
+
+def test_received_cards_are_marked_until_the_first_card_of_the_deal() -> None:
+    """One rule for every face: the cards received stay marked until the person's first
+    card of the deal (played by them, by auto play one, or by a bot for them)."""
+    game = Game(seed=8)
+    for seat in range(4):
+        game.pass_cards(seat, game.hand(seat).cards()[-3:])
+    view = game.view(0)
+    assert view.received is not None and just_received(view) == view.received
+    while game.current_player != 0:
+        game.play(game.legal_plays().cards()[0])
+        assert just_received(game.view(0)) == view.received
+    game.play(game.legal_plays().cards()[0])
+    assert just_received(game.view(0)) == CardSet()
+    assert just_received(Game(seed=8).view(0)) == CardSet()  # nothing received yet

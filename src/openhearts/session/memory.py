@@ -15,7 +15,7 @@ from typing import NamedTuple
 from ..cards import CardSet, Suit
 from ..game import PlayerView
 
-__all__ = ["KnownVoid", "MemoryAids", "memory_aids"]
+__all__ = ["KnownVoid", "MemoryAids", "memory_aids", "just_received"]
 
 
 class KnownVoid(NamedTuple):
@@ -64,6 +64,22 @@ def memory_aids(view: PlayerView) -> MemoryAids:
         still_out_from_pass=still,
         pass_target=view.pass_target,
     )
+
+
+def just_received(view: PlayerView) -> CardSet:
+    """The cards received in this deal's pass, until the seat plays its first card: the
+    faces mark them in the hand so the person sees what came in.
+
+    >>> from openhearts import Game
+    >>> game = Game(seed=2)
+    >>> for seat in range(4):
+    ...     game.pass_cards(seat, game.hand(seat).cards()[:3])
+    >>> len(just_received(game.view(0)))
+    3
+    """
+    if view.received is None or len(view.hand) < view.rules.hand_size:
+        return CardSet()
+    return view.received
 
 
 def known_voids(view: PlayerView) -> list[KnownVoid]:

@@ -30,6 +30,7 @@ from ..sentences.events import Narrator
 from ..session import Session
 from ..session.driver import decide
 from ..session.events import DealScored, DealStarted, Event
+from ..session.memory import just_received
 from ..session.statistics import Stats
 from .widgets import (
     HandView,
@@ -204,9 +205,7 @@ class TableBase(Screen[None]):
             self.query_one(f"#seat-{seat}", SeatPanel).show(info)
         self.query_one(TrickView).show(self._picture())
         my_turn = view.phase == Phase.PLAYING and view.to_move == session.human
-        received = view.received or CardSet()
-        # Received cards stay marked until you have played one card after the exchange.
-        fresh = received if len(view.hand) >= game.rules.hand_size - 1 else CardSet()
+        fresh = just_received(view)
         self.query_one(HandView).show(
             view.hand.cards(),
             legal=view.legal if my_turn else None,

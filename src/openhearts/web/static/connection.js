@@ -217,10 +217,7 @@ function handleMessage(message) {
         finishLeaving(true);
         break;
       }
-      if (app.pending.get(message.id) === "play" || message.for === "play") {
-        app.playedThisDeal = true;
-        renderHand();
-      }
+      if (app.pending.get(message.id) === "play" || message.for === "play") renderHand();
       if (app.chatSent && app.chatSent.id === message.id) chatAccepted();
       app.pending.delete(message.id);
       break;

@@ -26,7 +26,6 @@ export function onState(message) {
   }
   if (app.flash && app.flash.seq !== app.seq) app.flash = null;
   const newDeal = previous && (previous.deal !== state.deal || previous.game !== state.game);
-  if (newDeal) app.playedThisDeal = false;
   // The cards chosen to pass live only here, until they are passed.
   if (newDeal || state.phase !== "passing" || state.passed) app.selected = [];
   app.selected = app.selected.filter((c) => (state.hand || []).includes(c));

@@ -41,7 +41,11 @@ export function renderHand() {
   const passing = mustPass();
   const legal = new Set(s.legal || []);
   // Received cards stay marked until the player's first own play of the deal.
-  const received = new Set(s.phase === "playing" && !app.playedThisDeal ? s.received || [] : []);
+  // Marked until our first card of the deal, as in every face: read from the state, so
+  // a card a bot played for us while we were away ends the marking too.
+  const played = (s.tricks || []).length > 0
+    || (s.trick || []).some(([seat]) => seat === mySeat());
+  const received = new Set(s.phase === "playing" && !played ? s.received || [] : []);
   hand.classList.toggle("my-turn", myTurn);
   hand.classList.toggle("auto-playing", autoPlays());
   hand.classList.toggle("passing", passing);

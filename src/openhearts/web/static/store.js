@@ -33,7 +33,6 @@ export const app = {
   dealInfo: new Map(),
   wasMyTurn: false,
   wasPassing: false,
-  playedThisDeal: false,
   leaving: null,
   notice: null,
   chatSent: null,
