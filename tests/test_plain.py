@@ -426,6 +426,21 @@ def test_eof_saves_and_resume_finishes(monkeypatch: pytest.MonkeyPatch, tmp_path
     assert "the rules options are ignored" in console.text
 
 
+def test_a_resumed_deal_says_what_was_passed_and_received(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "saved.json"
+    Console(monkeypatch, limit=1)  # the pass, then the input ends at the first card
+    assert run_plain(parse_args("--seed", "3", "--save", str(path), "--no-auto-play-one")) == 0
+    console = Console(monkeypatch, limit=1)
+    assert run_plain(parse_args("--resume", str(path))) == 0
+    assert re.search(
+        r"Deal 1\. You deal\. You have passed \S+ \S+ \S+\. "
+        r"You received \S+ \S+ \S+ from East\.",
+        console.text,
+    ), console.text
+
+
 def test_save_and_quit_commands(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     other = tmp_path / "sub" / "other.json"
     spaced = tmp_path / "with space.json"

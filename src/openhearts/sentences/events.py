@@ -29,6 +29,7 @@ from ..session.events import (
     TrickTaken,
     Undone,
 )
+from ..session.memory import just_received
 from ..session.words import counted, join_words, plural
 from .records import direction_words, shot_line
 from .style import Style
@@ -68,7 +69,13 @@ class Narrator:
         if view.pass_target is None:
             return [f"{head} A hold hand: no passing."]
         if view.passed is not None:
-            return [f"{head} You have passed {self.style.listing(view.passed)}."]
+            # A resumed deal: what was passed, and what came in while it is still marked.
+            said = f"{head} You have passed {self.style.listing(view.passed)}."
+            fresh = just_received(view)
+            if fresh and view.pass_source is not None:
+                source = view.names[view.pass_source]
+                said += f" You received {self.style.listing(fresh)} from {source}."
+            return [said]
         count = counted(view.rules.cards_passed, "card")
         target = view.names[view.pass_target]
         return [f"{head} Pass {count} {direction_words(event.direction)} ({target})."]
