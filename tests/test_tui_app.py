@@ -407,8 +407,19 @@ def test_save_and_resume(tmp_path: Path) -> None:
             assert table(app).session.game.actions == actions
             assert table(app).session.game.seed == 5
 
+    async def declined() -> None:
+        # Escape (or New game) on "Resume?" opens the options; the saved game stays until
+        # a new game starts, so leaving from there loses nothing.
+        app = make_app(tmp_path, seed=98)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            await pilot.press("escape")
+            await settle(pilot, lambda: isinstance(app.screen, OptionsScreen))
+            assert Storage(tmp_path).has_unfinished_game()
+
     actions = asyncio.run(first())
     assert Storage(tmp_path).has_unfinished_game()
+    asyncio.run(declined())
     asyncio.run(second(actions))
 
 

@@ -113,7 +113,8 @@ class HeartsApp(App[int]):
                     return
                 self.resume_game(loaded, info)
             else:
-                self.storage.clear_game()
+                # Kept until a new game starts: leaving the options (or Escape here) must
+                # not lose it.
                 self.show_options(in_game=False)
 
         self.push_screen(
