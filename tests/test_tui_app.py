@@ -490,6 +490,10 @@ def test_typed_card_and_dialog_keys(tmp_path: Path) -> None:
             assert card not in screen.session.view().hand
             await pilot.press("slash", "x", "x", "enter")
             assert screen.message.startswith("Cannot read 'xx' as a card")
+            # A rank key opens the entry with that rank, and the suit key follows it.
+            await pilot.press("q", "s")
+            assert table(app).query_one("#entry", Input).value == "qs"
+            await pilot.press("escape")
             for key, kind in (
                 ("l", ReviewScreen),
                 ("w", InfoScreen),

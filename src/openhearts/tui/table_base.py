@@ -127,6 +127,9 @@ class TableBase(Screen[None]):
             yield Input(
                 id="entry",
                 placeholder="type cards (qs, 10h, queen of spades) and Enter; Escape cancels",
+                # A rank key opens the entry holding that rank: the next key must follow
+                # it, not replace it as a selected text would be.
+                select_on_focus=False,
             )
             with Horizontal(id="status-row"):
                 yield StatusLine(id="status")
