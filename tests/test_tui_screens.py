@@ -204,6 +204,42 @@ def test_options_choices_are_kept(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+def test_options_in_a_game_go_back_keeping_the_changes_for_the_next_game(
+    tmp_path: Path,
+) -> None:
+    """In a game, O opens the options on Back: Enter (in a field too) returns to the game
+    rather than ending it, and the rules changed there, players included, are the next
+    game's.  A preset that does not allow the players chosen is refused with the reason."""
+
+    async def run() -> None:
+        app = make_app(tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, lambda: app.table is not None)
+            game = table(app).session.game
+            await pilot.press("o")
+            await settle(pilot, lambda: isinstance(app.screen, OptionsScreen))
+            options = app.screen
+            assert isinstance(options, OptionsScreen)
+            assert app.focused is options.query_one("#back")
+            options.query_one("#opt-players", Select).value = 5
+            await settle(pilot)
+            options.query_one("#opt-preset", Select).value = "source-000"
+            await settle(pilot)
+            assert "source-000 describes a game of 4 players only" in options.error
+            await pilot.press("ctrl+s")
+            assert app.screen is options  # refused, with the reason said
+            options.query_one("#opt-preset", Select).value = "standard"
+            await settle(pilot)
+            assert options.error == ""
+            options.query_one("#opt-name", Input).focus()
+            await pilot.press("enter")
+            await settle(pilot, lambda: app.screen is table(app))
+            assert table(app).session.game is game  # the game goes on
+            assert app.settings.rules["players"] == 5 and app.settings.preset == "standard"
+
+    asyncio.run(run())
+
+
 def test_the_options_say_what_the_chosen_level_does(tmp_path: Path) -> None:
     async def run() -> None:
         app = make_app(tmp_path, level="hard:budget=30", show_options=True)

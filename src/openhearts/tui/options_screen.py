@@ -66,7 +66,9 @@ class OptionsScreen(Screen[OptionsResult | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
+        # One of the two is live: the footer names what the button says.
         Binding("ctrl+s", "start", "Start game"),
+        Binding("ctrl+s", "new_game", "New game"),
     ]
 
     def __init__(self, settings: Settings, in_game: bool = False) -> None:
@@ -225,13 +227,17 @@ class OptionsScreen(Screen[OptionsResult | None]):
 
     def on_mount(self) -> None:
         self.on_resize()
-        self.query_one("#start", Button).focus()
+        # In a game, Enter must not end it unasked: the focus starts on Back.
+        self.query_one("#back" if self.in_game else "#start", Button).focus()
         self._update_summary()
+        if self.in_game:
+            self._announce(
+                "Options. Changes apply to the next game; Escape (or Enter) goes back to "
+                "this one, New game starts one now. Tab and Shift+Tab move between the options."
+            )
+            return
         self._announce(
             "Options. Enter starts a game with these options; Tab and Shift+Tab move "
-            "between the options; Escape goes back."
-            if self.in_game
-            else "Options. Enter starts a game with these options; Tab and Shift+Tab move "
             "between the options."
         )
 
@@ -336,6 +342,8 @@ class OptionsScreen(Screen[OptionsResult | None]):
     def _update_summary(self) -> Rules | None:
         summary = self.query_one("#options-summary", Static)
         try:
+            # The preset must allow the number of players (source-000 is for four).
+            Rules.preset(str(self._value("preset")), players=int(self._value("players")))
             rules = self.read_rules()
         except RulesError as error:
             summary.update("")
@@ -368,7 +376,11 @@ class OptionsScreen(Screen[OptionsResult | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.action_start()
+        # Enter in a field starts the first game, but goes back to a game in progress.
+        if self.in_game:
+            self.action_back()
+        else:
+            self.action_start()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -389,10 +401,23 @@ class OptionsScreen(Screen[OptionsResult | None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Before the first game there is nothing to go back to: hide the key.
-        if action == "back" and not self.in_game:
-            return None
+        if action in ("back", "new_game"):
+            return self.in_game
+        if action == "start":
+            return not self.in_game
         return True
 
+    def action_new_game(self) -> None:
+        self.action_start()
+
     def action_back(self) -> None:
-        if self.in_game:
-            self.dismiss(OptionsResult("back", self.read_settings(None)))
+        if not self.in_game:
+            return
+        # The rules shown are kept for the next game when they make one; otherwise the
+        # rules and the preset stay as they were, together.
+        rules = self._update_summary()
+        settings = self.read_settings(rules)
+        if rules is None:
+            settings.preset = self.settings.preset
+            self.app.notify(f"The rules were not changed: {self.error}", severity="warning")
+        self.dismiss(OptionsResult("back", settings))
