@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, RichLog, Select, Static
+from textual.widgets import Button, Input, RichLog, Select, Static
 
 from openhearts.tui.app import HeartsApp
 from openhearts.tui.options_screen import OptionsScreen
@@ -236,6 +236,26 @@ def test_options_in_a_game_go_back_keeping_the_changes_for_the_next_game(
             await settle(pilot, lambda: app.screen is table(app))
             assert table(app).session.game is game  # the game goes on
             assert app.settings.rules["players"] == 5 and app.settings.preset == "standard"
+
+    asyncio.run(run())
+
+
+def test_a_question_shows_every_button_whole(tmp_path: Path) -> None:
+    """The New game? question has three buttons and a short text: the dialog is as wide
+    as its buttons, so Cancel (focused by Escape's choice) is not cut to "C"."""
+
+    async def run() -> None:
+        app = make_app(tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, lambda: app.table is not None)
+            await pilot.press("n")
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            dialog = app.screen.query_one(".dialog").region
+            buttons = list(app.screen.query(Button))
+            assert [str(b.label) for b in buttons] == ["New game", "Options first", "Cancel"]
+            for button in buttons:
+                inside = button.region.intersection(dialog)
+                assert inside == button.region, (str(button.label), button.region, dialog)
 
     asyncio.run(run())
 

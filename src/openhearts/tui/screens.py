@@ -130,11 +130,12 @@ def won_cards_text(game: Game, human: int, seats: Sequence[int]) -> Text:
     return text
 
 
-def fit_width(screen: ModalScreen[Any], body: RenderableType) -> None:
-    """Size a dialog to its contents (at most the screen's width less a margin)."""
+def fit_width(screen: ModalScreen[Any], body: RenderableType, least: int = 0) -> None:
+    """Size a dialog to its contents, at least ``least`` columns for its buttons (at most
+    the screen's width less a margin)."""
     console = screen.app.console
     measured = Measurement.get(console, console.options, body).maximum
-    width = max(40, min(measured + 8, screen.app.size.width - 4))
+    width = max(40, min(max(measured + 8, least), screen.app.size.width - 4))
     screen.query_one(".dialog").styles.width = width
     screen.query_one(".dialog-body Static").styles.width = max(1, width - 8)
     # The buttons must stay on screen: the body scrolls instead.
@@ -282,7 +283,10 @@ class ChoiceScreen(ModalScreen[str]):
                     )
 
     def on_mount(self) -> None:
-        fit_width(self, self.body)
+        # Each button is at least 16 columns (its label, padding and border), with a
+        # margin of one on each side: the row of buttons must fit whole.
+        buttons = sum(max(16, len(label) + 6) + 2 for _, label in self.choices)
+        fit_width(self, self.body, least=buttons + 4)
         self.query_one(f"#choice-{self.focus_id}", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
