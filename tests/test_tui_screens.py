@@ -227,7 +227,7 @@ def test_options_in_a_game_go_back_keeping_the_changes_for_the_next_game(
             await settle(pilot)
             assert "source-000 describes a game of 4 players only" in options.error
             await pilot.press("ctrl+s")
-            assert app.screen is options  # refused, with the reason said
+            assert isinstance(app.screen, OptionsScreen)  # refused, with the reason said
             options.query_one("#opt-preset", Select).value = "standard"
             await settle(pilot)
             assert options.error == ""
@@ -235,7 +235,9 @@ def test_options_in_a_game_go_back_keeping_the_changes_for_the_next_game(
             await pilot.press("enter")
             await settle(pilot, lambda: app.screen is table(app))
             assert table(app).session.game is game  # the game goes on
-            assert app.settings.rules["players"] == 5 and app.settings.preset == "standard"
+            rules = app.settings.rules
+            assert rules is not None and rules["players"] == 5
+            assert app.settings.preset == "standard"
 
     asyncio.run(run())
 
