@@ -261,6 +261,29 @@ def test_the_footer_says_what_the_keys_do_now_and_keeps_help_at_80_columns(
     asyncio.run(run())
 
 
+def test_a_refusal_stays_in_sight_on_the_status_line_at_80_columns(tmp_path: Path) -> None:
+    """The status line is two fixed lines: a long status ends in "…" rather than wrapping
+    the refusal below it out of sight."""
+
+    async def run() -> None:
+        app = make_app(tmp_path, seed=1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            screen = table(app)
+            for card in screen.session.view().hand.cards()[:4]:
+                await move_cursor_to(pilot, card)
+                await pilot.press("space")
+            await pilot.pause()
+            status = screen.query_one("#status")
+            lines = [
+                strip.text.strip() for strip in status.render_lines(status.region.reset_offset)
+            ]
+            assert len(lines) == 2 and lines[0].startswith("Pass three cards"), lines
+            assert lines[1].startswith("You have already chosen three cards"), lines
+
+    asyncio.run(run())
+
+
 def test_undo_takes_back_your_card_and_what_followed(tmp_path: Path) -> None:
     async def run() -> None:
         app = make_app(tmp_path, seed=21)
