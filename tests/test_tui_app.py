@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from rich.text import Text
 from textual.pilot import Pilot
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer, Input, RichLog, Static
 
 from openhearts import Action, Card, CardSet, Game, Rules
 from openhearts.bots import act, make_bot
@@ -280,6 +280,22 @@ def test_a_refusal_stays_in_sight_on_the_status_line_at_80_columns(tmp_path: Pat
             ]
             assert len(lines) == 2 and lines[0].startswith("Pass three cards"), lines
             assert lines[1].startswith("You have already chosen three cards"), lines
+
+    asyncio.run(run())
+
+
+def test_a_sentence_taller_than_the_log_is_shown_from_its_start(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path, seed=1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            screen = table(app)
+            await pilot.press("h")
+            await settle(pilot, lambda: app.announcements[-1].startswith("Hint: pass"))
+            await pilot.pause()
+            log = screen.query_one("#log", RichLog)
+            shown = [strip.text.strip() for strip in log.render_lines(log.region.reset_offset)]
+            assert shown[0].startswith("Hint: pass the "), shown
 
     asyncio.run(run())
 

@@ -264,8 +264,17 @@ class TableBase(Screen[None]):
             self.message = sentence
 
     def log_line(self, sentence: str) -> None:
-        if self.is_mounted:
-            self.query_one("#log", RichLog).write(sentence)
+        if not self.is_mounted:
+            return
+        log = self.query_one("#log", RichLog)
+        before = len(log.lines)
+        log.write(sentence, scroll_end=False)
+        # A sentence taller than the log (a hint at 80 columns) is shown from its start,
+        # where it says what it is about; a shorter one scrolls the log to its end.
+        if len(log.lines) - before > log.scrollable_content_region.height > 0:
+            log.scroll_to(y=before, animate=False)
+        else:
+            log.scroll_end(animate=False)
 
     def refuse(self, reason: str) -> None:
         self.app.bell()
