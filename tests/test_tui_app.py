@@ -688,8 +688,21 @@ def test_moon_choice_dialog(tmp_path: Path) -> None:
             await play_to_end_of_deal(pilot, app)
             assert isinstance(app.screen, ChoiceScreen)
             assert app.announcements[-1].startswith("You shot the moon! Choose")
-            await pilot.press("escape")  # the suggested choice
+            # The table's keys that still make sense here: H hints (and the choice is
+            # asked again), U takes back the last card, G lets the computer choose.
+            await pilot.press("h")
+            await settle(pilot, lambda: app.announcements[-1].startswith("Hint:"))
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            assert game.phase == "moon_choice"
+            await pilot.press("u")
+            await settle(pilot, lambda: human_turn(app))
+            assert game.phase == "playing" and game.view(0).hand  # cards to play again
+            await play_to_end_of_deal(pilot, app)
+            assert isinstance(app.screen, ChoiceScreen)
+            said = len(app.announcements)
+            await pilot.press("g")
             await settle(pilot, lambda: bool(game.results))
+            assert any(a.startswith("The computer") for a in app.announcements[said:])
             assert game.results[0].shooter == 0
             assert game.scores == [0, 26, 26, 26]
 

@@ -34,6 +34,7 @@ from ..session.review import DealReview
 __all__ = [
     "InfoScreen",
     "ChoiceScreen",
+    "MoonChoiceScreen",
     "score_table",
     "won_cards_text",
     "review_text",
@@ -296,6 +297,20 @@ class ChoiceScreen(ModalScreen[str]):
 
     def action_cancel(self) -> None:
         self.dismiss(self.cancel)
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+
+
+class MoonChoiceScreen(ChoiceScreen):
+    """The moon choice, with the table's keys that still make sense there: H for a
+    hint, G to let the computer choose, U to take back the last card."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("h", "choose('hint')", "Hint"),
+        Binding("g", "choose('for_me')", "For me"),
+        Binding("u,ctrl+z", "choose('undo')", "Undo"),
+    ]
 
 
 class ReviewScreen(ModalScreen[None]):

@@ -20,6 +20,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, RichLog
+from textual.worker import Worker
 
 from ..cards import CardSet
 from ..game import TrickRecord
@@ -319,7 +320,11 @@ class TableBase(Screen[None]):
     def advance(self) -> None:
         """Start whatever must happen next without the human (computer moves, dialogs)."""
         if self.is_current:
-            self.run_worker(self._drive(), group="driver", exclusive=True)
+            # The function, not a coroutine: a run cancelled before it starts leaves nothing
+            # unawaited.
+            self.driving: Worker[None] = self.run_worker(
+                self._drive, group="driver", exclusive=True
+            )
 
     def _pause(self) -> float:
         delay = self.hearts.settings.delay
@@ -377,4 +382,14 @@ class TableBase(Screen[None]):
         raise NotImplementedError
 
     def ask_moon(self) -> None:
+        raise NotImplementedError
+
+    # Provided by the keys (the moon dialog passes its H, G and U on to them).
+    def action_hint(self) -> None:
+        raise NotImplementedError
+
+    def action_play_for_me(self) -> None:
+        raise NotImplementedError
+
+    def action_undo(self) -> None:
         raise NotImplementedError

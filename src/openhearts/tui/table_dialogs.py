@@ -16,6 +16,7 @@ from .screens import (
     KEYS_HELP,
     ChoiceScreen,
     InfoScreen,
+    MoonChoiceScreen,
     ReviewScreen,
     memory_text,
     score_table,
@@ -102,7 +103,7 @@ class DialogsMixin(TableBase):
             ]
         )
         self.app.push_screen(
-            ChoiceScreen(
+            MoonChoiceScreen(
                 "You shot the moon!",
                 Text("Totals now: " + totals),
                 [("add", f"Everyone else adds {points}"), ("subtract", f"I subtract {points}")],
@@ -115,6 +116,18 @@ class DialogsMixin(TableBase):
     def _moon_choice(self, choice: str | None) -> None:
         game = self.session.game
         if game.phase != Phase.MOON_CHOICE or game.current_player != self.session.human:
+            return
+        # The keys of the dialog that are the table's: the dialog comes back after a hint
+        # (the game still waits for the choice), not after the others.
+        if choice == "hint":
+            self.action_hint()
+            self.advance()
+            return
+        if choice == "for_me":
+            self.action_play_for_me()
+            return
+        if choice == "undo":
+            self.action_undo()
             return
         try:
             events = self.session.choose_moon(self.session.human, choice != "subtract")
