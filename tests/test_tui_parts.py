@@ -456,3 +456,30 @@ def test_speaker_runs_the_command_in_order(tmp_path: Path) -> None:
     broken.close(wait=10)
     assert broken.problem is not None and not broken.active
     assert not Speaker("  ").active
+
+
+def test_a_six_player_score_sheet_fits_80_columns_with_names_told_apart() -> None:
+    """Too wide for the room, the sheet leaves out the pass directions and writes the
+    compass names short: "South…" could be Southwest or Southeast."""
+    from rich.console import Console
+
+    from openhearts.tui.screens import score_table
+
+    names = ["You", "Southwest", "Northwest", "North", "Northeast", "Southeast"]
+    game = Game(Rules.preset("source-003", players=6), seed=1, names=names)
+    bots = [make_bot("random", seat) for seat in range(6)]
+    while not game.results:
+        seat = game.to_act()[0]
+        act(game, seat, bots[seat])
+
+    def rendered(room: int | None) -> str:
+        console = Console(width=room or 200, record=True, color_system=None)
+        console.print(score_table(game, 0, room))
+        return console.export_text()
+
+    narrow = rendered(68)
+    assert "…" not in narrow and "Pass" not in narrow
+    assert all(short in narrow for short in ("SW", "NW", "NE", "SE", "North"))
+    assert max(len(line) for line in narrow.splitlines()) <= 68
+    wide = rendered(None)
+    assert "Southwest" in wide and "Southeast" in wide and "Pass" in wide

@@ -9,7 +9,7 @@ in plain sentences through the announcements (see :meth:`HeartsApp.announce`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rich.console import RenderableType
 from rich.markup import escape
@@ -69,14 +69,30 @@ def _keys_help() -> str:
 KEYS_HELP = _keys_help()
 
 
-def score_table(game: Game, human: int) -> Table:
-    """Every finished deal's points and the totals, the lowest total marked."""
+#: Short compass names for a score sheet too wide for the screen (six players at 80
+#: columns): cut to "South…", Southwest and Southeast could not be told apart.
+_SHORT_COMPASS: Final = {"Southwest": "SW", "Northwest": "NW", "Northeast": "NE", "Southeast": "SE"}
+
+
+def score_table(game: Game, human: int, room: int | None = None) -> Table:
+    """Every finished deal's points and the totals, the lowest total marked.
+
+    ``room``: the columns the sheet may take; a sheet wider leaves out the pass
+    directions and writes the compass names short (SW, NE).
+    """
+    names = marked_names(game.names, human)
+    # Each column: the heading or a number with its mark, and three of padding and rule.
+    wanted = 4 + 7 + 7 + sum(max(len(name) + 2, 6) + 3 for name in names)
+    narrow = room is not None and wanted > room
+    if narrow:
+        names = [_SHORT_COMPASS.get(name, name) for name in names]
     table = Table(show_edge=True, expand=False, header_style="bold", pad_edge=True)
     table.add_column("Deal", justify="right")
-    table.add_column("Pass")
+    if not narrow:
+        table.add_column("Pass")
     # Numbers are padded here: right-justified columns do not survive every renderer.
     widths = []
-    for heading in marked_names(game.names, human):
+    for heading in names:
         widths.append(max(len(heading) + 2, 6))
         table.add_column(heading.rjust(widths[-1] - 2) + "  ")
 
@@ -84,8 +100,12 @@ def score_table(game: Game, human: int) -> Table:
         return Text(f"{value}{mark}".rjust(widths[seat]))
 
     start = list(game.initial_scores)
+
+    def row(deal: str, passing: str, cells: Sequence[str | Text]) -> None:
+        table.add_row(*([deal or passing] if narrow else [deal, passing]), *cells)
+
     if any(start):
-        table.add_row("", "start", *[number(v, seat=s) for s, v in enumerate(start)])
+        row("", "start", [number(v, seat=s) for s, v in enumerate(start)])
     for result in game.results:
         cells: list[str | Text] = []
         for seat, points in enumerate(result.points):
@@ -93,7 +113,7 @@ def score_table(game: Game, human: int) -> Table:
             if result.shooter == seat:
                 mark = " ☾" if result.shot != "sun" else " ☀"
             cells.append(number(points, mark, seat))
-        table.add_row(str(result.number + 1).rjust(4), result.pass_direction, *cells)
+        row(str(result.number + 1).rjust(4), result.pass_direction, cells)
     low = min(game.scores)
     totals: list[str | Text] = []
     for seat, value in enumerate(game.scores):
@@ -102,7 +122,7 @@ def score_table(game: Game, human: int) -> Table:
         total.stylize(style)
         totals.append(total)
     table.add_section()
-    table.add_row("", "Total", *totals)
+    row("", "Total", totals)
     return table
 
 
@@ -135,7 +155,9 @@ def fit_width(screen: ModalScreen[Any], body: RenderableType, least: int = 0) ->
     """Size a dialog to its contents, at least ``least`` columns for its buttons (at most
     the screen's width less a margin)."""
     console = screen.app.console
-    measured = Measurement.get(console, console.options, body).maximum
+    # Measured against the screen's width, not the console's default (80 columns).
+    options = console.options.update_width(screen.app.size.width)
+    measured = Measurement.get(console, options, body).maximum
     width = max(40, min(max(measured + 8, least), screen.app.size.width - 4))
     screen.query_one(".dialog").styles.width = width
     screen.query_one(".dialog-body Static").styles.width = max(1, width - 8)

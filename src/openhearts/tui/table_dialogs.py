@@ -42,7 +42,7 @@ class DialogsMixin(TableBase):
             self.previous_trick = None
             self.refresh_table()
         title = f"After deal {game.results[-1].number + 1}" if after_deal else "Score sheet"
-        table = score_table(game, self.session.human)
+        table = score_table(game, self.session.human, self.app.size.width - 12)
         self.app.push_screen(
             InfoScreen(title, table, button="Next deal" if after_deal else "Close")
         )
@@ -60,7 +60,7 @@ class DialogsMixin(TableBase):
         body.append(f"Winner{'s' if len(game.winners) > 1 else ''}: {winners}\n")
         group = Group(
             body,
-            score_table(game, session.human),
+            score_table(game, session.human, self.app.size.width - 12),
             Text.assemble(("Your statistics: ", "bold"), stats.summary()),
         )
         self.app.push_screen(
@@ -194,7 +194,11 @@ class DialogsMixin(TableBase):
         if game.is_over:
             self.show_game_over()
             return
-        self.app.push_screen(InfoScreen("Score sheet", score_table(game, self.session.human)))
+        self.app.push_screen(
+            InfoScreen(
+                "Score sheet", score_table(game, self.session.human, self.app.size.width - 12)
+            )
+        )
 
     def action_options(self) -> None:
         self.hearts.show_options(in_game=True)
