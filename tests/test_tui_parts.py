@@ -300,6 +300,7 @@ def test_undo_goes_back_past_cards_auto_play_one_played() -> None:
             assert spoken(plain, plain.undo())[0].startswith(f"Taken back: your {forced.name}")
             said = spoken(session, session.undo())
             assert said[0].startswith(f"Taken back: your {chosen.name} and {forced.name}")
+            assert "played after it" not in said[0]  # two cards: "after them"
             assert session.human_to_act() and game.auto_play_card() is None
             assert {chosen, forced} <= set(session.view().hand)
             assert len(game.actions) < len(actions) - 1

@@ -231,6 +231,11 @@ def test_options_in_a_game_go_back_keeping_the_changes_for_the_next_game(
             options.query_one("#opt-preset", Select).value = "standard"
             await settle(pilot)
             assert options.error == ""
+            options.query_one("#opt-end_score", Input).value = "0"
+            await settle(pilot)
+            assert options.error.startswith("end score: "), options.error  # the label's words
+            options.query_one("#opt-end_score", Input).value = "100"
+            await settle(pilot)
             options.query_one("#opt-name", Input).focus()
             await pilot.press("enter")
             await settle(pilot, lambda: app.screen is table(app))

@@ -156,8 +156,9 @@ class Narrator:
         own = event.own
         # The others' passes go back with ours; only their cards are worth counting.
         others = sum(1 for a in event.actions if isinstance(a, Play) and a.seat != event.seat)
-        after = f", and {plural(others, 'card')} played after it" if others else ""
         plays = [a.card for a in own if isinstance(a, Play)]
+        them = "them" if len(plays) > 1 else "it"
+        after = f", and {plural(others, 'card')} played after {them}" if others else ""
         if plays:
             cards = join_words([self.style.card(card) for card in plays])
             return [f"Taken back: your {cards}{after}."]

@@ -336,6 +336,11 @@ class OptionsScreen(Screen[OptionsResult | None]):
             self._loading = False
 
     def _show_error(self, message: str) -> None:
+        # The rules name their options as the command line does (end_score); the form's
+        # labels are words.
+        field, colon, rest = message.partition(": ")
+        if colon and field.replace("_", "").isalpha():
+            message = f"{field.replace('_', ' ')}: {rest}"
         self.error = message
         self.query_one("#options-error", Static).update(f"⚠ {message}")
 
