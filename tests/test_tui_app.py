@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from rich.text import Text
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import Footer, Input, RichLog, Static
 
 from openhearts import Action, Card, CardSet, Game, Rules
@@ -66,6 +67,11 @@ async def settle(pilot: Pilot[int], until: Callable[[], bool] | None = None) -> 
 def table(app: HeartsApp) -> TableScreen:
     assert app.table is not None
     return app.table
+
+
+def shown_lines(widget: Widget) -> list[str]:
+    """The lines a widget shows on screen now, without their edges' spaces."""
+    return [strip.text.strip() for strip in widget.render_lines(widget.region.reset_offset)]
 
 
 def human_turn(app: HeartsApp) -> bool:
@@ -274,10 +280,7 @@ def test_a_refusal_stays_in_sight_on_the_status_line_at_80_columns(tmp_path: Pat
                 await move_cursor_to(pilot, card)
                 await pilot.press("space")
             await pilot.pause()
-            status = screen.query_one("#status")
-            lines = [
-                strip.text.strip() for strip in status.render_lines(status.region.reset_offset)
-            ]
+            lines = shown_lines(screen.query_one("#status"))
             assert len(lines) == 2 and lines[0].startswith("Pass three cards"), lines
             assert lines[1].startswith("You have already chosen three cards"), lines
 
@@ -293,8 +296,7 @@ def test_a_sentence_taller_than_the_log_is_shown_from_its_start(tmp_path: Path) 
             await pilot.press("h")
             await settle(pilot, lambda: app.announcements[-1].startswith("Hint: pass"))
             await pilot.pause()
-            log = screen.query_one("#log", RichLog)
-            shown = [strip.text.strip() for strip in log.render_lines(log.region.reset_offset)]
+            shown = shown_lines(screen.query_one("#log", RichLog))
             assert shown[0].startswith("Hint: pass the "), shown
 
     asyncio.run(run())
