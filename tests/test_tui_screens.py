@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Button, Input, RichLog, Select, Static
+from textual.widgets import Button, Footer, Input, RichLog, Select, Static
 
 from openhearts.tui.app import HeartsApp
 from openhearts.tui.options_screen import OptionsScreen
@@ -263,6 +263,23 @@ def test_a_question_shows_every_button_whole(tmp_path: Path) -> None:
             for button in buttons:
                 inside = button.region.intersection(dialog)
                 assert inside == button.region, (str(button.label), button.region, dialog)
+
+    asyncio.run(run())
+
+
+def test_a_dialog_footer_names_the_dialog_keys(tmp_path: Path) -> None:
+    """Over a dialog the footer says what its keys do, not the table's (H, P...)."""
+
+    async def run() -> None:
+        app = make_app(tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            await pilot.press("l")
+            await settle(pilot, lambda: app.screen is not table(app))
+            await pilot.pause()
+            footer = app.screen.query_one(Footer)
+            keys = [str(getattr(key, "description", "")) for key in footer.query("FooterKey")]
+            assert keys == ["Close", "Previous deal", "Next deal"], keys
 
     asyncio.run(run())
 

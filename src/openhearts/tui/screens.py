@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widgets import Button, Footer, Static
 
 from ..cards import Card, CardSet, Suit
 from ..game import Game, PlayerView
@@ -254,6 +254,8 @@ class InfoScreen(ModalScreen[None]):
                 yield Static(self.body)
             with Horizontal(classes="buttons"):
                 yield Button(self.button, variant="primary", id="close")
+        # The dialog's own keys, over the table's footer.
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         fit_width(self, self.body)
@@ -304,6 +306,8 @@ class ChoiceScreen(ModalScreen[str]):
                     yield Button(
                         label, id=f"choice-{key}", variant="primary" if not index else "default"
                     )
+        # The dialog's own keys, over the table's footer.
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         # Each button is at least 16 columns (its label, padding and border), with a
@@ -371,6 +375,8 @@ class ReviewScreen(ModalScreen[None]):
                 yield Button("Previous deal", id="previous")
                 yield Button("Next deal", id="next")
                 yield Button("Close", variant="primary", id="close")
+        # The dialog's own keys, over the table's footer.
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self._show()
