@@ -302,6 +302,31 @@ def test_a_sentence_taller_than_the_log_is_shown_from_its_start(tmp_path: Path) 
     asyncio.run(run())
 
 
+def test_a_move_while_the_deal_sheet_is_due_shows_the_sheet_first(tmp_path: Path) -> None:
+    """Between the last card of a deal and its score sheet (a pause), a key must not act
+    in the next deal unseen: G, P, H or a card shows the sheet instead."""
+
+    async def run() -> None:
+        app = make_app(tmp_path, seed=1)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(20):  # the first deal, by keys, to its score sheet
+                await settle(pilot, lambda: human_turn(app) or app.screen is not app.table)
+                if app.screen is not app.table:
+                    break
+                await human_move_by_keys(pilot, app)
+            assert isinstance(app.screen, InfoScreen)
+            await pilot.press("enter")
+            await settle(pilot, lambda: human_turn(app))
+            screen = table(app)
+            actions = len(screen.session.game.actions)
+            screen.pending_sheet = True  # as in the pause after a deal's last card
+            await pilot.press("g")
+            await settle(pilot, lambda: isinstance(app.screen, InfoScreen))
+            assert len(screen.session.game.actions) == actions and not screen.pending_sheet
+
+    asyncio.run(run())
+
+
 def test_undo_takes_back_your_card_and_what_followed(tmp_path: Path) -> None:
     async def run() -> None:
         app = make_app(tmp_path, seed=21)

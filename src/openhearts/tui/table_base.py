@@ -178,6 +178,16 @@ class TableBase(Screen[None]):
     def is_current(self) -> bool:
         return self.is_attached and self.app.screen is self
 
+    def sheet_first(self) -> bool:
+        """A deal has just ended: its score sheet comes before any move in the next one
+        (a key pressed while the last card was being played for you shows it now)."""
+        if not self.pending_sheet:
+            return False
+        self.pending_sheet = False
+        self.stop_driving()
+        self.show_sheet(after_deal=True)
+        return True
+
     def can_pass(self) -> bool:
         """Whether the person has cards to pass now (P is live, and in the footer)."""
         game = self.session.game

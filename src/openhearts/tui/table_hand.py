@@ -17,6 +17,8 @@ __all__ = ["HandMixin"]
 
 class HandMixin(TableBase):
     def play_card(self, card: Card) -> None:
+        if self.sheet_first():
+            return
         session = self.session
         game = session.game
         if game.phase == Phase.PASSING:
@@ -65,6 +67,8 @@ class HandMixin(TableBase):
         self.refuse("There is nothing to pass now.")
 
     def action_pass_cards(self) -> None:
+        if self.sheet_first():
+            return
         session = self.session
         game = session.game
         if not self.can_pass():

@@ -35,6 +35,8 @@ class KeysMixin(TableBase):
         self.advance()
 
     def action_hint(self) -> None:
+        if self.sheet_first():
+            return
         session = self.session
         if session.human not in session.game.to_act():
             self.refuse("A hint is for when it is your turn.")
@@ -43,6 +45,8 @@ class KeysMixin(TableBase):
         self._work_out(self.generation, session.view(), follow=False)
 
     def action_play_for_me(self) -> None:
+        if self.sheet_first():
+            return
         session = self.session
         if session.human not in session.game.to_act():
             self.refuse(session.not_now())
