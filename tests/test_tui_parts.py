@@ -484,3 +484,21 @@ def test_a_six_player_score_sheet_fits_80_columns_with_names_told_apart() -> Non
     assert max(len(line) for line in narrow.splitlines()) <= 68
     wide = rendered(None)
     assert "Southwest" in wide and "Southeast" in wide and "Pass" in wide
+
+
+def test_the_help_lists_every_key_and_wraps_in_its_column() -> None:
+    from rich.console import Console
+
+    from openhearts.session.keys import KEYS
+    from openhearts.tui.screens import keys_help
+
+    console = Console(width=66, record=True, color_system=None)
+    console.print(keys_help())
+    lines = console.export_text().splitlines()
+    text = " ".join(" ".join(line.split()) for line in lines)
+    for entry in KEYS:
+        if entry.keys:
+            assert " ".join(entry.description.split()) in text, entry.description
+    # A description that wraps goes on under itself, not under the keys.
+    wrapped = [line for line in lines if line and not line[:15].strip()]
+    assert wrapped and all(line[16:17].strip() for line in wrapped), wrapped

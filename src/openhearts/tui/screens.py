@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final
 
-from rich.console import RenderableType
-from rich.markup import escape
+from rich.console import Group, RenderableType
 from rich.measure import Measurement
 from rich.style import Style
 from rich.table import Table
@@ -40,33 +39,43 @@ __all__ = [
     "review_text",
     "ReviewScreen",
     "memory_text",
-    "KEYS_HELP",
+    "keys_help",
 ]
 
 
-def _keys_help() -> str:
-    """The help dialog: moving along the hand, then the one key map of every face."""
-    lines = [
-        "[b]Playing[/b]",
-        "  ← → ↑ ↓        move along your hand (↑ ↓: next / previous suit)",
-        "  Enter, Space   play the card (or choose it to pass); a click does the same",
-        "  Q K A J 7 8 9  start typing a card at once; Ctrl+Z undo",
-        "",
-        "[b]Keys[/b] (letters in either case; the same in every face)",
+def keys_help() -> Group:
+    """The help dialog: moving along the hand, then the one key map of every face, in two
+    columns, so a description that wraps stays in its column."""
+
+    def grid(rows: list[tuple[str, str]]) -> Table:
+        table = Table.grid(padding=(0, 1))
+        table.add_column(no_wrap=True, width=15)
+        table.add_column(ratio=1)
+        for keys, description in rows:
+            table.add_row(keys, description)
+        return table
+
+    playing = [
+        ("← → ↑ ↓", "move along your hand (↑ ↓: next / previous suit)"),
+        ("Enter, Space", "play the card (or choose it to pass); a click does the same"),
+        ("Q K A J 7 8 9", "start typing a card at once; Ctrl+Z undo"),
     ]
+    keys = []
     for entry in KEYS:
         if entry.keys:
-            keys = (
-                "-".join((entry.keys[0], entry.keys[-1]))
-                if len(entry.keys) > 2
-                else (", ".join(entry.keys))
-            )
-            lines.append(f"  {escape(keys):<14} {escape(entry.description)}")
-    lines.append("  Ctrl+Q         quit (the game is saved)")
-    return "\n".join(lines) + "\n"
-
-
-KEYS_HELP = _keys_help()
+            if len(entry.keys) > 2:
+                named = "-".join((entry.keys[0], entry.keys[-1]))
+            else:
+                named = ", ".join(entry.keys)
+            keys.append((named, entry.description))
+    keys.append(("Ctrl+Q", "quit (the game is saved)"))
+    return Group(
+        Text("Playing", style="bold"),
+        grid(playing),
+        Text(""),
+        Text.assemble(("Keys", "bold"), " (letters in either case; the same in every face)"),
+        grid(keys),
+    )
 
 
 #: Short compass names for a score sheet too wide for the screen (six players at 80

@@ -13,11 +13,11 @@ from ..session import SessionError
 from ..session.names import marked_names
 from ..session.review import deal_reviews, opening_deal
 from .screens import (
-    KEYS_HELP,
     ChoiceScreen,
     InfoScreen,
     MoonChoiceScreen,
     ReviewScreen,
+    keys_help,
     memory_text,
     score_table,
     won_cards_text,
@@ -231,4 +231,4 @@ class DialogsMixin(TableBase):
             "Help: arrows move along your hand, Enter plays, P passes, H hint, G plays for you, "
             "U undo, C table, 1 to 6 each card, S scores, T turn, R your hand, M memory aids."
         )
-        self.app.push_screen(InfoScreen("Keys", Text.from_markup(KEYS_HELP)))
+        self.app.push_screen(InfoScreen("Keys", keys_help()))
