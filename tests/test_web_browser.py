@@ -1601,3 +1601,19 @@ def test_a_table_listed_from_the_form_is_in_the_lobby_to_join_and_can_be_unliste
         join = guest.get_by_role("link", name="Join Lister's table")
         expect(guest.locator("#open-table-list li", has=join)).to_contain_text("2 free seats")
         expect(guest.locator("#open-table-list")).not_to_contain_text("Hidden")
+
+
+def test_the_lobby_reads_the_waiting_tables_again_while_in_sight(
+    server: str, browser: Browser
+) -> None:
+    """A table listed after the lobby opened shows within the lobby's refresh, no reload."""
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        page.clock.install()
+        page.goto(server + "/")
+        expect(page.locator("#player-name")).to_be_visible()
+        page.wait_for_load_state("networkidle")  # the lobby's first reading is done
+        post(server, "/api/tables", {"name": "Latecomer", "level": "random", "listed": True})
+        join = page.get_by_role("link", name="Join Latecomer's table")
+        expect(join).to_have_count(0)
+        page.clock.run_for(16_000)
+        expect(join).to_be_visible()

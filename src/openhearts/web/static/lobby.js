@@ -74,6 +74,7 @@ export async function showLobby() {
   updatePlayerChoices();
   loadMyTables();
   loadOpenTables();
+  watchOpenTables();
 }
 
 /** A word for the lobby from the table just left (shown once). */
@@ -120,6 +121,21 @@ async function loadMyTables() {
     ]));
   }
   $("my-tables").hidden = list.childElementCount === 0;
+}
+
+/** How often the lobby reads the tables waiting for players again (ms). */
+const OPEN_TABLES_EVERY = 15000;
+let openTablesTimer = null;
+
+/** Keep the waiting tables fresh while the lobby is in sight. */
+function watchOpenTables() {
+  if (openTablesTimer !== null) return;
+  openTablesTimer = setInterval(() => {
+    if (document.body.dataset.view !== "lobby" || document.hidden) return;
+    // Rebuilding the list would take the focus from a Join link being read.
+    if ($("open-table-list").contains(document.activeElement)) return;
+    loadOpenTables();
+  }, OPEN_TABLES_EVERY);
 }
 
 /** The shared tables still waiting for players, each with a link to join. */
