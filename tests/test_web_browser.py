@@ -1617,3 +1617,10 @@ def test_the_lobby_reads_the_waiting_tables_again_while_in_sight(
         expect(join).to_have_count(0)
         page.clock.run_for(16_000)
         expect(join).to_be_visible()
+        # A name typed in the lobby is kept at once: Join takes the seat under it.
+        page.fill("#player-name", "Nora")
+        page.locator("#player-name").blur()
+        join.click()
+        page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+        expect(page.locator("#seat-list")).to_contain_text("Nora")
+        expect(page.locator("#join-form")).to_be_hidden()

@@ -16,7 +16,8 @@ import { requestHint, requestPlayForMe, requestUndo } from "./hints.js";
 import { loadKeys, onKeyDown } from "./keys.js";
 import { askToLeave, leaveTable } from "./leave.js";
 import {
-  createTable, goToLobby, LEVEL_SELECTS, playNow, updateLevelNote, updatePlayerChoices,
+  createTable, goToLobby, keepPlayerName, LEVEL_SELECTS, playNow, updateLevelNote,
+  updatePlayerChoices,
 } from "./lobby.js";
 import { openPlayed } from "./memory.js";
 import { playAgain, startNewGame } from "./newgame.js";
@@ -32,6 +33,7 @@ function init() {
   installSprite();
   $("play-now-form").addEventListener("submit", playNow);
   $("new-table-form").addEventListener("submit", createTable);
+  $("player-name").addEventListener("change", keepPlayerName);
   $("opt-preset").addEventListener("change", updatePlayerChoices);
   for (const id of LEVEL_SELECTS) {
     $(id).addEventListener("change", (event) => updateLevelNote(event.target));

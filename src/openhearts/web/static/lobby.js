@@ -180,6 +180,12 @@ function playerName() {
   return name;
 }
 
+/** The name typed in the lobby is kept as soon as it is typed: a Join link next to it
+ * takes the seat under that name instead of asking for it again. */
+export function keepPlayerName() {
+  playerName();
+}
+
 function commonBody(level) {
   const body = { level };
   const name = playerName();
