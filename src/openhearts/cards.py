@@ -95,6 +95,11 @@ class Rank(IntEnum):
         return "23456789TJQKA"[self]
 
     @property
+    def shown(self) -> str:
+        """The rank as people write it on a card: ``10`` for the ten, else the letter."""
+        return "10" if self == Rank.TEN else self.letter
+
+    @property
     def word(self) -> str:
         return _RANK_WORDS[self]
 
@@ -267,9 +272,7 @@ def _parse_one(text: str) -> int | None:
 
 _SHORT: Final = tuple(Rank(c % 13).letter + Suit(c // 13).letter for c in range(52))
 # Shown to people, so the ten is written as players write it: 10♥, not T♥.
-_PRETTY: Final = tuple(
-    ("10" if c % 13 == 8 else Rank(c % 13).letter) + Suit(c // 13).symbol for c in range(52)
-)
+_PRETTY: Final = tuple(Rank(c % 13).shown + Suit(c // 13).symbol for c in range(52))
 _CARDS: tuple[Card, ...] = ()
 _CARDS = tuple(Card(c) for c in range(52))
 #: The 52 :class:`Card` objects, indexed by card number.

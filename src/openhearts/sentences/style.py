@@ -54,8 +54,7 @@ class Style:
     def card(self, card: Card) -> str:
         if self.spoken:
             return card.name
-        rank = "10" if card.rank.letter == "T" else card.rank.letter
-        return rank + (card.suit.symbol if self.symbols else card.suit.letter)
+        return card.rank.shown + (card.suit.symbol if self.symbols else card.suit.letter)
 
     def cards(self, cards: Iterable[Card]) -> str:
         return " ".join(self.card(c) for c in cards)

@@ -123,10 +123,6 @@ class Canvas:
         return text
 
 
-def _rank_text(card: Card) -> str:
-    return "10" if card.rank.letter == "T" else card.rank.letter
-
-
 def draw_card(
     canvas: Canvas,
     x: int,
@@ -153,7 +149,7 @@ def draw_card(
     border = _BORDERS[shape]
     edge = Style(color=edge_colour, bgcolor=face, bold=look.cursor or look.winner)
     ink_style = Style(color=ink, bgcolor=face, bold=not look.dim, dim=look.dim)
-    rank = _rank_text(card)
+    rank = card.rank.shown
     inner = 5 if large else 3
     rows = [f"{rank:<{inner}}", f"{card.suit.symbol:^{inner}}"]
     if large:

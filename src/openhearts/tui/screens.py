@@ -22,7 +22,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Static
 
-from ..cards import Card, CardSet, Suit
+from ..cards import CardSet, Suit
 from ..game import Game, PlayerView
 from ..sentences.records import takes
 from ..session.keys import KEYS
@@ -156,7 +156,7 @@ def won_cards_text(game: Game, human: int, seats: Sequence[int]) -> Text:
             cards = won.of_suit(suit)
             if cards:
                 text.append(f"\n  {suit.symbol} ", style="bold red" if suit.is_red else "bold")
-                text.append(" ".join(_rank(c) for c in cards))
+                text.append(" ".join(c.rank.shown for c in cards))
     return text
 
 
@@ -174,10 +174,6 @@ def fit_width(screen: ModalScreen[Any], body: RenderableType, least: int = 0) ->
     screen.query_one(".dialog-body").styles.max_height = max(3, screen.app.size.height - 12)
 
 
-def _rank(card: Card) -> str:
-    return "10" if card.rank.letter == "T" else card.rank.letter
-
-
 def review_text(deal: DealReview, names: Sequence[str], summary: str) -> Text:
     """A deal's tricks, one line each: every card in play order after its player's
     name, the card that took the trick starred, then who took it and its points."""
@@ -187,7 +183,7 @@ def review_text(deal: DealReview, names: Sequence[str], summary: str) -> Text:
         text.append(f"\n{trick.number:>2} ")
         for seat, card in trick.plays:
             text.append(f" {names[seat]:>{width}} ")
-            shown = f"{_rank(card)}{card.suit.symbol}"
+            shown = card.pretty
             text.append(f"{shown:>3}", style="bold red" if card.suit.is_red else "bold")
             text.append("★" if seat == trick.winner else " ")
         text.append(f"  {takes(names[trick.winner])} {trick.points}")
@@ -219,14 +215,14 @@ def memory_text(view: PlayerView) -> Text:
             indent = "\n" + " " * 11 if index else ""
             text.append(f"{indent}{label:<13} ")
             if cards:
-                text.append(" ".join(_rank(c) for c in cards))
+                text.append(" ".join(c.rank.shown for c in cards))
             else:
                 text.append("none", style="dim")
     if view.passed and view.received is not None and view.pass_target is not None:
         still = view.passed & unseen
         if still:
             text.append(f"\n\nStill out from your pass to {view.names[view.pass_target]}: ")
-            text.append(" ".join(_rank(c) + c.suit.symbol for c in still))
+            text.append(" ".join(c.pretty for c in still))
     text.append("\n\nKnown voids", style="bold")
     voids = known_voids(view)
     for seat, suit, number in voids:
