@@ -1016,3 +1016,20 @@ def test_a_failing_bot_driver_is_logged_at_once(
         player.close()
     failure = next(r for r in caplog.records if "the bot driver failed" in r.getMessage())
     assert failure.exc_info is not None and "the driver broke" in str(failure.exc_info[1])
+
+
+def test_the_state_says_which_received_cards_to_mark() -> None:
+    """The page marks what the state names (the session core's rule), and the state
+    never names another seat's cards."""
+    from openhearts.web.views import view_json
+
+    game = Game(seed=8)
+    for seat in range(4):
+        game.pass_cards(seat, game.hand(seat).cards()[-3:])
+    received = view_json(game.view(0), 0)["received"]
+    assert len(received) == 3 and view_json(game.view(0), 0)["marked"] == received
+    assert view_json(game.view(0), None)["marked"] == []  # a spectator sees no hand
+    while game.current_player != 0:
+        game.play(game.legal_plays().cards()[0])
+    game.play(game.legal_plays().cards()[0])
+    assert view_json(game.view(0), 0)["marked"] == []

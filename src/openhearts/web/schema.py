@@ -411,14 +411,18 @@ def explain(error: ValidationError, *, values: bool = True) -> str:
 
 
 def _where(loc: tuple[int | str, ...]) -> str:
-    return ".".join(str(part) for part in loc if not _is_union_tag(part) and not _form([part]))
+    return ".".join(str(part) for part in loc if not _is_union_tag(part) and not _is_form(part))
 
 
 def _form(loc: Sequence[int | str]) -> str:
     """The form a union tried, when the location ends in one (``int``,
     ``constrained-str``), else ""."""
     last = loc[-1] if loc else None
-    return last if isinstance(last, str) and last in _UNION_FORMS else ""
+    return last if isinstance(last, str) and _is_form(last) else ""
+
+
+def _is_form(part: object) -> bool:
+    return isinstance(part, str) and part in _UNION_FORMS
 
 
 _UNION_FORMS: Final = frozenset({"int", "str", "constrained-str", "bool", "float", "none"})

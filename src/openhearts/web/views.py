@@ -38,6 +38,7 @@ from ..game import (
     PlayerView,
     TrickRecord,
 )
+from ..session.memory import just_received
 from ..session.names import NAME_CHARS, clean_name
 from ..session.points import card_points
 
@@ -88,6 +89,8 @@ def view_json(view: PlayerView, seat: int | None) -> dict[str, Any]:
         "hand": cards_json(view.hand) if own else [],
         "passed": cards_json(view.passed) if own and view.passed is not None else None,
         "received": cards_json(view.received) if own and view.received is not None else None,
+        # The session core's rule for marking them in the hand, not a copy in the page.
+        "marked": cards_json(just_received(view)) if own else [],
         "passing_done": view.passing_done,
         "to_move": view.to_move,
         "legal": cards_json(view.legal) if own else [],

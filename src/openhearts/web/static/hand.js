@@ -41,11 +41,8 @@ export function renderHand() {
   const passing = mustPass();
   const legal = new Set(s.legal || []);
   // Received cards stay marked until the player's first own play of the deal.
-  // Marked until our first card of the deal, as in every face: read from the state, so
-  // a card a bot played for us while we were away ends the marking too.
-  const played = (s.tricks || []).length > 0
-    || (s.trick || []).some(([seat]) => seat === mySeat());
-  const received = new Set(s.phase === "playing" && !played ? s.received || [] : []);
+  // The cards received, marked until our first card of the deal (the server says which).
+  const received = new Set(s.marked || []);
   hand.classList.toggle("my-turn", myTurn);
   hand.classList.toggle("auto-playing", autoPlays());
   hand.classList.toggle("passing", passing);
