@@ -267,6 +267,79 @@ def test_the_footer_says_what_the_keys_do_now_and_keeps_help_at_80_columns(
     asyncio.run(run())
 
 
+def test_the_footer_shows_only_whole_keys_and_always_help(tmp_path: Path) -> None:
+    """A key that does not fit is left out, not cut mid-word ("o" for Options at 80
+    columns); what is shown keeps the footer's order, and Help stays at every width."""
+
+    async def run() -> None:
+        app = make_app(tmp_path, seed=1)
+        async with app.run_test(size=(160, 40)) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            footer = table(app).query_one(Footer)
+
+            def shown() -> list[tuple[str, int]]:
+                keys = [key for key in footer.query("FooterKey") if key.display]
+                return [(str(getattr(key, "description", "")), key.region.right) for key in keys]
+
+            everything = [name for name, _ in shown()]
+            assert {"Options", "Stats", "Help"} <= set(everything), everything
+            for width in (80, 60, 50):
+                await pilot.resize_terminal(width, 24)
+                await settle(pilot)
+                await pilot.pause()
+                keys = shown()
+                names = [name for name, _ in keys]
+                assert all(0 < right <= width for _, right in keys), (width, keys)
+                assert "Help" in names, (width, names)
+                others = [name for name in names if name != "Help"]
+                assert others == everything[: len(others)], (width, names)
+                assert len(others) >= 4, (width, names)
+            await pilot.resize_terminal(160, 40)
+            await settle(pilot)
+            await pilot.pause()
+            assert [name for name, _ in shown()] == everything
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("players", [4, 6])
+@pytest.mark.parametrize("size", [(50, 15), (60, 20), (80, 22)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_small_terminal_keeps_the_hand_the_trick_and_the_status_in_sight(
+    tmp_path: Path, players: int, size: tuple[int, int]
+) -> None:
+    """Below 80×24 the log and then the panels' lines give way: your hand, your line,
+    the trick, the status line and every other player's name stay on the screen."""
+
+    async def run() -> None:
+        app = make_app(tmp_path, seed=4, players=players)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            await human_move_by_keys(pilot, app)
+            await settle(pilot, lambda: human_turn(app))
+            screen = table(app)
+            width, height = size
+            footer = screen.query_one(Footer).region
+            status = screen.query_one("#status-row").region
+            hand = screen.query_one(HandView).region
+            me = screen.query_one(".me").region
+            assert footer.y == height - 1
+            assert status.height == 2 and status.bottom <= footer.y
+            assert hand.height >= 5 and hand.bottom <= status.y, (hand, status)
+            assert me.height == 1 and me.bottom <= hand.y
+            trick = screen.query_one(TrickView).region
+            assert trick.height >= 4 and trick.width >= 16, trick
+            for panel in screen.query(".seat"):
+                region = panel.region
+                assert region.height >= 2 and region.width >= 14, region
+                assert region.bottom <= me.y and region.right <= width, region
+            text = "\n".join(
+                line.text for line in screen.query_one(".me").render_lines(me.reset_offset)
+            )
+            assert "You" in text
+
+    asyncio.run(run())
+
+
 def test_a_refusal_stays_in_sight_on_the_status_line_at_80_columns(tmp_path: Path) -> None:
     """The status line is two fixed lines: a long status ends in "…" rather than wrapping
     the refusal below it out of sight."""

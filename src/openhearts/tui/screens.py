@@ -20,7 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from ..cards import CardSet, Suit
 from ..game import Game, PlayerView
@@ -29,6 +29,7 @@ from ..session.keys import KEYS
 from ..session.memory import known_voids
 from ..session.names import marked_names
 from ..session.review import DealReview
+from .widgets import FittingFooter
 
 __all__ = [
     "InfoScreen",
@@ -260,7 +261,7 @@ class InfoScreen(ModalScreen[None]):
             with Horizontal(classes="buttons"):
                 yield Button(self.button, variant="primary", id="close")
         # The dialog's own keys, over the table's footer.
-        yield Footer(compact=True)
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         fit_width(self, self.body)
@@ -312,7 +313,7 @@ class ChoiceScreen(ModalScreen[str]):
                         label, id=f"choice-{key}", variant="primary" if not index else "default"
                     )
         # The dialog's own keys, over the table's footer.
-        yield Footer(compact=True)
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         # Each button is at least 16 columns (its label, padding and border), with a
@@ -381,7 +382,7 @@ class ReviewScreen(ModalScreen[None]):
                 yield Button("Next deal", id="next")
                 yield Button("Close", variant="primary", id="close")
         # The dialog's own keys, over the table's footer.
-        yield Footer(compact=True)
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self._show()

@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, RichLog
+from textual.widgets import Button, Input, RichLog
 from textual.worker import Worker
 
 from ..cards import CardSet
@@ -34,6 +34,7 @@ from ..session.events import DealScored, DealStarted, Event
 from ..session.memory import just_received
 from ..session.statistics import Stats
 from .widgets import (
+    FittingFooter,
     HandView,
     SeatInfo,
     SeatPanel,
@@ -137,7 +138,7 @@ class TableBase(Screen[None]):
                 yield Button("Pass ▸", id="pass-button", variant="primary")
             # Wrapped, so a long announcement is read whole, not cut at the edge.
             yield RichLog(id="log", max_lines=500, wrap=True, markup=False)
-        yield Footer(compact=True)
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self.query_one("#entry", Input).display = False
@@ -150,9 +151,20 @@ class TableBase(Screen[None]):
         if self.session.game.is_over:
             self.call_after_refresh(self.show_game_over)
 
+    #: Below these many rows the log gives its rows to the table (the status line's
+    #: second line still shows the latest announcement), and below the second the other
+    #: players' panels shrink to two lines: your hand and the trick must stay in sight.
+    SHORT = 24
+    LOW = 23
+    #: Below this many columns the panels at the sides narrow, leaving the trick room.
+    SLIM = 72
+
     def on_resize(self) -> None:
+        width, height = self.app.size
+        self.set_class(height < self.SHORT, "-short")
+        self.set_class(height < self.LOW, "-low")
+        self.set_class(width < self.SLIM, "-slim")
         # On a small terminal the table needs the rows more than the log does.
-        height = self.app.size.height
         for log in self.query("#log").results(RichLog):
             log.styles.height = 3 if height >= 30 else 2
         # A tall terminal gets the large cards in the hand.

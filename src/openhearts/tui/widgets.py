@@ -7,13 +7,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 from ..cards import Card, CardSet, Suit
 from .drawing import (
@@ -27,6 +31,7 @@ from .drawing import (
 )
 
 __all__ = [
+    "FittingFooter",
     "HandView",
     "TrickView",
     "SeatPanel",
@@ -35,6 +40,47 @@ __all__ = [
     "slot_angle",
     "slot_side",
 ]
+
+
+class FittingFooter(Footer):
+    """A compact footer that shows only the keys that fit whole, in their order.
+
+    Textual's footer cuts the last key mid-word ("o" for Options at 80 columns); the help
+    screen lists every key, so one that does not fit is better left out.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(compact=True)
+
+    #: Kept whatever else is cut: the help screen is where the keys left out are found.
+    KEPT_ACTIONS: ClassVar[frozenset[str]] = frozenset({"help", "app.help"})
+
+    def compose(self) -> ComposeResult:
+        widgets = list(super().compose())
+        keys = [widget for widget in widgets if isinstance(widget, FooterKey)]
+
+        def width(key: FooterKey) -> int:
+            # Compact: the key, one space, the description; one column between keys.
+            return cell_len(key.key_display) + 1 + cell_len(key.description) + 1
+
+        room = self.app.size.width + 1
+        room -= sum(width(key) for key in keys if key.action in self.KEPT_ACTIONS)
+        shown: set[int] = set()
+        for key in keys:
+            if key.action in self.KEPT_ACTIONS:
+                shown.add(id(key))
+            elif width(key) <= room:
+                room -= width(key)
+                shown.add(id(key))
+            else:
+                room = 0  # keys are cut from the end, never one skipped for a shorter one
+        self.styles.grid_size_columns = len(shown)
+        for widget in widgets:
+            if not isinstance(widget, FooterKey) or id(widget) in shown:
+                yield widget
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.recompose)
 
 
 class StatusLine(Widget):
@@ -354,9 +400,12 @@ class TrickView(CanvasWidget):
     ) -> None:
         """Where there is no room to lay the cards around the table: a row in play order."""
         width, height = canvas.width, canvas.height
-        step = CARD_WIDTH + 2
         count = max(1, len(picture.plays))
-        left = max(0, (width - step * count + 2) // 2)
+        # Overlapped where the row would not fit: four columns still show rank and suit.
+        step = CARD_WIDTH + 2
+        if count > 1:
+            step = max(4, min(step, (width - CARD_WIDTH) // (count - 1)))
+        left = max(0, (width - step * (count - 1) - CARD_WIDTH) // 2)
         top = max(0, (height - CARD_HEIGHT - 2) // 2)
         for index, (seat, card) in enumerate(picture.plays):
             x = left + index * step
@@ -430,10 +479,20 @@ class SeatPanel(Widget):
         if info.you:
             head.append(f" · {points_line} · {won}")
             return head
-        backs = Text("▮" * min(info.cards, 13), style=Style(color="#7f9ee8"))
-        backs.append(f" {info.cards} card{'s' if info.cards != 1 else ''}")
+        cards = f"{info.cards} card{'s' if info.cards != 1 else ''}"
+        if self.size.height < 4:
+            # A small terminal: two lines, without the card backs.
+            head.append(f" · {cards}")
+            return Text("\n").join([head, Text(f"{points_line} · {won}")])
+        # As many card backs as leave the count in sight (13 at the usual width).
+        room = self.content_size.width - len(cards) - 1
+        backs = Text("▮" * max(0, min(info.cards, 13, room)), style=Style(color="#7f9ee8"))
+        backs.append(f" {cards}")
         lines = Text("\n").join([head, backs, Text(f"{points_line}\n{won}")])
         return lines
+
+    def on_resize(self) -> None:
+        self.refresh()
 
     def on_click(self) -> None:
         self.post_message(self.Clicked(self.seat))
