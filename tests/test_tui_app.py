@@ -17,6 +17,7 @@ from rich.text import Text
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Footer, Input, RichLog, Static
+from textual.widgets._footer import FooterKey
 
 from openhearts import Action, Card, CardSet, Game, Rules
 from openhearts.bots import act, make_bot
@@ -552,6 +553,10 @@ def test_save_and_resume(tmp_path: Path) -> None:
         app = make_app(tmp_path, seed=98)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            await pilot.pause()
+            footer = app.screen.query_one(Footer)
+            keys = [(key.key, str(key.description)) for key in footer.query(FooterKey)]
+            assert ("escape", "New game") in keys, keys  # what Escape does here, not "Back"
             await pilot.press("escape")
             await settle(pilot, lambda: isinstance(app.screen, OptionsScreen))
             assert Storage(tmp_path).has_unfinished_game()

@@ -280,6 +280,15 @@ def test_a_dialog_footer_names_the_dialog_keys(tmp_path: Path) -> None:
             footer = app.screen.query_one(Footer)
             keys = [str(getattr(key, "description", "")) for key in footer.query("FooterKey")]
             assert keys == ["Close", "Previous deal", "Next deal"], keys
+            await pilot.press("escape")
+            await settle(pilot, lambda: app.screen is table(app))
+            # A question names what Escape chooses there.
+            await pilot.press("n")
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            await pilot.pause()
+            footer = app.screen.query_one(Footer)
+            keys = [str(getattr(key, "description", "")) for key in footer.query("FooterKey")]
+            assert keys == ["Cancel"], keys
 
     asyncio.run(run())
 

@@ -278,11 +278,12 @@ class InfoScreen(ModalScreen[None]):
 class ChoiceScreen(ModalScreen[str]):
     """A question with buttons; dismisses with the chosen button's id.
 
-    Escape chooses ``cancel`` (the last button, unless told otherwise).
+    Escape chooses ``cancel`` (the last button, unless told otherwise), and the footer
+    says what that is: the button's label, ``escape_label``, or *Close* where ``cancel``
+    is no button (the dialog closes and nothing else happens).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Back"),
         Binding("left", "app.focus_previous", show=False),
         Binding("right", "app.focus_next", show=False),
     ]
@@ -294,6 +295,7 @@ class ChoiceScreen(ModalScreen[str]):
         choices: Sequence[tuple[str, str]],
         cancel: str | None = None,
         focus: str | None = None,
+        escape_label: str | None = None,
     ) -> None:
         super().__init__()
         self.title_text = title
@@ -301,6 +303,10 @@ class ChoiceScreen(ModalScreen[str]):
         self.choices = list(choices)
         self.cancel = cancel if cancel is not None else self.choices[-1][0]
         self.focus_id = focus or self.choices[0][0]
+        labels = dict(self.choices)
+        self.escape_label = escape_label or labels.get(self.cancel, "Close")
+        # Each question's own words for Escape ("New game" on "Resume?").
+        self._bindings.bind("escape", "cancel", self.escape_label)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):

@@ -109,6 +109,7 @@ class DialogsMixin(TableBase):
                 [("add", f"Everyone else adds {points}"), ("subtract", f"I subtract {points}")],
                 cancel="add" if suggested else "subtract",
                 focus="add" if suggested else "subtract",
+                escape_label="Suggested",
             ),
             self._moon_choice,
         )
