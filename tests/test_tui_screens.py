@@ -221,6 +221,11 @@ def test_options_in_a_game_go_back_keeping_the_changes_for_the_next_game(
             options = app.screen
             assert isinstance(options, OptionsScreen)
             assert app.focused is options.query_one("#back")
+            await pilot.pause()
+            # The summary opens at its start, with the focused button in sight below it.
+            assert options.query_one("#options-side-text").scroll_y == 0
+            back = options.query_one("#back").region
+            assert back.height and back.bottom <= 23, back
             options.query_one("#opt-players", Select).value = 5
             await settle(pilot)
             options.query_one("#opt-preset", Select).value = "source-000"

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
@@ -200,15 +200,18 @@ class OptionsScreen(Screen[OptionsResult | None]):
                     Input(str(r.first_dealer), id="opt-first_dealer", type="integer"),
                     "0 is your seat",
                 )
-            with VerticalScroll(id="options-side"):
-                if self.in_game:
-                    yield Static(
-                        "Rules, players, names and level take effect in a new game; "
-                        "speed, auto play one and speech at once.",
-                        id="options-note",
-                    )
-                yield Static("", id="options-summary")
-                yield Static("", id="options-error")
+            # The buttons stay in sight under the summary, which scrolls on its own: the
+            # focus starts on a button, and must not scroll the summary's start away.
+            with Vertical(id="options-side"):
+                with VerticalScroll(id="options-side-text"):
+                    if self.in_game:
+                        yield Static(
+                            "Rules, players, names and level take effect in a new game; "
+                            "speed, auto play one and speech at once.",
+                            id="options-note",
+                        )
+                    yield Static("", id="options-summary")
+                    yield Static("", id="options-error")
                 with Horizontal(classes="buttons"):
                     label = "New game" if self.in_game else "Start game"
                     yield Button(label, variant="primary", id="start")
