@@ -81,6 +81,53 @@ def play_game(bot: EngineBot, seed: int = 3) -> Game:
     return game
 
 
+#: A program that logs every message it is sent, and plays its first legal card.
+LOGGER = """
+import json, sys
+
+for line in sys.stdin:
+    message = json.loads(line)
+    with open(sys.argv[1], "a") as log:
+        print(line.strip(), file=log)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "ready"}), flush=True)
+    elif message["type"] == "quit":
+        break
+    elif message["type"] == "act":
+        if message["decision"] == "pass":
+            reply = {"cards": message["hand"][: message["rules"]["cards_passed"]]}
+        elif message["decision"] == "moon":
+            reply = {"others_add": True}
+        else:
+            reply = {"card": message["legal"][0]}
+        print(json.dumps(reply), flush=True)
+"""
+
+
+def test_the_seed_sent_to_a_program_does_not_give_away_the_deal(tmp_path: Path) -> None:
+    """The host's bot seeds are made from the game's seed ("seed:board:rotation:seat" in
+    the arena), from which every hand can be dealt: a program gets a digest instead,
+    the same for the same bot seed."""
+    script = tmp_path / "logger.py"
+    script.write_text(LOGGER, encoding="utf-8")
+
+    def seed_sent(bot_seed: str, log: Path) -> str:
+        bot = EngineBot(shlex.join([sys.executable, str(script), str(log)]), seed=bot_seed)
+        game = Game(Rules(), seed="S:0")
+        try:
+            act(game, 0, bot)
+        finally:
+            bot.close()
+        messages = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+        (new_game,) = [m for m in messages if m["type"] == "new_game"]
+        return str(new_game["seed"])
+
+    sent = seed_sent("S:0:1:0", tmp_path / "a.log")
+    assert "S:0" not in sent and len(sent) == 16
+    assert seed_sent("S:0:1:0", tmp_path / "b.log") == sent
+    assert seed_sent("S:0:1:1", tmp_path / "c.log") != sent
+
+
 def test_a_well_behaved_program_plays_a_whole_game(tmp_path: Path) -> None:
     bot = EngineBot(program(tmp_path, "fine"), seed=1)
     game = play_game(bot)

@@ -26,6 +26,7 @@ openhearts.bots.engine.EngineFault: passed cards it does not hold: A♠
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import queue
@@ -47,6 +48,7 @@ __all__ = [
     "PROTOCOL_VERSION",
     "view_message",
     "read_answer",
+    "program_seed",
 ]
 
 PROTOCOL: Final = "openhearts-engine"
@@ -234,6 +236,19 @@ class _Program:
                     stream.close()
 
 
+def program_seed(seed: object) -> str:
+    """The seed a program is sent for its own random choices: the same for the same bot
+    seed, and a one-way digest of it, because the host's seeds are made from the game's
+    seed, from which a program could deal every hand.
+
+    >>> program_seed("arena:0:1:1") == program_seed("arena:0:1:1") != program_seed("arena:0")
+    True
+    >>> len(program_seed(7))
+    16
+    """
+    return hashlib.sha256(f"openhearts-engine:{seed}".encode()).hexdigest()[:16]
+
+
 class EngineBot:
     """A bot played by an outside program speaking the engine protocol.
 
@@ -317,7 +332,7 @@ class EngineBot:
                     "seat": view.seat,
                     "rules": view.rules.to_dict(),
                     "names": list(view.names),
-                    "seed": str(self.seed),
+                    "seed": program_seed(self.seed),
                 }
             )
         program.send(view_message(view))
