@@ -129,6 +129,18 @@ def test_the_learned_expert_without_numpy_says_what_to_install(tmp_path: Path) -
     assert "Traceback" not in result.stderr
 
 
+def test_hearts_and_its_help_need_no_extra(tmp_path: Path) -> None:
+    """``hearts`` and ``hearts --help`` list the commands on a bare install; only a
+    command whose extra is missing says so."""
+    for arguments in ([], ["--help"]):
+        result = run_without_dependencies(
+            f"from openhearts.cli import main; raise SystemExit(main({arguments!r}))", tmp_path
+        )
+        assert result.returncode == 0, result.stderr
+        assert "serve" in result.stdout and "train" in result.stdout, result.stdout
+        assert result.stderr == ""
+
+
 def test_the_web_server_without_its_extra_names_it_in_one_line(tmp_path: Path) -> None:
     result = run_without_dependencies(
         "from openhearts.cli import main; raise SystemExit(main(['serve']))", tmp_path

@@ -30,14 +30,15 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser; with ``only``, just that subcommand's module is imported for its options."""
+    """The parser; with ``only``, that subcommand's module is imported for its options
+    (and no other, so that ``hearts --help`` needs none of the extras)."""
     parser = argparse.ArgumentParser(
         prog="hearts", description="OpenHearts: the card game Hearts, every common variant."
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in SUBCOMMANDS.items():
         sub = commands.add_parser(name, help=help_text, description=help_text)
-        if only is None or name == only:
+        if name == only:
             importlib.import_module(module_name).add_arguments(sub)
         sub.set_defaults(_module=module_name)
     return parser
