@@ -262,3 +262,55 @@ def test_the_environments_benchmark_runs() -> None:
         "openspiel_cpp_actions_per_s",
     }
     assert all(value is None or value > 0 for value in figures.values())
+
+
+def test_single_deal_episodes_come_at_every_place_in_the_pass_cycle() -> None:
+    """A deal episode is not always the first deal (pass left, seat 0 dealing): each
+    reset draws its place in the cycle from the seed, repeatably; a whole game starts
+    at its first deal."""
+    hearts = HeartsEnv()
+    hearts.reset(seed=42)
+    seen = []
+    for _ in range(40):
+        seen.append(hearts.turns.game.deal_number)
+        hearts.reset()
+    assert {Rules().pass_direction(n) for n in seen} == {"left", "right", "across", "hold"}
+    again = HeartsEnv()
+    again.reset(seed=42)
+    assert again.turns.game.deal_number == seen[0]
+    learner = SingleSeatEnv(opponents="random")
+    directions = set()
+    for episode in range(40):
+        learner.reset(seed=episode)
+        directions.add(learner.turns.game.pass_direction)
+    assert directions == {"left", "right", "across", "hold"}
+    whole = HeartsEnv(whole_game=True)
+    whole.reset(seed=3)
+    assert whole.turns.game.deal_number == 0
+
+
+def test_an_action_that_is_no_action_number_is_refused_or_replaced() -> None:
+    """Negative, fractional and out-of-range actions are illegal actions like any other:
+    refused with the reason, or under ``illegal_action="random"`` replaced."""
+    strict = SingleSeatEnv(opponents="random")
+    strict.reset(seed=1)
+    for action in (-1, 3.7, 54, True):
+        with pytest.raises(IllegalActionError, match="not an action"):
+            strict.step(action)  # type: ignore[arg-type]
+    forgiving = SingleSeatEnv(opponents="random", illegal_action="random", illegal_penalty=1.0)
+    forgiving.reset(seed=1)
+    _, _, _, _, info = forgiving.step(-1)
+    assert info["illegal_action"] is True
+    legal = np.flatnonzero(forgiving._info()["action_mask"])
+    _, _, _, _, info = forgiving.step(np.int64(legal[0]))
+    assert info["illegal_action"] is False
+    hearts = HeartsEnv()
+    hearts.reset(seed=1)
+    with pytest.raises(IllegalActionError, match="not an action"):
+        hearts.step(3.7)  # type: ignore[arg-type]
+
+
+def test_the_learners_own_entry_among_the_opponents_is_ignored() -> None:
+    learner = SingleSeatEnv(opponents=["me", "easy", "random", "easy"], seat=0)
+    learner.reset(seed=2)
+    assert learner._bots[0] is None and learner._bots[2] is not None

@@ -98,6 +98,25 @@ class _Rewarder:
         return rewards
 
 
+def _action_number(action: object) -> object:
+    """``action`` as a plain int where it is a whole number (numpy's included); anything
+    else is passed on as it is, for :meth:`TurnGame.apply` to refuse, saying why."""
+    if isinstance(action, np.integer) or type(action) is int:
+        return int(action)
+    return action
+
+
+def _new_turns(rules: Rules, seed: int, draw: int, whole_game: bool) -> TurnGame:
+    """An episode's game from ``seed``: a whole game from its first deal, or one deal
+    at a place in the pass cycle (and a dealer) picked by ``draw``, so that every pass
+    direction comes up and not only the first deal's."""
+    if whole_game:
+        return TurnGame(rules, seed, whole_game=True)
+    assert rules.pass_cycle is not None  # filled in when the rules are made
+    deals = len(rules.pass_cycle) * rules.players
+    return TurnGame(rules, seed, first_deal=draw % deals)
+
+
 def _check_render_mode(mode: str | None) -> None:
     if mode is not None and mode not in _RENDER_MODES:
         raise ValueError(f"render_mode: one of {', '.join(_RENDER_MODES)}, not {mode!r}")
@@ -161,8 +180,12 @@ class HeartsEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {agent: action_space for agent in self.possible_agents}
         self._rewarder = _Rewarder(trick_rewards)
         self._seeds = random.Random()
-        self.turns = TurnGame(self.rules, self._seeds.getrandbits(64), whole_game=whole_game)
+        self.turns = self._next_turns()
         self._start()
+
+    def _next_turns(self) -> TurnGame:
+        seed, draw = self._seeds.getrandbits(64), self._seeds.getrandbits(32)
+        return _new_turns(self.rules, seed, draw, self.whole_game)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -183,10 +206,11 @@ class HeartsEnv(AECEnv):  # type: ignore[misc]
         self.agent_selection = agent_name(seat)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new deal (or game), shuffled from ``seed`` or else from the previous seed."""
+        """A new deal (or game), shuffled from ``seed`` or else from the previous seed; a
+        single deal is drawn at any place in the pass cycle."""
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.turns = TurnGame(self.rules, self._seeds.getrandbits(64), whole_game=self.whole_game)
+        self.turns = self._next_turns()
         self._start()
 
     def observe(self, agent: str) -> dict[str, Any]:
@@ -204,7 +228,7 @@ class HeartsEnv(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError(f"{agent} must act: None is only for agents that are done")
-        self.turns.apply(int(action))
+        self.turns.apply(_action_number(action))
         self._cumulative_rewards[agent] = 0.0
         rewards = self._rewarder(self.turns)
         self.rewards = {name: rewards[seat] for seat, name in enumerate(self.possible_agents)}
@@ -278,9 +302,11 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
             opponents = [opponents] * players
         if len(opponents) != players:
             raise ValueError(f"opponents: one level or one per seat ({players}), not {opponents}")
-        # Level names are resolved now, so that a wrong name fails at once.
-        for other in opponents:
-            if isinstance(other, str):
+        # Level names are resolved now, so that a wrong name fails at once; the learner's
+        # own entry is never used.
+        opponents = list(opponents)
+        for other_seat, other in enumerate(opponents):
+            if other_seat != seat and isinstance(other, str):
                 make_bot(other)
         self.seat = seat
         self.opponents = opponents
@@ -298,7 +324,8 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         """A new deal (or game); the bots are seeded from the same seed."""
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(2**63))
-        self.turns = TurnGame(self.rules, game_seed, whole_game=self.whole_game)
+        draw = int(self.np_random.integers(2**32))
+        self.turns = _new_turns(self.rules, game_seed, draw, self.whole_game)
         self._bots = [
             None
             if seat == self.seat
@@ -331,10 +358,13 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         raises :class:`~openhearts.IllegalActionError` and changes nothing."""
         if self.turns.is_over:
             raise ValueError("the episode is over: call reset()")
-        illegal = not self.turns.legal_mask() >> int(action) & 1
+        number = _action_number(action)
+        illegal = not (
+            isinstance(number, int) and number >= 0 and self.turns.legal_mask() >> number & 1
+        )
         if illegal and self.illegal_action == "random":
-            action = int(self.np_random.choice(self.turns.legal_actions()))
-        self.turns.apply(int(action))
+            number = int(self.np_random.choice(self.turns.legal_actions()))
+        self.turns.apply(number)
         reward = self._rewarder(self.turns)[self.seat] + self._bots_act()
         if illegal:
             reward -= self.illegal_penalty

@@ -151,9 +151,9 @@ class TurnGame:
         moon = [a for a in (MOON_OTHERS_ADD, MOON_SHOOTER_SUBTRACTS) if mask >> a & 1]
         return cards_of(mask & ((1 << 52) - 1)) + moon
 
-    def apply(self, action: int) -> None:
-        """Take ``action`` for :attr:`seat`; an illegal one raises
-        :class:`~openhearts.IllegalActionError` and changes nothing."""
+    def apply(self, action: object) -> None:
+        """Take ``action`` for :attr:`seat`; an illegal one (or anything that is no
+        action number) raises :class:`~openhearts.IllegalActionError` and changes nothing."""
         if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < 54:
             raise IllegalActionError(
                 f"{action!r} is not an action: actions are cards 0-51, "
