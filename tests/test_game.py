@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -33,6 +34,7 @@ from openhearts import (
     Pass,
     Play,
     Rules,
+    record,
 )
 from openhearts.rules import seat_names
 
@@ -495,6 +497,49 @@ def test_refused_actions_change_nothing(attempt: Callable[[Game], object], messa
     with pytest.raises(IllegalActionError, match=message):
         attempt(game)
     assert snapshot(game) == before
+
+
+@pytest.mark.parametrize(
+    ("attempt", "message"),
+    [
+        (lambda g: g.pass_cards(0, ["4S", "5S", "ZZ"]), "cannot read 'ZZ' as a card"),
+        (lambda g: g.pass_cards(0, None), "cards: a CardSet, card names or card numbers"),
+        (lambda g: g.pass_cards(0, [1.5, 2, 3]), "not a card: 1.5"),
+        (lambda g: g.pass_cards(0, [True, 2, 3]), "not a card: True"),
+        (lambda g: g.pass_cards(0, ["QS", "Q♠", "AH"]), "the Q♠ is named twice"),
+        (lambda g: g.pass_cards("0", "QS AH KH"), "no seat '0'"),
+        (lambda g: g.pass_cards(True, "QS AH KH"), "no seat True"),
+        (lambda g: g.hand(True), "no seat True"),
+        (lambda g: g.choose_moon(0, "false"), "others_add: True or False, not 'false'"),
+        (lambda g: g.choose_moon(True, True), "no seat True"),
+    ],
+    ids=["bad name", "None", "float", "bool card", "twice", "text seat", "bool seat",
+         "hand bool", "moon text", "moon bool seat"],
+)  # fmt: skip
+def test_inputs_of_any_type_are_refused_saying_why(
+    attempt: Callable[[Game], object], message: str
+) -> None:
+    """The promise of :class:`Game`: a wrong input, of any type, raises
+    IllegalActionError saying why and leaves the game unchanged."""
+    game = Game(Rules(), seed=4)
+    before = snapshot(game)
+    with pytest.raises(IllegalActionError, match=re.escape(message)):
+        attempt(game)
+    assert snapshot(game) == before
+
+
+def test_numpy_integers_are_card_and_seat_numbers() -> None:
+    """Learning code hands out numpy integers: they are taken as the numbers they are,
+    and the game keeps plain ints (it saves and reads back as before)."""
+    np = pytest.importorskip("numpy")
+    game = Game(Rules(), seed=4)
+    for seat in range(4):
+        cards = np.array([int(card) for card in game.hand(seat).cards()[:3]])
+        game.pass_cards(np.int64(seat), cards)
+    assert type(game.deal.hands[0]) is int
+    assert game.hand(np.int64(2)) == game.hand(2)
+    game.play(np.int64(int(game.legal_plays().cards()[0])))
+    assert record.loads(record.dumps(game)).actions == game.actions
 
 
 def test_undo_with_nothing_to_undo() -> None:

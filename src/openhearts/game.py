@@ -22,6 +22,7 @@ the reason in plain words and leaves the game unchanged.
 from __future__ import annotations
 
 import hashlib
+import operator
 import random
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -375,10 +376,7 @@ class Game:
             raise IllegalActionError(f"{self.names[seat]} has already passed")
         mask = _plain_card_mask(cards)
         if mask < 0:
-            try:
-                mask = (CardSet.parse(cards) if isinstance(cards, str) else CardSet(cards)).mask
-            except (CardParseError, ValueError) as error:
-                raise IllegalActionError(str(error)) from None
+            mask = _cards_mask(cards)
         count = self.rules.cards_passed
         if mask.bit_count() != count:
             raise IllegalActionError(f"pass exactly {count} cards, not {mask.bit_count()}")
@@ -443,19 +441,23 @@ class Game:
                 return Card.parse(card)
             except CardParseError as error:
                 raise IllegalActionError(str(error)) from None
-        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
+        number = _whole_number(card)
+        if number is None or not 0 <= number < 52:
             raise IllegalActionError(f"not a card: {card!r}")
-        return CARDS[card]
+        return CARDS[number]
 
     def choose_moon(self, seat: int | object, others_add: bool | object) -> None:
         """The shooter's choice: ``others_add`` or subtract from the shooter's own score."""
         deal = self.deal
+        seat = self._check_seat(seat)
+        if not isinstance(others_add, bool):
+            raise IllegalActionError(f"others_add: True or False, not {others_add!r}")
         if deal.phase != MOON_CHOICE:
             raise IllegalActionError("there is no moon to choose for now")
         shooter = deal.shooter
         if shooter is None or seat != shooter:
             raise IllegalActionError("only the player who shot the moon chooses")
-        deal.choose_moon(bool(others_add))
+        deal.choose_moon(others_add)
         self._log.append(_MOON_OTHERS_ADD if others_add else _MOON_SHOOTER_SUBTRACTS)
         self._seats.append(shooter)
         self._finish_deal()
@@ -610,9 +612,10 @@ class Game:
 
     def _check_seat(self, seat: object) -> int:
         """``seat`` if it is one; else the error that says which seats there are."""
-        if not isinstance(seat, int) or not 0 <= seat < self.rules.players:
+        number = _whole_number(seat)
+        if number is None or not 0 <= number < self.rules.players:
             raise IllegalActionError(f"no seat {seat!r}: seats are 0 to {self.rules.players - 1}")
-        return seat
+        return number
 
     # Conveniences ----------------------------------------------------------------------
 
@@ -644,6 +647,40 @@ def _plain_card_mask(cards: object) -> int:
             return -1
         mask |= 1 << card
     return mask
+
+
+def _whole_number(value: object) -> int | None:
+    """``value`` as a plain int if it is a whole number (numpy's integers too, which
+    learning code passes), else None; True and False are no numbers here."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def _cards_mask(cards: object) -> int:
+    """The mask of cards given as a CardSet, a string of names, or an iterable of card
+    names and numbers; anything else is refused saying what was given."""
+    if isinstance(cards, CardSet):
+        return cards.mask
+    try:
+        if isinstance(cards, str):
+            return CardSet.parse(cards).mask
+        if not isinstance(cards, Iterable):
+            raise IllegalActionError(f"cards: a CardSet, card names or card numbers, not {cards!r}")
+        mask = 0
+        for card in cards:
+            number = Card.parse(card) if isinstance(card, str) else _whole_number(card)
+            if number is None or not 0 <= number < 52:
+                raise IllegalActionError(f"not a card: {card!r}")
+            if mask >> number & 1:
+                raise IllegalActionError(f"the {CARDS[number].pretty} is named twice")
+            mask |= 1 << number
+        return mask
+    except CardParseError as error:
+        raise IllegalActionError(str(error)) from None
 
 
 def _card_set(mask: int) -> CardSet:
