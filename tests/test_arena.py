@@ -197,3 +197,77 @@ def test_one_board_says_it_has_no_interval(tmp_path: Path, capsys: Any) -> None:
     assert "points/deal, no interval from one board" in printed
     assert "| `easy` | 1 | 4 |" in printed and "no interval from one board |" in printed
     assert "- to -" not in printed and "- – -" not in printed
+
+
+def test_one_boards_results_are_valid_json(tmp_path: Path) -> None:
+    """An interval over one board is null in the JSON file, not NaN (which JSON lacks)."""
+    assert _run("--bot", "easy", "--deals", "1", "--workers", "1",
+                "--out", str(tmp_path / "one")) == 0  # fmt: skip
+    text = (tmp_path / "one.json").read_text()
+    assert "NaN" not in text
+    data = json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} in the JSON"))
+    assert data["table"][0]["ci95_low"] is None
+
+
+def test_out_keeps_a_dot_in_its_name(tmp_path: Path, capsys: Any) -> None:
+    """``--out budget-0.5`` writes budget-0.5.jsonl, .json and .csv (the ".5" is no
+    ending to replace: runs named -0.5 and -0.7 were one log)."""
+    for seed, name in (("a", "budget-0.5"), ("b", "budget-0.7")):
+        assert _run("--bot", "easy", "--deals", "1", "--workers", "1", "--seed", seed,
+                    "--out", str(tmp_path / name)) == 0  # fmt: skip
+        for ending in (".jsonl", ".json", ".csv"):
+            assert (tmp_path / f"{name}{ending}").exists()
+    assert not (tmp_path / "budget-0.jsonl").exists()
+    assert _run("--bot", "easy", "--deals", "1", "--workers", "1", "--seed", "c",
+                "--out", str(tmp_path / "given.json")) == 0  # fmt: skip
+    assert (tmp_path / "given.jsonl").exists() and (tmp_path / "given.csv").exists()
+
+
+def test_a_line_cut_by_a_hard_stop_loses_no_board_on_resume(tmp_path: Path) -> None:
+    """A board written after a cut line starts a line of its own: resumed twice, every
+    board is played once."""
+    out = tmp_path / "cut"
+    argv = ("--bot", "easy", "--bot", "random", "--workers", "1", "--out", str(out))
+    assert _run(*argv, "--deals", "2") == 0
+    with (tmp_path / "cut.jsonl").open("a") as handle:
+        handle.write('{"type": "board", "board": 99, "rot')
+    assert _run(*argv, "--deals", "3") == 0
+    assert _run(*argv, "--deals", "4") == 0
+    boards = []
+    for line in (tmp_path / "cut.jsonl").read_text().splitlines()[1:]:
+        try:
+            boards.append(json.loads(line)["board"])
+        except json.JSONDecodeError:
+            continue
+    assert sorted(boards) == [0, 1, 2, 3]
+
+
+def test_a_program_that_cannot_start_stops_the_match_before_it_starts(capsys: Any) -> None:
+    assert _run("--bot", "cmd:/no/such/program", "--bot", "random", "--deals", "1",
+                "--workers", "1") == 2  # fmt: skip
+    err = capsys.readouterr().err
+    assert err.startswith("hearts arena: cmd:/no/such/program: the program could not start")
+    assert "|" not in capsys.readouterr().out
+
+
+def test_without_rich_the_progress_is_a_plain_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_rich(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.startswith("rich"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_rich)
+    progress = arena._Progress(4, 1, enabled=True)
+    progress.advance()
+    progress.advance()
+    progress.advance()
+    progress.stop()
+    err = capsys.readouterr().err
+    assert err.strip().splitlines()[-1].startswith("boards 4 of 4, ")
+    assert progress.line(progress._started + 90).startswith("boards 4 of 4, 1m30s so far")

@@ -44,6 +44,8 @@ for line in sys.stdin:
         decision = message["decision"]
         if decision == "pass":
             reply = {"cards": message["hand"][: message["rules"]["cards_passed"]]}
+            if mode == "shortpass":
+                reply = {"cards": message["hand"][:1]}
         elif decision == "moon":
             reply = {"others_add": True}
         else:
@@ -102,6 +104,17 @@ for line in sys.stdin:
             reply = {"card": message["legal"][0]}
         print(json.dumps(reply), flush=True)
 """
+
+
+def test_a_program_failing_in_the_pass_is_reported_at_the_pass(tmp_path: Path) -> None:
+    bot = EngineBot(program(tmp_path, "shortpass"), seed=1, fallback="random")
+    game = Game(Rules(), seed=3)
+    try:
+        act(game, 0, bot)
+    finally:
+        bot.close()
+    (fault,) = bot.faults
+    assert fault.startswith("deal 0, the pass, seat 0: "), fault
 
 
 def test_the_seed_sent_to_a_program_does_not_give_away_the_deal(tmp_path: Path) -> None:

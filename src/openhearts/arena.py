@@ -46,6 +46,7 @@ from typing import Any
 from .arena_ray import RayUnavailableError, play_boards
 from .bots import BOTS, ENGINE_PREFIX, BotError, act, engine_bot, load_bot, make_bot
 from .bots.base import Bot
+from .bots.engine import EngineBot, EngineFault
 from .game import PLAYING, Game
 from .options import add_rules_arguments, rules_from_args
 from .rules import Rules, RulesError
@@ -416,15 +417,50 @@ def markdown_table(summary: dict[str, Any], games: bool) -> str:
     return "\n".join(lines)
 
 
+def output_path(out: Path, ending: str) -> Path:
+    """``--out PATH``'s file with ``ending`` (``.jsonl``, ``.json``, ``.csv``): the ending
+    is added to the name (``budget-0.5`` keeps its ``.5``), or replaces one of those three.
+
+    >>> output_path(Path("runs/budget-0.5"), ".json").name, output_path(Path("a.jsonl"), ".csv")
+    ('budget-0.5.json', PosixPath('a.csv'))
+    """
+    if out.suffix in (".jsonl", ".json", ".csv"):
+        out = out.with_suffix("")
+    return out.with_name(out.name + ending)
+
+
+def _plain_json(value: Any) -> Any:
+    """``value`` with every NaN (an interval over one board) as null: JSON has no NaN."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _plain_json(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain_json(item) for item in value]
+    return value
+
+
 def _write_outputs(out: Path, match: Match, summary: dict[str, Any], command: str) -> None:
-    data = {"command": command, "match": match.to_dict(), **summary}
-    out.with_suffix(".json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    with out.with_suffix(".csv").open("w", newline="", encoding="utf-8") as handle:
+    data = _plain_json({"command": command, "match": match.to_dict(), **summary})
+    text = json.dumps(data, indent=2, allow_nan=False)
+    output_path(out, ".json").write_text(text + "\n", encoding="utf-8")
+    with output_path(out, ".csv").open("w", newline="", encoding="utf-8") as handle:
         columns = list(summary["table"][0]) if summary["table"] else []
         writer = csv.DictWriter(handle, fieldnames=columns)
         writer.writeheader()
         for row in summary["table"]:
             writer.writerow(row)
+
+
+def _end_last_line(path: Path) -> None:
+    """End a line cut short by a hard stop, so that the next board starts a line of its
+    own (appended to the cut line, it would be lost with it)."""
+    with path.open("rb") as handle:
+        handle.seek(-1, 2)
+        last = handle.read(1)
+    if last != b"\n":
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write("\n")
 
 
 def _read_log(path: Path, match: Match) -> dict[int, dict[str, Any]]:
@@ -483,7 +519,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="worlds per decision for every `hard` bot without its own budget",
+        help="worlds per decision for every plain `hard` bot (one given with options, "
+        "`hard:...`, keeps its own)",
     )
     parser.add_argument(
         "--workers",
@@ -525,8 +562,16 @@ def _lineup(args: argparse.Namespace, players: int) -> tuple[str, ...]:
         if args.hard_budget < 1:
             raise ArenaError("--hard-budget: at least 1")
         specs = [f"hard:budget={args.hard_budget}" if s == "hard" else s for s in specs]
-    for spec in specs:
-        BotSpec(spec).build(0)  # fail early, with a clear message
+    for spec in set(specs):
+        bot = BotSpec(spec).build(0)  # fail early, with a clear message
+        if isinstance(bot, EngineBot):
+            # A program that cannot start would only be replaced, board after board.
+            try:
+                bot.check()
+            except EngineFault as error:
+                raise ArenaError(f"{spec}: the program {error}") from None
+            finally:
+                bot.close()
     return tuple(specs)
 
 
@@ -572,7 +617,7 @@ def run(args: argparse.Namespace) -> int:
         print("hearts arena: play at least one deal or game", file=sys.stderr)
         return 2
     out = Path(args.out) if args.out else None
-    log = out.with_suffix(".jsonl") if out else None
+    log = output_path(out, ".jsonl") if out else None
     try:
         done = _read_log(log, match) if log else {}
     except ArenaError as error:
@@ -582,6 +627,8 @@ def run(args: argparse.Namespace) -> int:
         log.parent.mkdir(parents=True, exist_ok=True)
         if not log.exists() or log.stat().st_size == 0:
             log.write_text(json.dumps({"type": "match", "match": match.to_dict()}) + "\n")
+        else:
+            _end_last_line(log)
     todo = [board for board in range(total) if board not in done]
     if done and todo:
         print(f"Resuming: {total - len(todo)} of {total} boards already played.", file=sys.stderr)
@@ -687,11 +734,17 @@ def _play(
 
 
 class _Progress:
-    """A rich progress bar on standard error, with the time left (none without rich,
-    which the arena, like the engine, does not require)."""
+    """A rich progress bar on standard error, with the time left; without rich (which
+    the arena, like the engine, does not require) a line every half minute instead."""
+
+    #: Seconds between two plain lines.
+    EVERY = 30.0
 
     def __init__(self, total: int, completed: int, enabled: bool) -> None:
         self._progress: Any = None
+        self._plain = False
+        self._total, self._completed, self._started = total, completed, time.monotonic()
+        self._first, self._said = completed, self._started
         if not enabled:
             return
         try:
@@ -705,6 +758,7 @@ class _Progress:
                 TimeRemainingColumn,
             )
         except ImportError:
+            self._plain = True
             return
 
         self._progress = Progress(
@@ -720,13 +774,43 @@ class _Progress:
         self._task = self._progress.add_task("boards", total=total, completed=completed)
 
     def advance(self) -> None:
+        self._completed += 1
         if self._progress is not None:
             self._progress.advance(self._task)
+        elif self._plain:
+            now = time.monotonic()
+            if now - self._said >= self.EVERY or self._completed == self._total:
+                self._said = now
+                print(self.line(now), file=sys.stderr, flush=True)
+
+    def line(self, now: float) -> str:
+        """``boards 12 of 100, 1m20s so far, about 9m50s left``."""
+        spent = now - self._started
+        played = self._completed - self._first
+        text = f"boards {self._completed} of {self._total}, {_duration(spent)} so far"
+        if played and self._completed < self._total:
+            left = spent / played * (self._total - self._completed)
+            text += f", about {_duration(left)} left"
+        return text
 
     def stop(self) -> None:
         if self._progress is not None:
             self._progress.stop()
             self._progress = None
+
+
+def _duration(seconds: float) -> str:
+    """``1h02m``, ``9m50s``, ``12s``.
+
+    >>> _duration(3725), _duration(590), _duration(12.4)
+    ('1h02m', '9m50s', '12s')
+    """
+    whole = round(seconds)
+    if whole >= 3600:
+        return f"{whole // 3600}h{whole % 3600 // 60:02d}m"
+    if whole >= 60:
+        return f"{whole // 60}m{whole % 60:02d}s"
+    return f"{whole}s"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -302,6 +302,13 @@ class EngineBot:
         assert isinstance(action, MoonChoice)
         return action.others_add
 
+    def check(self) -> None:
+        """Start the program and see it answer ``hello``, before any game depends on it.
+
+        :raises EngineFault: saying what went wrong (it cannot start, it does not answer).
+        """
+        self._start()
+
     def close(self) -> None:
         """Stop the program (bots are closed when their game ends)."""
         if self._program is not None:
@@ -361,7 +368,8 @@ class EngineBot:
     def _fault(self, view: PlayerView, reason: str) -> None:
         from . import make_bot
 
-        where = f"deal {view.deal_number}, trick {len(view.tricks) + 1}, seat {view.seat}"
+        moment = "the pass" if view.phase == PASSING else f"trick {len(view.tricks) + 1}"
+        where = f"deal {view.deal_number}, {moment}, seat {view.seat}"
         self.faults.append(f"{where}: {reason}; {self.fallback_level} plays on for it")
         self.fault_reason = f"the program {reason}"
         log.warning("bot program %r: %s", self.command, self.faults[-1])
