@@ -414,6 +414,12 @@ def test_unknown_preset_lists_the_presets() -> None:
         Rules.preset("source-009")
 
 
+def test_a_change_that_is_no_option_is_a_rules_error() -> None:
+    """Like :meth:`Rules.from_dict`: the name given, and the options there are."""
+    with pytest.raises(RulesError, match=r"^bogus: not an option \(options: cards_passed"):
+        Rules.preset("standard", bogus=1)
+
+
 def test_preset_accepts_changes_on_top() -> None:
     rules = Rules.preset("source-003", 5, jack_of_diamonds=True, end_score=50)
     assert rules.jack_of_diamonds and rules.sun and rules.end_score == 50

@@ -317,7 +317,8 @@ class Game:
     def auto_play_card(self) -> Card | None:
         """The card "auto play one" plays for the seat to move: its only legal card or,
         once the points are settled (:meth:`points_settled`), its lowest one.  ``None``
-        when the seat has a real choice, or when no card is to be played."""
+        when the seat has a real choice, or when no card is to be played.  Test it with
+        ``is not None``: a card is an int, and the 2♣ (card 0) is false."""
         deal = self.deal
         if deal.phase != PLAYING:
             return None

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
@@ -359,10 +359,7 @@ class Rules:
         """Build from :meth:`to_dict` data; unknown keys are an error."""
         if not isinstance(data, Mapping):
             raise RulesError("rules: expected an object of options")
-        known = {f.name for f in dataclasses.fields(cls) if f.init}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise RulesError(f"{unknown[0]}: not an option (options: {', '.join(sorted(known))})")
+        cls._refuse_unknown(data)
         values = dict(data)
         if isinstance(values.get("pass_cycle"), list):
             values["pass_cycle"] = tuple(values["pass_cycle"])
@@ -384,7 +381,16 @@ class Rules:
             raise RulesError(
                 f"preset: no preset named {name!r} (presets: {', '.join(PRESETS)})"
             ) from None
+        cls._refuse_unknown(changes)
         return make(players, **changes)
+
+    @classmethod
+    def _refuse_unknown(cls, names: Iterable[str]) -> None:
+        """A RulesError naming the first of ``names`` that is no option, with the options."""
+        known = {f.name for f in dataclasses.fields(cls) if f.init}
+        unknown = sorted(set(names) - known)
+        if unknown:
+            raise RulesError(f"{unknown[0]}: not an option (options: {', '.join(sorted(known))})")
 
     def describe(self) -> list[str]:
         """Plain sentences summarising the options, for help screens."""
