@@ -53,6 +53,17 @@ def test_a_moon_choice_a_text_seed_and_starting_totals_round_trip() -> None:
     assert_same(seeded, pbn.loads(text))
 
 
+def test_line_ends_in_names_and_seeds_round_trip() -> None:
+    """A tag is one line: a name or text seed with a line end, a carriage return or a
+    tab (the JSON record keeps them) is escaped, not cut in two."""
+    names = ["line\nbreak", "cr\rhere", "tab\there", "back\\n"]
+    game = Game(Rules(), seed="a\nb", names=names)
+    text = pbn.dumps(game)
+    assert r'[Name0 "line\nbreak"]' in text and r'[Name3 "back\\n"]' in text
+    again = pbn.loads(text)
+    assert list(again.names) == names and again.seed == "a\nb"
+
+
 @pytest.fixture(scope="module")
 def text() -> str:
     return pbn.dumps(random_game(Rules.preset("standard", end_score=30), seed=5))

@@ -76,8 +76,24 @@ def hand_text(cards: CardSet) -> str:
     )
 
 
+#: Characters a tag's value escapes with a backslash; the line ends must, or they would
+#: break the tag's line.
+_ESCAPES: Final = {"\\": "\\", '"': '"', "\n": "n", "\r": "r", "\t": "t"}
+_UNESCAPES: Final = {code: char for char, code in _ESCAPES.items()}
+
+
 def _quoted(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    r"""A tag's value with backslashes, quotes and line ends escaped.
+
+    >>> _quoted('say "hi"\nthen go')
+    'say \\"hi\\"\\nthen go'
+    """
+    return "".join(f"\\{_ESCAPES[char]}" if char in _ESCAPES else char for char in value)
+
+
+def _unquoted(text: str) -> str:
+    """What :func:`_quoted` wrote, read back."""
+    return re.sub(r"\\(.)", lambda found: _UNESCAPES.get(found.group(1), found.group(1)), text)
 
 
 def _tag(name: str, value: object) -> str:
@@ -197,7 +213,7 @@ def _lines(text: str) -> list[_Line]:
             continue
         match = _TAG_LINE.match(line)
         if match:
-            value = re.sub(r"\\(.)", r"\1", match.group(2))
+            value = _unquoted(match.group(2))
             result.append(_Line(number, match.group(1), value))
         elif line.startswith("["):
             raise RecordError(f'line {number}: a tag is written [Name "value"]')
