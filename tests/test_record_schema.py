@@ -13,7 +13,7 @@ import pytest
 from conftest import CONFIGS, config_id
 from openhearts.bots import act, make_bot
 from openhearts.game import Game
-from openhearts.record import dumps
+from openhearts.record import RecordError, dumps, loads
 from openhearts.record_schema import main, schema
 from openhearts.rules import Rules
 
@@ -64,6 +64,42 @@ def test_the_schema_refuses_what_loading_refuses(path: tuple[object, ...], value
         target = target[key]  # type: ignore[index]
     target[path[-1]] = value  # type: ignore[index]
     assert not jsonschema.Draft202012Validator(schema()).is_valid(data)
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        (("names",), "abcd"),
+        (("seed",), 2.5),
+        (("seed",), None),
+        (("result",), None),
+        (("version",), True),
+        (("events", 0, "hands"), [1, 2, 4, 8]),
+        (("events", 1, "card"), 12),
+    ],
+    ids=["names text", "seed float", "seed null", "result null", "version true",
+         "hands masks", "card number"],
+)  # fmt: skip
+def test_loading_refuses_what_the_schema_refuses(path: tuple[object, ...], value: object) -> None:
+    """The loader holds records to the published schema: what the schema refuses is not
+    read some other way (a text of names as one-letter names, hands as masks)."""
+    data = json.loads(dumps(_short_game()))
+    target = data
+    for key in path[:-1]:
+        target = target[key]  # type: ignore[index]
+    target[path[-1]] = value  # type: ignore[index]
+    assert not jsonschema.Draft202012Validator(schema()).is_valid(data)
+    with pytest.raises(RecordError):
+        loads(json.dumps(data))
+
+
+def test_a_game_with_no_deal_number_or_one_text_of_names_is_refused() -> None:
+    """What the loader refuses the game cannot be made with (it saved a first_deal of
+    -1 that its own loader then refused)."""
+    with pytest.raises(ValueError, match="first_deal: a deal number from 0"):
+        Game(Rules(), first_deal=-1)
+    with pytest.raises(ValueError, match="names: one name per seat in a list"):
+        Game(Rules(), names="abcd")
 
 
 def _short_game() -> Game:

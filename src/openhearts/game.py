@@ -196,6 +196,10 @@ class Game:
         self.rules = rules or Rules()
         self.seed = seed
         players = self.rules.players
+        if isinstance(names, str):
+            raise ValueError(f"names: one name per seat in a list, not the text {names!r}")
+        if isinstance(first_deal, bool) or not isinstance(first_deal, int) or first_deal < 0:
+            raise ValueError(f"first_deal: a deal number from 0, not {first_deal!r}")
         given = (
             list(names) if names is not None else list(seat_names(players, self.rules.direction))
         )

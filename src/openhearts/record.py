@@ -143,8 +143,17 @@ def loads(text: str) -> Game:
 
     if data.get("format") != FORMAT:
         raise at("format", f"not an OpenHearts record (format {data.get('format')!r})")
-    if data.get("version") != VERSION:
-        raise at("version", f"record version {data.get('version')!r} is not supported")
+    version = data.get("version")
+    if isinstance(version, bool) or version != VERSION:
+        raise at("version", f"record version {version!r} is not supported")
+    seed = data.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise at("seed", f"seed: a number or a text, not {seed!r}")
+    names = data.get("names", [])
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise at("names", f"names: a list of texts, not {names!r}")
+    if "result" in data and not isinstance(data["result"], dict):
+        raise at("result", "result: expected an object")
     try:
         rules = Rules.from_dict(data.get("rules", {}))
     except RulesError as error:
@@ -173,7 +182,7 @@ def loads(text: str) -> Game:
             raise ValueError(f"the first deal is deal {first_deal}, not {first['deal']!r}")
         game = Game(
             rules,
-            seed=data.get("seed", 0),
+            seed=seed,
             names=data.get("names"),
             hands=[first["hands"]],
             first_deal=first_deal,
@@ -223,6 +232,13 @@ def _check_event(event: dict[str, Any]) -> None:
         number = event["deal"]
         if isinstance(number, bool) or not isinstance(number, int):
             raise ValueError(f"a deal number is an integer, not {number!r}")
+        hands = event["hands"]
+        if not isinstance(hands, list) or not all(isinstance(hand, str) for hand in hands):
+            raise ValueError(f'hands: one text of cards per seat ("2C 7H ..."), not {hands!r}')
+    elif kinds[0] == "pass" and not isinstance(event["cards"], str):
+        raise ValueError(f'cards: a text of cards ("QS AH KH"), not {event["cards"]!r}')
+    elif kinds[0] == "play" and not isinstance(event["card"], str):
+        raise ValueError(f'card: a card\'s name ("QS"), not {event["card"]!r}')
 
 
 def _integers(value: object) -> bool:
