@@ -141,4 +141,10 @@ def test_hearts_export_import_and_replay(
     assert capsys.readouterr().out == from_text
     text_file.write_text(text_file.read_text(encoding="utf-8").replace('[Board "1"]', "[Board 1]"))
     assert main(["import", str(text_file)]) == 2
-    assert "a tag is written" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert "a tag is written" in error and "JSON record" not in error
+    # Each command given the other's form says which one reads it.
+    assert main(["export", str(text_file)]) == 2
+    assert "(it is a text record: hearts import reads it" in capsys.readouterr().err
+    assert main(["import", str(saved)]) == 2
+    assert "(it is a JSON record: hearts export reads it" in capsys.readouterr().err

@@ -50,13 +50,24 @@ def load_any(path: str) -> Game:
     return pbn.loads(text) if is_text_record(text) else record.loads(text)
 
 
+def _other_form(text: str, exporting: bool) -> str:
+    """A hint when the file holds the record form the other command reads."""
+    if exporting and is_text_record(text):
+        return " (it is a text record: hearts import reads it, and hearts replay)"
+    if not exporting and text.lstrip().startswith("{"):
+        return " (it is a JSON record: hearts export reads it, and hearts replay)"
+    return ""
+
+
 def run(args: argparse.Namespace) -> int:
     exporting = args.command == "export"
+    text = ""
     try:
         text = _read(args.file)
         game = record.loads(text) if exporting else pbn.loads(text)
     except RecordError as error:
-        print(f"hearts {args.command}: {args.file}: {error}", file=sys.stderr)
+        hint = _other_form(text, exporting)
+        print(f"hearts {args.command}: {args.file}: {error}{hint}", file=sys.stderr)
         return 2
     converted = pbn.dumps(game) if exporting else record.dumps(game)
     if args.out is None:
