@@ -30,7 +30,7 @@ import pytest
 from openhearts import Game, Rules
 from openhearts.session.keys import KEYS, Command, key_of
 from openhearts.web.storage import Storage
-from web_support import free_port, settled_game, store_game
+from web_support import Player, free_port, settled_game, store_game
 
 pytestmark = pytest.mark.browser
 
@@ -1612,7 +1612,10 @@ def test_the_lobby_reads_the_waiting_tables_again_while_in_sight(
         page.goto(server + "/")
         expect(page.locator("#player-name")).to_be_visible()
         page.wait_for_load_state("networkidle")  # the lobby's first reading is done
-        post(server, "/api/tables", {"name": "Latecomer", "level": "random", "listed": True})
+        made = post(server, "/api/tables", {"name": "Latecomer", "level": "random", "listed": True})
+        # The host has the table open (a table whose host has gone is not listed).
+        host_url = server.replace("http://", "ws://") + f"/ws/{made['table_id']}"
+        host = Player(host_url, token=made["token"]).open()
         join = page.get_by_role("link", name="Join Latecomer's table")
         expect(join).to_have_count(0)
         page.clock.run_for(16_000)
@@ -1624,3 +1627,4 @@ def test_the_lobby_reads_the_waiting_tables_again_while_in_sight(
         page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
         expect(page.locator("#seat-list")).to_contain_text("Nora")
         expect(page.locator("#join-form")).to_be_hidden()
+        host.close()

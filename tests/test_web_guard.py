@@ -113,13 +113,16 @@ def test_tables_per_address_are_capped(storage: Storage) -> None:
 def test_friends_tables_are_unlisted_unless_the_host_says_so(server: ServerThread) -> None:
     hidden = server.post("/api/tables", {}).json()
     shown = server.post("/api/tables", {"listed": True}).json()
+    # Both hosts have their tables open (a table whose host has gone is not listed).
+    other = Player(server.ws_url(shown["table_id"]), token=shown["token"]).open()
+    host = Player(server.ws_url(hidden["table_id"]), token=hidden["token"]).open()
     listed = [t["id"] for t in server.get("/api/tables").json()["tables"]]
     assert shown["table_id"] in listed and hidden["table_id"] not in listed
-    host = Player(server.ws_url(hidden["table_id"]), token=hidden["token"]).open()
     assert host.request({"type": "list", "listed": True})["type"] == "ack"
     listed = [t["id"] for t in server.get("/api/tables").json()["tables"]]
     assert hidden["table_id"] in listed
     host.close()
+    other.close()
 
 
 def test_the_turn_clock_moves_for_an_idle_person_then_gives_the_seat_to_a_bot(

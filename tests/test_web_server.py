@@ -1033,3 +1033,124 @@ def test_the_state_says_which_received_cards_to_mark() -> None:
         game.play(game.legal_plays().cards()[0])
     game.play(game.legal_plays().cards()[0])
     assert view_json(game.view(0), 0)["marked"] == []
+
+
+def on_server_loop(server: ServerThread, work: Any) -> Any:
+    """Run ``work()`` on the server's event loop (where the hub's state lives)."""
+    import asyncio
+
+    async def call() -> Any:
+        return work()
+
+    return asyncio.run_coroutine_threadsafe(call(), server.hub.loop).result(10)
+
+
+def unload(server: ServerThread, table_id: str) -> None:
+    """Forget a table as the hub does one nobody uses (it is loaded again on demand)."""
+
+    def forget() -> None:
+        table = server.hub.tables[table_id]
+        server.hub.maybe_evict(table, idle=True)
+        assert table_id not in server.hub.tables, "the table was not unloaded"
+
+    on_server_loop(server, forget)
+
+
+def test_a_table_loaded_again_plays_for_the_people_still_away(storage: Storage) -> None:
+    """Both people left, the abandoned table was unloaded; one comes back: the other's
+    seat is played for after the takeover delay, as at start-up (it used to wait for
+    them for ever)."""
+    settings = fast_settings(takeover_delay=0.2, bot_delay=0.005, abandon_after=0.0)
+    with running(storage, settings) as server:
+        host = new_table(server, name="Ann", options={"end_score": 20})
+        table_id = host["table_id"]
+        guest = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"}).json()
+        ann = Player(server.ws_url(table_id), token=host["token"]).open()
+        bob = Player(server.ws_url(table_id), token=guest["token"]).open()
+        assert ann.request({"type": "start"})["type"] == "ack"
+        ann.close()
+        bob.close()
+        wait_for(lambda: not server.hub.tables[table_id].connections(), what="both gone")
+        unload(server, table_id)
+        back = Player(server.ws_url(table_id), token=host["token"]).open()
+        finished = back.play(timeout=60)
+        assert finished is not None and finished["state"]["phase"] == "game_over"
+        seat = server.get(f"/api/tables/{table_id}").json()["seats"][guest["seat"]]
+        assert seat["bot_playing"] is True and seat["connected"] is False
+        back.close()
+
+
+def test_a_removed_player_stays_removed_when_the_table_is_unloaded(storage: Storage) -> None:
+    with running(storage) as server:
+        host = new_table(server, name="Ann")
+        table_id = host["table_id"]
+        squatter = server.post(f"/api/tables/{table_id}/join", {"name": "Bot?"}).json()
+        ann = Player(server.ws_url(table_id), token=host["token"]).open()
+        assert ann.request({"type": "remove", "seat": squatter["seat"]})["type"] == "ack"
+        ann.close()
+        wait_for(lambda: table_id not in server.hub.tables, what="the idle table to unload")
+        back = server.post(
+            f"/api/tables/{table_id}/join",
+            {"name": "Bot?", "player_token": squatter["player_token"]},
+        )
+        assert back.status_code == 403 and back.json()["error"] == "removed", back.text
+
+
+def test_the_tables_an_address_opened_count_when_unloaded(storage: Storage) -> None:
+    """``tables_per_address`` counts the open tables an address created, not only those
+    in memory: watching each table once (which unloads it after) did not free a place."""
+    with running(storage, fast_settings(tables_per_address=3)) as server:
+        made = [new_table(server, name="Ann")["table_id"] for _ in range(3)]
+        refused = server.post("/api/tables", {"name": "Ann"})
+        assert refused.status_code == 429 and refused.json()["error"] == "too_many_tables"
+        for table_id in made:
+            unload(server, table_id)
+        again = server.post("/api/tables", {"name": "Ann"})
+        assert again.status_code == 429, again.text
+
+
+def test_the_lobby_lists_only_tables_whose_host_is_there(storage: Storage) -> None:
+    """Only the host can start a table: one whose host closed the page is not offered."""
+    with running(storage) as server:
+        here = new_table(server, name="Here", listed=True)
+        gone = new_table(server, name="Gone", listed=True)
+        host = Player(server.ws_url(here["table_id"]), token=here["token"]).open()
+        left = Player(server.ws_url(gone["table_id"]), token=gone["token"]).open()
+        left.close()
+        wait_for(
+            lambda: (
+                gone["table_id"] not in server.hub.tables
+                or not server.hub.tables[gone["table_id"]].connections()
+            ),
+            what="the host to be gone",
+        )
+        listed = [t["id"] for t in server.get("/api/tables").json()["tables"]]
+        assert listed == [here["table_id"]]
+        host.close()
+
+
+def test_shuffled_seats_keep_their_names_after_a_restart(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stored names are in their seats already: resuming does not shuffle again
+    (the views, the deals and the record named other players after a restart)."""
+    import secrets
+
+    # A game seed whose seating is shuffled (one in six leaves the order as it was).
+    monkeypatch.setattr(secrets, "token_hex", lambda size: "0" * 32)
+    with running(storage, fast_settings(takeover_delay=60)) as server:
+        host = new_table(server, name="S0", preset="source-002")
+        table_id = host["table_id"]
+        for name in ("S1", "S2", "S3"):
+            server.post(f"/api/tables/{table_id}/join", {"name": name})
+        ann = Player(server.ws_url(table_id), token=host["token"]).open()
+        assert ann.request({"type": "start"})["type"] == "ack"
+        before = list(server.hub.tables[table_id].game.names)  # type: ignore[union-attr]
+        assert before == ["S0", "S2", "S1", "S3"]
+        ann.close()
+    with running(Storage(storage.url), fast_settings(takeover_delay=60)) as server:
+        watcher = Player(server.ws_url(table_id)).open()
+        after = list(server.hub.tables[table_id].game.names)  # type: ignore[union-attr]
+        seats = server.get(f"/api/tables/{table_id}").json()["seats"]
+        assert after == before == [seat["name"] for seat in seats]
+        watcher.close()

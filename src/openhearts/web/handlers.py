@@ -322,7 +322,7 @@ async def _remove(hub: Hub, connection: Connection, table: Table, message: Any) 
             raise WebError("bad_message", "the host cannot remove themself: leave instead")
         gone = list(seat.connections)
         if seat.player_hash is not None:
-            table.removed_players.add(seat.player_hash)
+            table.bar_player(seat.player_hash)
         seat.kind, seat.name, seat.token_hash, seat.player_hash = "empty", None, None, None
         seat.away = False
         if seat.takeover is not None:

@@ -76,6 +76,12 @@ class Hub:
         self.limits = AddressLimits(
             self.settings.address_rates(), self.settings.sockets_per_address
         )
+        #: The players (their player tokens' hashes) each table's host removed, kept
+        #: while the server runs, whether the table is in memory or not.
+        self.removed_players: dict[str, set[str]] = {}
+        #: The tables each address created that may still be open, while the server runs
+        #: (``tables_per_address``; a table unloaded from memory still counts).
+        self.owned: dict[str, set[str]] = {}
         #: Tables whose stored rows cannot be loaded, and why.
         self.set_aside: dict[str, str] = {}
         self.sweeper: asyncio.Task[None] | None = None
@@ -103,12 +109,8 @@ class Hub:
             self.settings.default_level = "easy" if "easy" in self.levels else self.levels[0]
         for table_id in await self.store(self.storage.active_table_ids):
             table = await self.get(table_id)
-            if table is None:
-                continue
-            for seat in table.seats:
-                if seat.kind == "human":
-                    table.schedule_takeover(seat)
-            table.kick()
+            if table is not None:
+                table.kick()
         self.sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     async def shutdown(self) -> None:
@@ -156,7 +158,22 @@ class Hub:
                 return None
             if table is not None:
                 self.tables[table_id] = table
+                table.owner = self._owner_of(table_id)
+                if table.status == "playing":
+                    # Nobody is connected to a table just loaded: each person's seat is
+                    # played for after the takeover delay unless they come back (at
+                    # start-up, or when someone returns to an abandoned table).
+                    for seat in table.seats:
+                        if seat.kind == "human":
+                            table.schedule_takeover(seat)
             return table
+
+    def _owner_of(self, table_id: str) -> str:
+        """The address that created a table, while the server runs (else its id)."""
+        for address, ids in self.owned.items():
+            if table_id in ids:
+                return address
+        return table_id
 
     async def _load(self, table_id: str) -> Table | None:
         row = await self.store(self.storage.load_table, table_id)
@@ -277,7 +294,7 @@ class Hub:
         mac = hmac.new(self.key.encode(), nonce.encode(), hashlib.sha256).digest()
         return nonce + base64.urlsafe_b64encode(mac).decode()[:22]
 
-    def check_capacity(self, address: str) -> None:
+    async def check_capacity(self, address: str) -> None:
         """Refuse a new table when the server, or this address, holds too many."""
         settings = self.settings
         if len(self.tables) >= settings.max_tables:
@@ -285,8 +302,14 @@ class Hub:
                 self.maybe_evict(table)
             if len(self.tables) >= settings.max_tables:
                 raise WebError("busy", "the server has too many tables open; try later", 429)
-        mine = sum(1 for t in self.tables.values() if t.owner == address and t.status != "finished")
-        if settings.tables_per_address and mine >= settings.tables_per_address:
+        limit = settings.tables_per_address
+        mine = self.owned.get(address, set())
+        if limit and len(mine) >= limit:
+            # Counted from the tables it created, in memory or not (one unloaded from
+            # memory is still open); those finished or pruned since are forgotten.
+            still = await self.store(self.storage.open_table_ids, sorted(mine))
+            mine &= still
+        if limit and len(mine) >= limit:
             raise WebError(
                 "too_many_tables",
                 "your address has too many tables open: finish or leave one first",
@@ -297,7 +320,7 @@ class Hub:
         self, body: CreateTable, *, play_now: bool, address: str = "unknown"
     ) -> tuple[Table, Seat, str, str]:
         """A new table with the creator in seat 0; ``play_now`` fills it and starts."""
-        self.check_capacity(address)
+        await self.check_capacity(address)
         preset, rules = self.rules_of(body)
         level = self.level_of(body)
         name = clean_name(body.name, "Player 1")
@@ -326,6 +349,7 @@ class Hub:
         await self.store(self.storage.create_table, row)
         table = Table(self, row)
         table.owner = address
+        self.owned.setdefault(address, set()).add(table_id)
         self.tables[table_id] = table
         seat = table.seats[0]
         if play_now:
@@ -349,7 +373,7 @@ class Hub:
         self, table: Table, body: JoinTable, player_token: str
     ) -> tuple[Table, Seat, str, str]:
         async with table.lock:
-            if token_hash(player_token) in table.removed_players:
+            if table.is_barred(token_hash(player_token)):
                 raise WebError(
                     "removed", "the host removed you from this table: you can watch it", 403
                 )

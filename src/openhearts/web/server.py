@@ -226,7 +226,8 @@ async def list_tables(request: Request) -> Response:
     summaries = []
     for table_id in await hub.store(hub.storage.waiting_table_ids, 50):
         table = await hub.get(table_id)
-        if table is not None and table.status == "waiting":
+        # Only the host can start a table: one whose host has gone could never start.
+        if table is not None and table.status == "waiting" and table.host_is_here():
             summaries.append(table.summary())
     return JSONResponse({"tables": summaries})
 

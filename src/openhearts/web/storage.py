@@ -646,6 +646,16 @@ class Storage:
                 return None
             return self._table_of(connection, row)
 
+    def open_table_ids(self, table_ids: Sequence[str]) -> set[str]:
+        """Those of ``table_ids`` still stored and not finished."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                sa.select(tables_table.c.id).where(
+                    tables_table.c.id.in_(list(table_ids)), tables_table.c.status != "finished"
+                )
+            )
+            return {r.id for r in rows}
+
     def active_table_ids(self) -> list[str]:
         """Tables waiting for players or with a game in progress."""
         with self.engine.connect() as connection:

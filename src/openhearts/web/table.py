@@ -123,9 +123,6 @@ class Table:
         self.game_number = row.game_number
         self.seats = [Seat.of_row(s) for s in row.seats]
         self.spectators: set[Connection] = set()
-        #: The players (their player tokens' hashes) the host removed: they may watch,
-        #: not take a seat again.  Kept while the server runs, not stored.
-        self.removed_players: set[str] = set()
         self.game: Game | None = None
         self.seed: str | None = None
         self.lock = asyncio.Lock()
@@ -253,7 +250,10 @@ class Table:
         """Rebuild the game in progress by replaying its stored actions."""
         self.seed = row.seed
         # The seed is read as every face reads one (a whole number is dealt as a number).
-        game = Game(Rules.from_dict(row.rules), seed=game_seed(row.seed), names=row.names)
+        # The stored names are in their seats already: shuffled seating is not redone.
+        game = Game(
+            Rules.from_dict(row.rules), seed=game_seed(row.seed), names=row.names, seated=True
+        )
         for action_row in row.actions:
             try:
                 game.apply(_action_of_row(action_row))
@@ -270,6 +270,18 @@ class Table:
         self.game = game
         self.rules = game.rules
         self._count_actions()
+
+    def host_is_here(self) -> bool:
+        """Whether the host has the table open (in a tab, or reconnecting now)."""
+        return any(seat.host and seat.connections for seat in self.seats)
+
+    def bar_player(self, player_hash: str) -> None:
+        """The host removed this player (by its player token's hash): it may watch, not
+        take a seat again.  Kept by the hub while the server runs, not stored."""
+        self.hub.removed_players.setdefault(self.id, set()).add(player_hash)
+
+    def is_barred(self, player_hash: str) -> bool:
+        return player_hash in self.hub.removed_players.get(self.id, ())
 
     @property
     def seq(self) -> int:
