@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import sqlalchemy as sa
 from websockets.exceptions import ConnectionClosed
@@ -729,6 +730,8 @@ def test_the_host_gives_a_game_against_bots_up_for_a_new_one(server: ServerThrea
     # The game given up is kept as such, never finished or resumed; the new one is.
     storage = server.hub.storage
     assert storage.game_record(table_id, 1) == ("abandoned", None)
+    given_up = server.get(f"/api/tables/{table_id}/games/1/record")
+    assert given_up.status_code == 404 and given_up.json()["error"] == "abandoned"
     stored = storage.load_table(table_id)
     assert stored is not None and stored.game is not None and stored.game.number == 2
     assert stored.status == "playing"
@@ -1154,3 +1157,27 @@ def test_shuffled_seats_keep_their_names_after_a_restart(
         seats = server.get(f"/api/tables/{table_id}").json()["seats"]
         assert after == before == [seat["name"] for seat in seats]
         watcher.close()
+
+
+def test_errors_of_pages_and_messages_say_what_is_wrong(server: ServerThread) -> None:
+    """No route and a wrong method answer in the API's form; an id beyond what
+    JavaScript reads exactly is refused, a too-long text id is called too long, and a
+    lone surrogate is named as such (the JSON reader said "unexpected end of hex escape")."""
+    for method, path, status, code in (
+        ("GET", "/no/such/page", 404, "not_found"),
+        ("DELETE", "/api/tables", 405, "method_not_allowed"),
+    ):
+        answer = httpx.request(method, server.base + path, timeout=20)
+        assert answer.status_code == status and answer.json()["error"] == code, answer.text
+        assert answer.json()["message"]
+    watcher = Player(server.ws_url(new_table(server)["table_id"])).open()
+    assert watcher.ws is not None
+    for text, said in (
+        (json.dumps({"type": "ping", "id": 2**53 + 1}), "less than or equal to 9007199254740992"),
+        (json.dumps({"type": "ping", "id": "x" * 40}), "at most 32 characters"),
+        ('{"type": "chat", "text": "\\ud800"}', "lone surrogate"),
+    ):
+        watcher.ws.send(text)
+        refused = watcher.until(lambda m: m["type"] == "error")
+        assert refused["code"] == "bad_message" and said in refused["message"], refused
+    watcher.close()

@@ -67,7 +67,9 @@ def _card_text(text: str) -> str:
 
 CardText = Annotated[str, Field(max_length=3), AfterValidator(_card_text)]
 TokenText = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{16,64}$")]
-RequestId = int | Annotated[str, Field(max_length=32)] | None
+RequestId = (
+    Annotated[int, Field(ge=-SAFE_INT, le=SAFE_INT)] | Annotated[str, Field(max_length=32)] | None
+)
 Seq = Annotated[int, Field(ge=0, le=SAFE_INT)]
 SeatNumber = Annotated[int, Field(ge=0, le=5)]
 NameText = Annotated[str, Field(max_length=RAW_NAME_CHARS)]
@@ -182,7 +184,7 @@ def parse_body(model: type[CreateTable] | type[JoinTable], data: bytes) -> Any:
     try:
         return model.model_validate_json(data if data.strip() else b"{}")
     except ValidationError as error:
-        raise WebError("bad_request", explain(error)) from None
+        raise WebError("bad_request", _unreadable(error, data)) from None
 
 
 # WebSocket messages ------------------------------------------------------------------
@@ -295,13 +297,30 @@ ClientMessage = Annotated[
 _MESSAGES: Final[TypeAdapter[Any]] = TypeAdapter(ClientMessage)
 
 
+def _unreadable(error: ValidationError, text: str | bytes) -> str:
+    """``explain(error)``, or for JSON that escapes half a character (a lone surrogate,
+    which the JSON reader calls "unexpected end of hex escape") what is really wrong."""
+    if error.errors()[0]["type"] == "json_invalid":
+        try:
+            # Python's reader takes a lone surrogate; writing it out as UTF-8 cannot.
+            json.dumps(json.loads(text), ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            return (
+                "Invalid JSON: a \\u escape names half of a character (a lone surrogate, "
+                "\\ud800 to \\udfff); send the whole character"
+            )
+        except (ValueError, RecursionError):
+            pass
+    return explain(error)
+
+
 def parse_message(text: str | bytes) -> Any:
     """One client message, or :class:`WebError` (``bad_message``) saying what is wrong;
     the error's ``request_id`` is the message's id when one could be read."""
     try:
         return _MESSAGES.validate_json(text)
     except ValidationError as error:
-        refusal = WebError("bad_message", explain(error))
+        refusal = WebError("bad_message", _unreadable(error, text))
         refusal.request_id = request_id_of(text)
         raise refusal from None
 
@@ -403,7 +422,8 @@ def explain(error: ValidationError, *, values: bool = True) -> str:
     where = _where(first["loc"])
     forms = [e for e in errors if _where(e["loc"]) == where and _form(e["loc"])]
     given = type(first.get("input")).__name__
-    chosen = next((e for e in forms if given in _form(e["loc"])), first)
+    # "constrained-str" is the form of a str (not "constrained-int": it has "str" in it).
+    chosen = next((e for e in forms if _form(e["loc"]).split("-")[-1] == given), first)
     message = chosen["msg"] if values else chosen["type"]
     if message.startswith("Value error, "):
         message = message[len("Value error, ") :]
@@ -425,7 +445,9 @@ def _is_form(part: object) -> bool:
     return isinstance(part, str) and part in _UNION_FORMS
 
 
-_UNION_FORMS: Final = frozenset({"int", "str", "constrained-str", "bool", "float", "none"})
+_UNION_FORMS: Final = frozenset(
+    {"int", "constrained-int", "str", "constrained-str", "bool", "float", "none"}
+)
 
 
 def _is_union_tag(part: object) -> bool:

@@ -16,9 +16,10 @@ import sys
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -92,6 +93,24 @@ def _hub(request: Request | WebSocket) -> Hub:
 
 def _error(error: WebError) -> JSONResponse:
     return JSONResponse({"error": error.code, "message": error.message}, status_code=error.status)
+
+
+#: The error codes of the HTTP errors Starlette raises itself (no route, wrong method).
+_HTTP_CODES: Final = {404: "not_found", 405: "method_not_allowed"}
+
+
+async def _http_error(request: Request, error: Exception) -> Response:
+    """Starlette's own errors in the API's form: ``{"error": ..., "message": ...}``."""
+    assert isinstance(error, HTTPException)
+    code = _HTTP_CODES.get(error.status_code, "http_error")
+    message = {404: "there is no such page", 405: f"{request.method} is not allowed here"}.get(
+        error.status_code, str(error.detail)
+    )
+    return JSONResponse(
+        {"error": code, "message": message},
+        status_code=error.status_code,
+        headers=dict(error.headers or {}),
+    )
 
 
 async def _body(request: Request) -> bytes:
@@ -263,7 +282,10 @@ async def game_record(request: Request) -> Response:
         return _error(WebError("no_game", "there is no such game", 404))
     status, text = found
     if status != "finished" or not text:
-        # A record holds every hand: never while the game is being played.
+        # A record holds every hand: never while the game is being played, nor of a
+        # game given up (its hands were never all shown).
+        if status == "abandoned":
+            return _error(WebError("abandoned", "the game was given up: it has no record", 404))
         return _error(WebError("in_progress", "the game is not over yet", 404))
     return Response(text, media_type="application/json")
 
@@ -426,7 +448,12 @@ def create_app(storage: Storage, settings: Settings | None = None) -> Starlette:
         origins=settings.allowed_origins,
         proxies=settings.trusted_proxies,
     )
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[guard])
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[guard],
+        exception_handlers={HTTPException: _http_error},
+    )
     app.state.hub = hub
     return app
 
