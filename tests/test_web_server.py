@@ -1181,3 +1181,26 @@ def test_errors_of_pages_and_messages_say_what_is_wrong(server: ServerThread) ->
         refused = watcher.until(lambda m: m["type"] == "error")
         assert refused["code"] == "bad_message" and said in refused["message"], refused
     watcher.close()
+
+
+def test_a_client_still_flooding_is_answered_before_it_is_hung_up_on(storage: Storage) -> None:
+    """Past the refusals the server allows, it hangs up with 1008, after sending the
+    answers already due: each message before then gets its pong or its refusal."""
+    from openhearts.web.protocol import MAX_REFUSALS
+
+    settings = fast_settings(message_rate=20.0, message_burst=40.0)
+    with running(storage, settings) as server:
+        data = server.post("/api/play-now", {}).json()
+        player = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+        total = 40 + MAX_REFUSALS + 60
+        for number in range(total):
+            player.send({"type": "ping", "id": number})
+        answers = []
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                answer = player.until(lambda m: m["type"] in ("pong", "error"), timeout=10)
+                answers.append(answer)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        assert [a["id"] for a in answers] == list(range(len(answers)))
+        refused = [a for a in answers if a.get("code") == "rate_limited"]
+        assert len(refused) == MAX_REFUSALS + 1, (len(answers), len(refused))

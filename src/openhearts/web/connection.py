@@ -54,6 +54,8 @@ class Connection:
         self.refused = 0
         #: The client's address, for the per-address limits.
         self.address = "unknown"
+        #: The WebSocket close code once the outbox is sent (1008: a policy was broken).
+        self.close_code = 1000
 
     def send(self, message: dict[str, Any]) -> None:
         if self.closed:
@@ -67,7 +69,9 @@ class Connection:
     def error(self, code: str, message: str, request_id: object = None) -> None:
         self.send({"type": "error", "id": request_id, "code": code, "message": message})
 
-    def close(self) -> None:
+    def close(self, code: int = 1000) -> None:
+        """Close once what is already in the outbox has been sent."""
         if not self.closed:
             self.closed = True
+            self.close_code = code
             self.outbox.put_nowait(None)

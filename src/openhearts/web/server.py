@@ -328,7 +328,7 @@ async def _writer(websocket: WebSocket, connection: Connection) -> None:
         connection.closed = True
         if websocket.application_state == WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
-                await websocket.close(code=1000)
+                await websocket.close(code=connection.close_code)
 
 
 async def live_table(websocket: WebSocket) -> None:
@@ -393,8 +393,9 @@ async def _live_table(websocket: WebSocket, hub: Hub, address: str) -> None:
             else:
                 await hub.handle(connection, table, text)
             if connection.refused > MAX_REFUSALS:
-                # Still flooding after many refusals: hang up.
-                await websocket.close(code=1008)
+                # Still flooding after many refusals: hang up, once the answers already
+                # due (and the refusals that say why) have been sent.
+                connection.close(code=1008)
                 break
     except WebSocketDisconnect:
         pass
