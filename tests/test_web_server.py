@@ -1204,3 +1204,29 @@ def test_a_client_still_flooding_is_answered_before_it_is_hung_up_on(storage: St
         assert [a["id"] for a in answers] == list(range(len(answers)))
         refused = [a for a in answers if a.get("code") == "rate_limited"]
         assert len(refused) == MAX_REFUSALS + 1, (len(answers), len(refused))
+
+
+def test_after_a_restart_people_have_time_to_reconnect(storage: Storage) -> None:
+    """A restart must not hand a person's seat to a bot before their page has had time
+    to come back, even with a takeover delay of 0: at least RECONNECT_GRACE."""
+    from openhearts.web.hub import RECONNECT_GRACE
+
+    with running(storage, fast_settings(takeover_delay=0)) as server:
+        data = server.post("/api/play-now", {"name": "Ann", "options": {"end_score": 30}}).json()
+        table_id = data["table_id"]
+        player = Player(server.ws_url(table_id), token=data["token"]).open()
+        player.until(lambda m: m["type"] == "state")
+    with running(Storage(storage.url), fast_settings(takeover_delay=0)) as server:
+
+        def left() -> float:
+            seat = server.hub.tables[table_id].seats[data["seat"]]
+            assert seat.takeover is not None, "no takeover is scheduled"
+            return float(seat.takeover.when() - server.hub.loop.time())
+
+        assert left() > RECONNECT_GRACE - 3
+        assert server.get(f"/api/tables/{table_id}").json()["seats"][0]["bot_playing"] is False
+        back = Player(server.ws_url(table_id), token=data["token"]).open()
+        assert back.welcome is not None and back.welcome["seat"] == data["seat"]
+        assert server.hub.tables[table_id].seats[data["seat"]].takeover is None
+        back.close()
+    player.close()

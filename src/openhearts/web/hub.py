@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Executor, ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from ..game import (
     IllegalActionError,
@@ -52,6 +52,9 @@ log = logging.getLogger("openhearts.web")
 
 
 T = TypeVar("T")
+
+#: Seconds at least that people have after a restart to reconnect before a bot plays.
+RECONNECT_GRACE: Final = 10.0
 
 
 class Hub:
@@ -107,10 +110,17 @@ class Hub:
         self.levels = available_levels()
         if self.settings.default_level not in self.levels:
             self.settings.default_level = "easy" if "easy" in self.levels else self.levels[0]
+        grace = max(self.settings.takeover_delay, RECONNECT_GRACE)
         for table_id in await self.store(self.storage.active_table_ids):
             table = await self.get(table_id)
-            if table is not None:
-                table.kick()
+            if table is None:
+                continue
+            # The people connected before the restart get time to reconnect (the page
+            # tries again at once, then every few seconds) before a bot plays for them.
+            for seat in table.seats:
+                if seat.kind == "human" and seat.takeover is not None:
+                    table.schedule_takeover(seat, grace)
+            table.kick()
         self.sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     async def shutdown(self) -> None:
