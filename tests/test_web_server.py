@@ -1230,3 +1230,16 @@ def test_after_a_restart_people_have_time_to_reconnect(storage: Storage) -> None
         assert server.hub.tables[table_id].seats[data["seat"]].takeover is None
         back.close()
     player.close()
+
+
+def test_routine_socket_lines_stay_out_of_the_log_unless_debugging() -> None:
+    from openhearts.web.server import _quiet_sockets
+
+    def line(level: int, message: str, *args: object) -> logging.LogRecord:
+        return logging.LogRecord("uvicorn.error", level, "", 0, message, args, None)
+
+    assert not _quiet_sockets(line(logging.INFO, '%s - "WebSocket %s" [accepted]', "a", "/ws"))
+    assert not _quiet_sockets(line(logging.INFO, "connection open"))
+    assert not _quiet_sockets(line(logging.INFO, "connection closed"))
+    assert _quiet_sockets(line(logging.INFO, "Application startup complete."))
+    assert _quiet_sockets(line(logging.WARNING, "connection closed"))

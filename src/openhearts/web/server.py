@@ -95,6 +95,14 @@ def _error(error: WebError) -> JSONResponse:
     return JSONResponse({"error": error.code, "message": error.message}, status_code=error.status)
 
 
+def _quiet_sockets(record: logging.LogRecord) -> bool:
+    """Leave out the routine lines of every WebSocket (``--log-level debug`` keeps them)."""
+    if record.levelno > logging.INFO:
+        return True
+    text = str(record.msg)
+    return not ('"WebSocket ' in text or text in ("connection open", "connection closed"))
+
+
 #: The error codes of the HTTP errors Starlette raises itself (no route, wrong method).
 _HTTP_CODES: Final = {404: "not_found", 405: "method_not_allowed"}
 
@@ -624,6 +632,9 @@ def run(args: argparse.Namespace) -> int:
         access_log=args.log_level == "debug",
         lifespan="on",
     )
+    if args.log_level != "debug":
+        # Three lines per page opened (accepted, open, closed) would bury what matters.
+        logging.getLogger("uvicorn.error").addFilter(_quiet_sockets)
     server = uvicorn.Server(config)
     try:
         server.run()
