@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -58,11 +59,7 @@ def test_records_of_every_preset_fit_the_schema(config: tuple[str, int]) -> None
     ],
 )
 def test_the_schema_refuses_what_loading_refuses(path: tuple[object, ...], value: object) -> None:
-    data = json.loads(dumps(_short_game()))
-    target = data
-    for key in path[:-1]:
-        target = target[key]  # type: ignore[index]
-    target[path[-1]] = value  # type: ignore[index]
+    data = _short_record_with(path, value)
     assert not jsonschema.Draft202012Validator(schema()).is_valid(data)
 
 
@@ -83,11 +80,7 @@ def test_the_schema_refuses_what_loading_refuses(path: tuple[object, ...], value
 def test_loading_refuses_what_the_schema_refuses(path: tuple[object, ...], value: object) -> None:
     """The loader holds records to the published schema: what the schema refuses is not
     read some other way (a text of names as one-letter names, hands as masks)."""
-    data = json.loads(dumps(_short_game()))
-    target = data
-    for key in path[:-1]:
-        target = target[key]  # type: ignore[index]
-    target[path[-1]] = value  # type: ignore[index]
+    data = _short_record_with(path, value)
     assert not jsonschema.Draft202012Validator(schema()).is_valid(data)
     with pytest.raises(RecordError):
         loads(json.dumps(data))
@@ -100,6 +93,16 @@ def test_a_game_with_no_deal_number_or_one_text_of_names_is_refused() -> None:
         Game(Rules(), first_deal=-1)
     with pytest.raises(ValueError, match="names: one name per seat in a list"):
         Game(Rules(), names="abcd")
+
+
+def _short_record_with(path: tuple[object, ...], value: object) -> dict[str, Any]:
+    """A short game's record with the field at ``path`` set to ``value``."""
+    data: dict[str, Any] = json.loads(dumps(_short_game()))
+    target: Any = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return data
 
 
 def _short_game() -> Game:
