@@ -596,6 +596,25 @@ def test_undo_back_to_an_automatic_card(monkeypatch: pytest.MonkeyPatch, tmp_pat
     assert game.actions == []
 
 
+def test_after_an_undo_back_to_the_pass_the_forced_lead_is_played_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """One undo after the 2♣ led for you goes back to the pass; pass again, and auto
+    play one leads the 2♣ again (it waited: the undo's flag outlived the pass)."""
+    game = Game(Rules(), seed=6)  # seat 0 is dealt the 2♣
+    kept = " ".join(str(c) for c in game.hand(0).cards() if str(c) != "2C")
+    passed = " ".join(kept.split()[:3])
+    lines = (passed, "undo", passed)
+    console = Console(monkeypatch, lines=lines, limit=len(lines))
+    bots = {s: make_bot("random", s) for s in (1, 2, 3)}
+    session = PlainSession(game, bots, save_path=str(tmp_path / "g.json"))
+    assert session.run() == 0
+    text = console.text
+    assert text.count("You lead 2♣ (your only legal card).") == 2, text
+    # Every card led for you after the pass was forced: all go back with it.
+    assert "Taken back: your pass of 7♣ 8♣ 9♣ and your 2♣" in text
+
+
 def test_hint(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     game = Game(Rules.preset("standard", pass_cycle=("hold",)), seed=1)
     game.replace_hands(SUIT_HANDS)

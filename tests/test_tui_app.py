@@ -23,6 +23,7 @@ from openhearts import Action, Card, CardSet, Game, Rules
 from openhearts.bots import act, make_bot
 from openhearts.cards import Suit
 from openhearts.game import Pass, Play
+from openhearts.phases import Phase
 from openhearts.record import save
 from openhearts.sentences import spoken as words
 from openhearts.session import Seats, Session
@@ -397,6 +398,31 @@ def test_a_move_while_the_deal_sheet_is_due_shows_the_sheet_first(tmp_path: Path
             await pilot.press("g")
             await settle(pilot, lambda: isinstance(app.screen, InfoScreen))
             assert len(screen.session.game.actions) == actions and not screen.pending_sheet
+
+    asyncio.run(run())
+
+
+def test_one_undo_after_a_forced_first_lead_reaches_the_pass(tmp_path: Path) -> None:
+    """Auto play one led the person's 2♣, no choice: U takes back the pass with it
+    (stopping at the 2♣, auto play one played it again at once: U could never reach
+    the pass)."""
+
+    async def run() -> None:
+        app = make_app(tmp_path, seed=6)  # seat 0 is dealt the 2♣; auto play one is on
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            session = table(app).session
+            two = Card.parse("2C")
+            assert two in session.view().hand
+            for card in [c for c in session.view().hand.cards() if c != two][:3]:
+                await move_cursor_to(pilot, card)
+                await pilot.press("enter")
+            await pilot.press("p")
+            await settle(pilot, lambda: human_turn(app))
+            assert session.game.phase == Phase.PLAYING and two not in session.view().hand
+            await pilot.press("u")
+            await settle(pilot, lambda: human_turn(app))
+            assert session.game.phase == Phase.PASSING and two in session.view().hand
 
     asyncio.run(run())
 

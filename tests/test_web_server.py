@@ -1243,3 +1243,28 @@ def test_routine_socket_lines_stay_out_of_the_log_unless_debugging() -> None:
     assert not _quiet_sockets(line(logging.INFO, "connection closed"))
     assert _quiet_sockets(line(logging.INFO, "Application startup complete."))
     assert _quiet_sockets(line(logging.WARNING, "connection closed"))
+
+
+def test_undo_of_a_forced_first_lead_goes_back_to_the_pass(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With "Auto play one" on, the 2♣ led for the person was no choice: undo takes back
+    the pass with it (it stopped at the 2♣, which the page may not play and the server
+    did not play again: the game stalled)."""
+    import secrets
+
+    # A game seed that deals the 2♣ to seat 0.
+    monkeypatch.setattr(secrets, "token_hex", lambda size: "%032x" % 6)
+    with running(storage, fast_settings(bot_delay=0.0, auto_delay=0.0)) as server:
+        data = server.post("/api/play-now", {"name": "Ann"}).json()
+        ann = Player(server.ws_url(data["table_id"]), token=data["token"], auto_play_one=True)
+        ann.open()
+        dealt = ann.until(lambda m: m["type"] == "state")["state"]
+        assert "2C" in dealt["hand"]
+        passed = [card for card in dealt["hand"] if card != "2C"][:3]
+        assert ann.request({"type": "pass", "cards": passed})["type"] == "ack"
+        ann.until(lambda m: m["type"] == "state" and [0, "2C"] in m["state"]["trick"])
+        assert ann.request({"type": "undo"})["type"] == "ack"
+        back = ann.until(lambda m: m["type"] == "state" and m["state"]["phase"] == "passing")
+        assert back["state"]["passed"] is None and 0 in back["state"]["waiting_for"]
+        ann.close()

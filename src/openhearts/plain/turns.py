@@ -39,6 +39,8 @@ def _named_cards(plain: Table, prompt: str, help_text: str) -> list[Card] | None
 
 
 def human_pass(plain: Table) -> None:
+    # An undo that came back to the pass is over: after it, auto play one plays again.
+    plain.skip_auto = False
     session = plain.session
     view = session.view()
     assert view.pass_target is not None

@@ -159,8 +159,13 @@ class Narrator:
         plays = [a.card for a in own if isinstance(a, Play)]
         them = "them" if len(plays) > 1 else "it"
         after = f", and {plural(others, 'card')} played after {them}" if others else ""
+        passed = own[0].cards if own and isinstance(own[0], Pass) else None
         if plays:
             cards = join_words([self.style.card(card) for card in plays])
+            if passed is not None:
+                # A forced first lead goes back with the pass before it.
+                pass_words = f"pass of {self.style.listing(passed)}"
+                return [f"Taken back: your {pass_words} and your {cards}{after}."]
             return [f"Taken back: your {cards}{after}."]
         if own and isinstance(own[0], Pass):
             return [f"Taken back: your pass of {self.style.listing(own[0].cards)}{after}."]

@@ -1,9 +1,10 @@
 """Undo to a person's last real choice: a card, a pass or a moon choice.
 
 Everything the computer players did after it is taken back too.  With auto play one,
-a card played for the person was no choice (it would only be played again), so undo
-goes on to the choice before it, but never past the deal's first card: what comes
-before that is the pass, a choice of its own.
+a card played for the person was no choice (it would only be played again at once), so
+undo goes on to the choice before it: the card before, or the pass when the forced card
+was the deal's first (the 2♣ led), so that an undo is never followed by the same card
+played again.  It stops at a forced card only when the person made no choice before it.
 
 >>> from openhearts import Game
 >>> from openhearts.game import Pass
@@ -47,7 +48,6 @@ def undo_last_choice(game: Game, seat: int, auto_play_one: bool) -> Undone:
         if not isinstance(action, Play):
             break
         forced = game.auto_play_card() is not None
-        played_before = len(game.hand(seat)) < game.rules.hand_size
-        if not (auto_play_one and forced and played_before):
+        if not (auto_play_one and forced and can_undo(game, seat)):
             break
     return Undone(seat, tuple(taken))

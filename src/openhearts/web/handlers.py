@@ -203,6 +203,9 @@ async def _undo(hub: Hub, connection: Connection, table: Table, message: Any) ->
         table.broadcast_state(
             [Event({"event": "undone", "seat": seat.index, "count": len(popped)})]
         )
+        # What follows an undo may be the bots' or "Auto play one"'s to play (a card
+        # the person could only play again): the driver must look.
+        table.kick()
 
 
 async def _hint(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
