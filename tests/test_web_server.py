@@ -1254,7 +1254,7 @@ def test_undo_of_a_forced_first_lead_goes_back_to_the_pass(
     import secrets
 
     # A game seed that deals the 2♣ to seat 0.
-    monkeypatch.setattr(secrets, "token_hex", lambda size: "%032x" % 6)
+    monkeypatch.setattr(secrets, "token_hex", lambda size: "0" * 31 + "6")
     with running(storage, fast_settings(bot_delay=0.0, auto_delay=0.0)) as server:
         data = server.post("/api/play-now", {"name": "Ann"}).json()
         ann = Player(server.ws_url(data["table_id"]), token=data["token"], auto_play_one=True)
