@@ -422,7 +422,7 @@ def test_one_undo_after_a_forced_first_lead_reaches_the_pass(tmp_path: Path) -> 
             assert session.game.phase == Phase.PLAYING and two not in session.view().hand
             await pilot.press("u")
             await settle(pilot, lambda: human_turn(app))
-            assert session.game.phase == Phase.PASSING and two in session.view().hand
+            assert session.view().phase == Phase.PASSING and two in session.view().hand
 
     asyncio.run(run())
 
