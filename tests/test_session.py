@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from openhearts import Card, CardSet, Game, Rules
-from openhearts.bots import RandomBot
+from openhearts.bots import RandomBot, make_bot
 from openhearts.game import Pass, Play, PlayerView
 from openhearts.phases import Phase
 from openhearts.record import dumps, loads
@@ -165,6 +165,35 @@ def test_moon_pending_event_and_moon_hint() -> None:
         "Hint: let everyone else add 26 (totals then: You 10, West 116, North 66, East 76): "
         "it leaves you alone with the lowest total."
     )
+
+
+@pytest.mark.parametrize("scores", [(10, 90, 40, 50), (50, 24, 60, 60), (40, 20, 60, 60)])
+def test_the_moon_choice_counts_the_jack_of_diamonds(scores: tuple[int, int, int, int]) -> None:
+    """Where the J♦ counts, the totals each way (the hint's, the terminal dialog's) are
+    the totals the choice really gives, and the suggestion, the hint and the computer
+    players follow them (they added as if the J♦ did not count)."""
+    ranks = "23456789TJQKA"
+    hands = [" ".join(rank + suit for rank in ranks) for suit in "CDSH"]
+    rules = Rules.preset("source-000", jack_of_diamonds=True)
+    game = Game(rules, seed=1, hands=[hands], first_deal=3, scores=list(scores))
+    while game.phase == Phase.PLAYING:
+        game.play(game.legal_plays().cards()[0])
+    assert game.phase == Phase.MOON_CHOICE and game.current_player == 0
+    view = game.view(0)
+    assert view.jack_taker == 0
+    for others_add in (True, False):
+        expected = game.moon_totals(others_add)
+        assert view.moon_totals(others_add) == expected
+        game.choose_moon(0, others_add)
+        assert tuple(game.scores) == expected
+        game.undo()
+    suggested = game.suggested_moon_choice()
+    added = game.moon_totals(True)
+    assert suggested == all(added[0] < total for total in added[1:])
+    hint = make_hint(view)
+    assert hint.best.others_add is suggested and hint.best.totals == game.moon_totals(suggested)
+    assert make_bot("hard", 0).choose_moon(view) is suggested
+    assert make_bot("easy", 0).choose_moon(view) is suggested
 
 
 def test_play_hint_lists_cards_in_the_order_of_its_own_numbers() -> None:

@@ -16,7 +16,7 @@ from itertools import chain
 from .cards import CARDS, Card, CardSet
 from .phases import MoonScore, Shot
 
-__all__ = ["DealResult", "TrickRecord", "conventional_moon_choice", "pack_tricks"]
+__all__ = ["DealResult", "TrickRecord", "conventional_moon_choice", "moon_totals", "pack_tricks"]
 
 
 @dataclass(frozen=True)
@@ -89,14 +89,41 @@ def pack_tricks(tricks: Iterable[tuple[int, Sequence[int], int]]) -> bytes:
     return bytes(chain.from_iterable([(lead, win, *cards) for lead, cards, win in tricks]))
 
 
-def conventional_moon_choice(scores: Sequence[int], shooter: int, points: int) -> bool:
+def moon_totals(
+    scores: Sequence[int], shooter: int, points: int, others_add: bool, jack: int | None = None
+) -> tuple[int, ...]:
+    """The totals once a moon is scored: everyone else adds ``points``, or the shooter
+    subtracts them; ``jack``, the seat that took the J♦ where it counts, has 10 off on
+    top (whoever it is).
+
+    >>> moon_totals([40, 20, 60, 60], 0, 26, True), moon_totals([40, 20, 60, 60], 0, 26, True, 1)
+    ((40, 46, 86, 86), (40, 36, 86, 86))
+    >>> moon_totals([50, 24, 60, 60], 0, 26, False, jack=0)
+    (14, 24, 60, 60)
+    """
+    if others_add:
+        totals = [s + (0 if i == shooter else points) for i, s in enumerate(scores)]
+    else:
+        totals = [s - (points if i == shooter else 0) for i, s in enumerate(scores)]
+    if jack is not None:
+        totals[jack] -= 10
+    return tuple(totals)
+
+
+def conventional_moon_choice(
+    scores: Sequence[int], shooter: int, points: int, jack: int | None = None
+) -> bool:
     """The convention of source 000: add to the others unless that would not leave the
     shooter alone with the lowest total, in which case subtract.  Returns ``others_add``.
+    ``jack`` is the seat that took the J♦ where it counts (:func:`moon_totals`).
 
     >>> conventional_moon_choice([10, 90, 90, 90], shooter=0, points=26)
     True
     >>> conventional_moon_choice([80, 10, 20, 30], shooter=0, points=26)
     False
+    >>> conventional_moon_choice([50, 24, 60, 60], 0, 26), conventional_moon_choice(
+    ...     [50, 24, 60, 60], 0, 26, jack=0)
+    (False, True)
     """
-    added = [s + (0 if i == shooter else points) for i, s in enumerate(scores)]
+    added = moon_totals(scores, shooter, points, True, jack)
     return all(added[shooter] < s for i, s in enumerate(added) if i != shooter)

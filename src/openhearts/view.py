@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from .cards import Card, CardSet, Suit
 from .phases import Phase
-from .results import TrickRecord
+from .results import TrickRecord, conventional_moon_choice, moon_totals
 from .rules import Rules
 
 __all__ = ["PlayerView"]
@@ -89,6 +89,28 @@ class PlayerView:
     @property
     def players(self) -> int:
         return self.rules.players
+
+    @property
+    def jack_taker(self) -> int | None:
+        """The seat that took the J♦ this deal, where it counts; else None."""
+        if not self.rules.jack_of_diamonds:
+            return None
+        jack = Card.parse("JD")
+        return next((seat for seat, won in enumerate(self.won) if jack in won), None)
+
+    def moon_totals(self, others_add: bool) -> tuple[int, ...]:
+        """The totals once this seat's moon is scored one way or the other, the J♦
+        included (:func:`~openhearts.results.moon_totals`)."""
+        return moon_totals(
+            self.scores, self.seat, self.rules.points_in_play, others_add, self.jack_taker
+        )
+
+    def suggested_moon_choice(self) -> bool:
+        """The conventional choice for this seat's moon, the J♦ included: add to the
+        others unless that would not leave it alone with the lowest total."""
+        return conventional_moon_choice(
+            self.scores, self.seat, self.rules.points_in_play, self.jack_taker
+        )
 
     @property
     def is_my_turn(self) -> bool:

@@ -10,7 +10,7 @@ import random
 from typing import Protocol, runtime_checkable
 
 from ..cards import Card, CardSet
-from ..game import PlayerView, conventional_moon_choice
+from ..game import PlayerView
 
 __all__ = ["Bot", "BaseBot"]
 
@@ -46,7 +46,7 @@ class BaseBot:
         self.rng = random.Random(f"{type(self).__name__}:{seed}")
 
     def choose_moon(self, view: PlayerView) -> bool:
-        return conventional_moon_choice(view.scores, view.seat, view.rules.points_in_play)
+        return view.suggested_moon_choice()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r})"

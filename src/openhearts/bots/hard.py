@@ -441,7 +441,7 @@ class HardBot(BaseBot):
         return f"{self.seed}:{view.deal_number}:{view.seat}"
 
     def choose_moon(self, view: PlayerView) -> bool:
-        return conventional_moon_choice(view.scores, view.seat, view.rules.points_in_play)
+        return view.suggested_moon_choice()
 
     def choose_play(self, view: PlayerView) -> Card:
         legal = view.legal.mask

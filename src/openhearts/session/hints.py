@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from ..cards import Card, CardSet
-from ..game import PlayerView, conventional_moon_choice
+from ..game import PlayerView
 from ..phases import Phase
 
 __all__ = ["Hint", "HintKind", "HintOption", "make_hint", "NoHint", "turn_of"]
@@ -136,15 +136,10 @@ def _moon_hint(view: PlayerView) -> Hint:
     """Both ways, the conventional one first: others add unless that would not leave
     you alone with the lowest total (both ways move you 26 against the others, so
     what decides is who is lowest if the game ends)."""
-    points = view.rules.points_in_play
-    me = view.seat
-    options = []
-    for others_add in (True, False):
-        if others_add:
-            totals = tuple(s + (0 if seat == me else points) for seat, s in enumerate(view.scores))
-        else:
-            totals = tuple(s - (points if seat == me else 0) for seat, s in enumerate(view.scores))
-        options.append(HintOption(others_add=others_add, totals=totals))
-    suggested = conventional_moon_choice(view.scores, me, points)
+    options = [
+        HintOption(others_add=others_add, totals=view.moon_totals(others_add))
+        for others_add in (True, False)
+    ]
+    suggested = view.suggested_moon_choice()
     options.sort(key=lambda option: option.others_add != suggested)
     return Hint(HintKind.MOON, tuple(options), view.seat)

@@ -85,9 +85,8 @@ class DialogsMixin(TableBase):
         game = self.session.game
         points = game.rules.points_in_play
         suggested = game.suggested_moon_choice()
-        me = self.session.human
-        added = [s + (0 if seat == me else points) for seat, s in enumerate(game.scores)]
-        subtracted = [s - (points if seat == me else 0) for seat, s in enumerate(game.scores)]
+        added = list(game.moon_totals(True))
+        subtracted = list(game.moon_totals(False))
 
         def listing(values: list[int]) -> str:
             return ", ".join(f"{n} {v}" for n, v in zip(game.names, values, strict=True))
