@@ -15,6 +15,7 @@ from openhearts.phases import Phase
 from openhearts.record import dumps, loads
 from openhearts.record_schema import schema
 from openhearts.sentences import Style
+from openhearts.sentences import spoken as words
 from openhearts.sentences.advice import hint_line
 from openhearts.sentences.records import deal_summary, review_trick_line
 from openhearts.session import Session, SessionError, SessionInfo
@@ -518,3 +519,28 @@ def test_received_cards_are_marked_until_the_first_card_of_the_deal() -> None:
     game.play(game.legal_plays().cards()[0])
     assert just_received(game.view(0)) == CardSet()
     assert just_received(Game(seed=8).view(0)) == CardSet()  # nothing received yet
+
+
+def test_hearts_are_never_said_broken_where_they_may_be_led_at_any_time() -> None:
+    """Under source 002 the engine counts hearts as broken from the start (for the rule);
+    every face said "Hearts are broken." from the first card. One rule now says what a
+    player would: they may be led at any time."""
+    from openhearts.session.memory import hearts_broken, hearts_sentence
+    from openhearts.web.memory import memory_json
+    from openhearts.web.views import view_json
+
+    game = Game(Rules.preset("source-002"), seed=5)
+    for seat in range(4):
+        game.pass_cards(seat, game.hand(seat).cards()[:3])
+    game.play(game.legal_plays().cards()[0])
+    view = game.view(game.current_player or 0)
+    assert view.hearts_broken  # the engine's flag, for the rule
+    assert not hearts_broken(view) and not memory_aids(view).hearts_broken
+    assert hearts_sentence(view) == "Hearts may be led at any time."
+    assert "Hearts may be led at any time." in words.memory(view)
+    assert "broken" not in words.status(view)
+    state = view_json(view, view.seat)
+    assert state["hearts_broken"] is False and state["hearts_free"] is True
+    assert memory_json(view, view.seat)["hearts_sentence"] == "Hearts may be led at any time."
+    standard = Game(Rules(), seed=5).view(0)
+    assert hearts_sentence(standard) == "Hearts are not broken yet."

@@ -13,6 +13,7 @@ from ..sentences.advice import chosen_line, hint_lines
 from ..sentences.records import deal_summary, review_trick_line
 from ..session import NoHint, SessionError
 from ..session.keys import KEYS, Command, command_for_word
+from ..session.memory import hearts_sentence
 from ..session.outcome import Ending
 from ..session.review import DealReview, deal_reviews, opening_deal
 from ..session.statistics import load_stats
@@ -91,6 +92,8 @@ def show_trick(plain: Table, view: PlayerView) -> None:
     if not view.trick:
         note = ""
         if not view.hearts_broken and any(c.suit is Suit.HEARTS for c in view.hand):
+            # (view.hearts_broken is the rule's flag: true from the start where hearts
+            # may be led at any time, so this never shows there.)
             note = " Hearts are not broken yet."
         plain.say(f"Trick {number}: you lead.{note}")
         return
@@ -185,7 +188,7 @@ def _memory(plain: Table, view: PlayerView) -> None:
         )
     voids = [f"{view.names[v.seat]} has no {v.suit.word}" for v in aids.voids]
     plain.say("Known voids: " + ("; ".join(voids) if voids else "none yet") + ".")
-    plain.say("Hearts are broken." if aids.hearts_broken else "Hearts are not broken yet.")
+    plain.say(hearts_sentence(view))
     taken = ", ".join(f"{plain.who(s)} {p}" for s, p in enumerate(aids.points_taken))
     plain.say(f"Points taken this deal: {taken}.")
 

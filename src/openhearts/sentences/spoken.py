@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 
 from ..cards import Card, CardSet, Suit
 from ..game import GAME_OVER, MOON_CHOICE, PASSING, PLAYING, PlayerView, TrickRecord
-from ..session.memory import known_voids
+from ..session.memory import hearts_broken, hearts_sentence, known_voids
 from ..session.points import card_points as points_of
 from ..session.words import counted, number_word
 
@@ -134,7 +134,7 @@ def status(view: PlayerView, selected: int = 0) -> str:
         return f"{subject(view, view.to_move or 0)} shot the moon and is choosing how it scores."
     assert view.phase == PLAYING
     mover = view.to_move if view.to_move is not None else 0
-    broken = " Hearts are broken." if view.hearts_broken else ""
+    broken = " Hearts are broken." if hearts_broken(view) else ""
     if mover == view.seat:
         if not view.trick:
             text = f"Your turn: {_lead_phrase(view)}."
@@ -278,7 +278,7 @@ def memory(view: PlayerView) -> list[str]:
         sentences.append(f"{view.names[void.seat]} has no {void.suit.word}{shown}.")
     if not voids:
         sentences.append("No one is known to be out of a suit yet.")
-    sentences.append("Hearts are broken." if view.hearts_broken else "Hearts are not broken yet.")
+    sentences.append(hearts_sentence(view))
     taken = ", ".join(f"{who(view, s)} {view.points_taken[s]}" for s in range(view.players))
     sentences.append(f"Points taken this deal: {taken}.")
     return sentences

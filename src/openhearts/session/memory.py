@@ -14,8 +14,17 @@ from typing import NamedTuple
 
 from ..cards import CardSet, Suit
 from ..game import PlayerView
+from ..rules import HeartsBreak
 
-__all__ = ["KnownVoid", "MemoryAids", "memory_aids", "just_received"]
+__all__ = [
+    "KnownVoid",
+    "MemoryAids",
+    "memory_aids",
+    "just_received",
+    "hearts_free",
+    "hearts_broken",
+    "hearts_sentence",
+]
 
 
 class KnownVoid(NamedTuple):
@@ -59,11 +68,32 @@ def memory_aids(view: PlayerView) -> MemoryAids:
         unseen=view.unseen,
         tricks_complete=len(view.tricks),
         voids=tuple(known_voids(view)),
-        hearts_broken=view.hearts_broken,
+        hearts_broken=hearts_broken(view),
         points_taken=view.points_taken,
         still_out_from_pass=still,
         pass_target=view.pass_target,
     )
+
+
+def hearts_free(view: PlayerView) -> bool:
+    """Whether the rules let hearts be led at any time (source 002): then hearts are
+    never "broken", there is nothing to break."""
+    return view.rules.hearts_break is HeartsBreak.NEVER_RESTRICTED
+
+
+def hearts_broken(view: PlayerView) -> bool:
+    """Whether hearts have been broken, as a player says it: never where hearts may be
+    led at any time (the engine counts them as broken from the start there, for the
+    rule; a face saying so would mislead)."""
+    return view.hearts_broken and not hearts_free(view)
+
+
+def hearts_sentence(view: PlayerView) -> str:
+    """``Hearts are broken.``, ``Hearts are not broken yet.`` or, where hearts may be
+    led at any time, ``Hearts may be led at any time.``"""
+    if hearts_free(view):
+        return "Hearts may be led at any time."
+    return "Hearts are broken." if view.hearts_broken else "Hearts are not broken yet."
 
 
 def just_received(view: PlayerView) -> CardSet:

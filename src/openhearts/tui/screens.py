@@ -26,7 +26,7 @@ from ..cards import CardSet, Suit
 from ..game import Game, PlayerView
 from ..sentences.records import takes
 from ..session.keys import KEYS
-from ..session.memory import known_voids
+from ..session.memory import hearts_free, known_voids
 from ..session.names import marked_names
 from ..session.review import DealReview
 from .widgets import FittingFooter
@@ -232,7 +232,10 @@ def memory_text(view: PlayerView) -> Text:
     if not voids:
         text.append("\n  none yet", style="italic")
     text.append("\n\nHearts: ", style="bold")
-    text.append("broken" if view.hearts_broken else "not broken yet")
+    if hearts_free(view):
+        text.append("may be led at any time")
+    else:
+        text.append("broken" if view.hearts_broken else "not broken yet")
     text.append("\n\nPoints taken this deal", style="bold")
     for seat, name in enumerate(marked_names(view.names, view.seat)):
         text.append(f"\n  {name:<14} {view.points_taken[seat]:>3}")

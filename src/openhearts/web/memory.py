@@ -20,7 +20,7 @@ from typing import Any
 
 from ..cards import CardSet, Suit
 from ..game import PlayerView
-from ..session.memory import memory_aids
+from ..session.memory import hearts_broken, hearts_sentence, memory_aids
 from .views import cards_json
 
 __all__ = ["memory_json"]
@@ -39,7 +39,8 @@ def memory_json(view: PlayerView, seat: int | None) -> dict[str, Any]:
                 for other, suits in enumerate(view.voids)
                 for suit in sorted(suits)
             ],
-            "hearts_broken": view.hearts_broken,
+            "hearts_broken": hearts_broken(view),
+            "hearts_sentence": hearts_sentence(view),
             "points_taken": list(view.points_taken),
             "still_out_from_pass": [],
         }
@@ -51,6 +52,7 @@ def memory_json(view: PlayerView, seat: int | None) -> dict[str, Any]:
         "unseen": cards_json(aids.unseen),
         "voids": [[void.seat, void.suit.letter] for void in aids.voids],
         "hearts_broken": aids.hearts_broken,
+        "hearts_sentence": hearts_sentence(view),
         "points_taken": list(aids.points_taken),
         "still_out_from_pass": cards_json(aids.still_out_from_pass),
     }

@@ -38,7 +38,7 @@ from ..game import (
     PlayerView,
     TrickRecord,
 )
-from ..session.memory import just_received
+from ..session.memory import hearts_broken, hearts_free, just_received
 from ..session.names import NAME_CHARS, clean_name
 from ..session.points import card_points
 
@@ -100,7 +100,9 @@ def view_json(view: PlayerView, seat: int | None) -> dict[str, Any]:
         "hand_sizes": list(view.hand_sizes),
         "won": [cards_json(w) for w in view.won],
         "points_taken": list(view.points_taken),
-        "hearts_broken": view.hearts_broken,
+        # As a player says it (never where hearts may be led at any time), one rule.
+        "hearts_broken": hearts_broken(view),
+        "hearts_free": hearts_free(view),
         "voids": [sorted(Suit(s).letter for s in v) for v in view.voids],
         "scores": list(view.scores),
         "deal_points": [list(p) for p in view.deal_points],

@@ -28,7 +28,8 @@ function memoryFacts() {
   }
   return {
     played: (memory.played || []).length, suits, voids,
-    heartsBroken: Boolean(memory.hearts_broken), points: memory.points_taken || [],
+    // The server's sentence: one rule with the other faces (source 002 has no "broken").
+    hearts: memory.hearts_sentence || "", points: memory.points_taken || [],
     stillOut: [...(memory.still_out_from_pass || [])].sort(byIndex),
   };
 }
@@ -66,7 +67,7 @@ function memorySentence() {
     }
   });
   if (!voids) parts.push("No voids known.");
-  parts.push(facts.heartsBroken ? "Hearts are broken." : "Hearts are not broken.");
+  if (facts.hearts) parts.push(facts.hearts);
   const stillOut = stillOutSentence(facts);
   if (stillOut) parts.push(stillOut);
   const points = facts.points.map((p, seat) => `${whoOf(seat)} ${p}`);
@@ -114,8 +115,7 @@ export function renderPlayed() {
   });
   if (!voidItems.length) voidItems.push(h("li", { class: "muted", text: "None known yet." }));
   $("played-voids").replaceChildren(...voidItems);
-  $("played-hearts").textContent = facts.heartsBroken
-    ? "Hearts are broken." : "Hearts are not broken yet.";
+  $("played-hearts").textContent = facts.hearts;
   $("played-passed").textContent = stillOutSentence(facts);
   $("played-passed").hidden = !facts.stillOut.length;
   $("played-points").replaceChildren(...facts.points.map((p, seat) => h("li", {

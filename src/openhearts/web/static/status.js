@@ -55,7 +55,7 @@ export function statusText() {
         if ((s.tricks || []).length === 0) {
           return `${prefix}Your lead: the ${cardName(s.legal[0] || "2C")} starts the deal.`;
         }
-        const unbroken = s.hearts_broken ? "" : " (hearts are not broken yet)";
+        const unbroken = s.hearts_broken || s.hearts_free ? "" : " (hearts are not broken yet)";
         return `${prefix}Your lead: play any highlighted card${unbroken}.`;
       }
       const led = trick[0][1][1];
