@@ -101,6 +101,17 @@ class Console:
         return self.out.getvalue()
 
 
+@pytest.mark.parametrize("seed", ["2", "3", "4"])
+def test_the_end_of_the_game_is_said_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: str
+) -> None:
+    """When your own card ended the game, "Game over" was said twice."""
+    console = Console(monkeypatch, player=lambda transcript: "g")  # the computer plays for you
+    argv = ("--seed", seed, "--end-score", "10", "--level", "random")
+    assert run_plain(parse_args(*argv, "--save", str(tmp_path / "g.json"))) == 0
+    assert console.text.count("Game over after") == 1, console.text[-600:]
+
+
 def test_full_game_to_the_winner(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     console = Console(monkeypatch)

@@ -211,9 +211,14 @@ def test_shot_lines() -> None:
     plain_result = game.results[0]
     names = ["Ann", "Bob", "Cy", "Di"]
     assert shot_line(names, game.rules, plain_result) is None
-    sun = dataclasses.replace(plain_result, shooter=1, shot=Shot.SUN)
+    sun = dataclasses.replace(plain_result, shooter=1, shot=Shot.SUN, points=(26, -26, 26, 26))
     assert shot_line(names, Rules.preset("source-003"), sun) == (
         "Bob shot the sun (took every trick): Bob -26, everyone else +26."
+    )
+    # With the J♦ counting, the sun's shooter took it too: 10 more off, as scored.
+    jack = dataclasses.replace(sun, points=(26, -36, 26, 26))
+    assert shot_line(names, Rules.preset("source-003", jack_of_diamonds=True), jack) == (
+        "Bob shot the sun (took every trick): Bob -36, everyone else +26."
     )
     moon = dataclasses.replace(plain_result, shooter=2, shot=Shot.MOON)
     assert shot_line(names, game.rules, moon) == (

@@ -149,7 +149,7 @@ class PlainSession:
                 self.table.slot.save_to(self.session, self.table.slot.path)
             return
         events = session.step()
-        self.table.tell(e for e in events if not isinstance(e, GameOver))
+        self.table.tell(events)
 
     def finish(self, save_record: bool = True) -> None:
         game = self.game

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..sentences.events import Narrator
 from ..session import Session
-from ..session.events import DealScored, DealStarted, Event, MoonPending, TrickTaken
+from ..session.events import DealScored, DealStarted, Event, GameOver, MoonPending, TrickTaken
 from ..session.names import marked_names
 from ..session.saving import SessionInfo
 from .console import Console
@@ -53,6 +53,9 @@ class Table:
                 continue
             if isinstance(event, MoonPending) and event.seat == self.me:
                 # The moon prompt says it, with the choices.
+                continue
+            if isinstance(event, GameOver):
+                # The end of the game says it, once, with the history of the deals.
                 continue
             for line in narrator.lines(event):
                 self.say(line)

@@ -85,7 +85,9 @@ def shot_line(names: Sequence[str], rules: Rules, result: DealResult) -> str | N
     who = names[result.shooter]
     total = rules.points_in_play
     if result.shot == Shot.SUN:
-        return f"{who} shot the sun (took every trick): {who} -{total}, everyone else +{total}."
+        # The shooter's own figure as scored: the J♦, where it counts, is 10 more off.
+        own = result.points[result.shooter]
+        return f"{who} shot the sun (took every trick): {who} {own}, everyone else +{total}."
     if result.moon_choice is not None:
         subtract = result.moon_choice == "subtract"
     else:
