@@ -184,6 +184,15 @@ def test_long_announcements_wrap_in_the_log(tmp_path: Path) -> None:
             wrapped = [strip.text for strip in log.lines[before:]]
             assert len(wrapped) > 1
             assert " ".join(line.strip() for line in wrapped).endswith("to its very end.")
+            # Each line fits the log: none runs under the scrollbar (min_width was 78).
+            room = log.scrollable_content_region.width
+            assert all(strip.cell_length <= room for strip in log.lines[before:]), room
+            # PageUp shows it from its start; PageDown goes back to the end.
+            top = log.scroll_y
+            await pilot.press("pageup")
+            assert log.scroll_y < top
+            await pilot.press("pagedown")
+            assert log.scroll_y == top
 
     asyncio.run(run())
 

@@ -58,8 +58,10 @@ def keys_help() -> Group:
 
     playing = [
         ("← → ↑ ↓", "move along your hand (↑ ↓: next / previous suit)"),
+        ("Home, End", "the first or last card of your hand"),
         ("Enter, Space", "play the card (or choose it to pass); a click does the same"),
         ("Q K A J 7 8 9", "start typing a card at once; Ctrl+Z undo"),
+        ("PgUp, PgDn", "scroll the announcements log back and on"),
     ]
     keys = []
     for entry in KEYS:

@@ -54,6 +54,9 @@ class TableScreen(KeysMixin, HandMixin, DialogsMixin):
         _bind(Command.READ_HAND),
         _bind(Command.NEW_GAME),
         Binding("slash", "type_card('')", show=False),
+        # The log is not in the focus order (the hand keeps the keys): these scroll it.
+        Binding("pageup", "scroll_log(-1)", show=False),
+        Binding("pagedown", "scroll_log(1)", show=False),
         *(Binding(key, f"type_card('{key}')", show=False) for key in "qkaj789"),
         _bind(Command.CLEAR),
     ]

@@ -137,7 +137,8 @@ class TableBase(Screen[None]):
                 yield StatusLine(id="status")
                 yield Button("Pass ▸", id="pass-button", variant="primary")
             # Wrapped, so a long announcement is read whole, not cut at the edge.
-            yield RichLog(id="log", max_lines=500, wrap=True, markup=False)
+            # min_width 1: its default, 78, wrapped lines wider than the log at 80 columns.
+            yield RichLog(id="log", max_lines=500, wrap=True, markup=False, min_width=1)
         yield FittingFooter()
 
     def on_mount(self) -> None:

@@ -92,6 +92,15 @@ class KeysMixin(TableBase):
             names = [words.subject(view, seat) for seat in range(view.players)]
             self.say([hint_line(hint, SPOKEN, names)])
 
+    def action_scroll_log(self, pages: int) -> None:
+        """PageUp and PageDown: the announcements log a page back or on (a long hint at
+        80×24 is taller than the log)."""
+        log = self.query_one("#log")
+        log.scroll_to(
+            y=log.scroll_y + pages * max(1, log.scrollable_content_region.height),
+            animate=False,
+        )
+
     def action_read_table(self) -> None:
         self.say([words.table(self.session.view())])
 
