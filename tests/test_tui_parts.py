@@ -502,3 +502,34 @@ def test_the_help_lists_every_key_and_wraps_in_its_column() -> None:
     # A description that wraps goes on under itself, not under the keys.
     wrapped = [line for line in lines if line and not line[:15].strip()]
     assert wrapped and all(line[16:17].strip() for line in wrapped), wrapped
+
+
+def test_a_panel_keeps_its_cards_won_line_with_large_figures() -> None:
+    """14 points this deal with a total of 120 made the points line wrap, and the line
+    of cards won (who took the Q♠) left the panel; a panel with no cards left said
+    " 0 cards" with a space before it."""
+    import asyncio
+
+    from textual.app import App, ComposeResult
+
+    from openhearts.tui.widgets import SeatInfo, SeatPanel
+
+    class Panels(App[None]):
+        CSS = "SeatPanel { width: 25; height: 4; padding: 0 1; }"
+
+        def compose(self) -> ComposeResult:
+            yield SeatPanel(1, id="one")
+
+    async def run() -> list[str]:
+        app = Panels()
+        async with app.run_test(size=(40, 8)) as pilot:
+            panel = app.query_one(SeatPanel)
+            won = CardSet.parse("QS 2H 3H 4H 5H 6H 7H 8H 9H TH AS")
+            panel.show(SeatInfo(1, "Bartholomew", 0, 14, 120, won, 3))
+            await pilot.pause()
+            return [strip.text.rstrip() for strip in panel.render_lines(panel.region.reset_offset)]
+
+    lines = asyncio.run(run())
+    assert lines[1].strip() == "0 cards", lines
+    assert lines[2].strip() == "deal 14 · total 120", lines
+    assert lines[3].strip().startswith("won 3 tricks: Q♠ ♥×9"), lines

@@ -475,6 +475,10 @@ class SeatPanel(Widget):
         if info.passed and not info.you:
             head.append(" · passed", style=Style(italic=True))
         points_line = f"{info.taken} this deal · {info.total} total"
+        if not info.you and len(points_line) > self.content_size.width:
+            # Two- and three-digit figures: the short form, rather than a wrapped line
+            # pushing the cards won out of the panel.
+            points_line = f"deal {info.taken} · total {info.total}"
         won = won_summary(info.won, info.tricks, info.jack)
         if info.you:
             head.append(f" · {points_line} · {won}")
@@ -486,8 +490,9 @@ class SeatPanel(Widget):
             return Text("\n").join([head, Text(f"{points_line} · {won}")])
         # As many card backs as leave the count in sight (13 at the usual width).
         room = self.content_size.width - len(cards) - 1
-        backs = Text("▮" * max(0, min(info.cards, 13, room)), style=Style(color="#7f9ee8"))
-        backs.append(f" {cards}")
+        shown = max(0, min(info.cards, 13, room))
+        backs = Text("▮" * shown, style=Style(color="#7f9ee8"))
+        backs.append(f" {cards}" if shown else cards)
         lines = Text("\n").join([head, backs, Text(f"{points_line}\n{won}")])
         return lines
 
