@@ -123,8 +123,19 @@ def test_typed_passes_take_only_held_cards(tmp_path: Path) -> None:
             await pilot.press("slash")
             entry.value = " ".join(str(card) for card in view.hand.cards()[-2:])
             await pilot.press("enter")
-            assert screen.message.startswith("Pass exactly three cards; you named four")
+            assert screen.message == (
+                "You have already chosen two cards: name one more to pass three, not two."
+            )
             assert set(screen.chosen) == set(held)
+            # With three chosen, one more typed is refused as Enter on a fourth card is.
+            await pilot.press("slash")
+            entry.value = str(view.hand.cards()[-3])
+            await pilot.press("enter")
+            assert len(screen.chosen) == 3
+            await pilot.press("slash")
+            entry.value = str(view.hand.cards()[-1])
+            await pilot.press("enter")
+            assert screen.message.startswith("You have already chosen three cards: press P")
 
     asyncio.run(run())
 

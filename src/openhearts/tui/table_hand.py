@@ -8,7 +8,7 @@ from ..cards import Card, CardParseError, CardSet, parse_cards
 from ..phases import Phase
 from ..session import SessionError
 from ..session.checks import pass_problem, repeat_problem
-from ..session.words import as_sentence, counted
+from ..session.words import as_sentence, counted, number_word
 from .table_base import TableBase
 from .widgets import HandView
 
@@ -157,6 +157,20 @@ class HandMixin(TableBase):
         count = view.rules.cards_passed
         wanted = [*(c for c in self.chosen if c not in cards), *cards]
         problem = pass_problem(view, wanted) if len(wanted) >= count else None
+        chosen = len(self.chosen)
+        if len(wanted) > count and len(cards) <= count and chosen:
+            # Typed on top of cards already chosen: say so, as Enter on a card does.
+            if chosen >= count:
+                problem = (
+                    f"You have already chosen {counted(chosen, 'card')}: press P to pass "
+                    "them, or unchoose one first."
+                )
+            else:
+                problem = (
+                    f"You have already chosen {counted(chosen, 'card')}: name "
+                    f"{number_word(count - chosen)} more to pass {number_word(count)}, "
+                    f"not {number_word(len(cards))}."
+                )
         if problem is None:
             held = [c for c in cards if c not in view.hand]
             problem = f"You do not hold the {held[0].pretty}." if held else repeat_problem(cards)
