@@ -457,6 +457,12 @@ def test_speaker_runs_the_command_in_order(tmp_path: Path) -> None:
     broken.close(wait=10)
     assert broken.problem is not None and not broken.active
     assert not Speaker("  ").active
+    # A command that runs and fails (no sound device) is switched off too, saying why.
+    failing = Speaker("sh -c 'echo no audio device >&2; exit 3'")
+    failing.say("hello")
+    failing.close(wait=10)
+    assert failing.problem == "the speech command 'sh' failed (exit code 3): no audio device"
+    assert not failing.active
 
 
 def test_a_six_player_score_sheet_fits_80_columns_with_names_told_apart() -> None:

@@ -50,11 +50,11 @@ class Speaker:
                 return
             self._speaking = True
             try:
-                subprocess.run(
+                done = subprocess.run(
                     [*self.words, sentence],
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
+                    stderr=subprocess.PIPE,
                     timeout=30,
                     check=False,
                 )
@@ -63,6 +63,16 @@ class Speaker:
                 return
             finally:
                 self._speaking = False
+            if done.returncode != 0:
+                # It runs but cannot speak (no sound device, a wrong option): every
+                # sentence would fail alike, so it is switched off, saying why.
+                said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+                reason = f": {said[-1][:80]}" if said else ""
+                self.problem = (
+                    f"the speech command {self.words[0]!r} failed "
+                    f"(exit code {done.returncode}){reason}"
+                )
+                return
 
     def close(self, wait: float = 0.0) -> None:
         """Stop after what is queued; ``wait`` seconds at most for it to be said."""
