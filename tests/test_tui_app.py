@@ -755,6 +755,15 @@ def test_resuming_a_finished_game_shows_the_result(tmp_path: Path) -> None:
             await pilot.press("escape")
             await pilot.press("u")
             assert table(app).message == "The game is over: there is nothing to undo."
+            # Game over, then Options: Escape goes back to the finished table (there was
+            # no way back but Start game or Quit).
+            table(app).show_game_over()
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            app.screen.query_one("#choice-options").press()
+            await settle(pilot, lambda: isinstance(app.screen, OptionsScreen))
+            await pilot.press("escape")
+            await settle(pilot, lambda: app.screen is table(app))
+            assert table(app).session.game.is_over
 
     asyncio.run(run())
 

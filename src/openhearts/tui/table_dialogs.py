@@ -77,7 +77,8 @@ class DialogsMixin(TableBase):
         if choice == "again":
             self.hearts.start_game(self.hearts.settings)
         elif choice == "options":
-            self.hearts.show_options(in_game=False)
+            # With a way back to the finished table (Escape), not only Start or Quit.
+            self.hearts.show_options(in_game=True)
         elif choice == "quit":
             self.app.exit(0)
 
