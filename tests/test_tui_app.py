@@ -16,7 +16,7 @@ import pytest
 from rich.text import Text
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import Footer, Input, RichLog, Static
+from textual.widgets import Button, Footer, Input, RichLog, Static
 from textual.widgets._footer import FooterKey
 
 from openhearts import Action, Card, CardSet, Game, Rules
@@ -759,7 +759,7 @@ def test_resuming_a_finished_game_shows_the_result(tmp_path: Path) -> None:
             # no way back but Start game or Quit).
             table(app).show_game_over()
             await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
-            app.screen.query_one("#choice-options").press()
+            app.screen.query_one("#choice-options", Button).press()
             await settle(pilot, lambda: isinstance(app.screen, OptionsScreen))
             await pilot.press("escape")
             await settle(pilot, lambda: app.screen is table(app))
