@@ -676,6 +676,9 @@ def test_typed_card_and_dialog_keys(tmp_path: Path) -> None:
                 await settle(pilot, lambda: app.screen is screen)
                 await pilot.press(key)
                 assert isinstance(app.screen, kind), key
+                if key == "d" and not screen.session.game.results:
+                    # Only a Total row yet: a listener is told so, not left in silence.
+                    assert app.announcements[-1].startswith("No deal has been finished yet.")
                 await pilot.press("escape")
             await pilot.press("o")
             assert isinstance(app.screen, OptionsScreen)

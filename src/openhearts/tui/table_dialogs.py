@@ -192,6 +192,11 @@ class DialogsMixin(TableBase):
         game = self.session.game
         if game.results:
             self.hearts.announce(words.scores(self.session.view()))
+        else:
+            # The sheet has only its Total row yet: a listener is told as much.
+            self.hearts.announce(
+                "No deal has been finished yet. " + words.scores(self.session.view())
+            )
         if game.is_over:
             self.show_game_over()
             return
