@@ -333,3 +333,43 @@ def test_the_options_say_what_the_chosen_level_does(tmp_path: Path) -> None:
             assert screen.read_settings(None).level == "expert"
 
     asyncio.run(run())
+
+
+def test_dialogs_refit_on_resize_and_keep_their_buttons_in_sight(tmp_path: Path) -> None:
+    """A dialog opened wide and then squeezed is sized again (its text was cropped and
+    Close went off screen); at 50 columns the three buttons of "New game?" stand one
+    above the other, each in sight; Tab stops on a dialog's body only when it scrolls."""
+
+    def inside(app: HeartsApp, selector: str) -> bool:
+        region = app.screen.query_one(selector).region
+        width, height = app.size
+        return bool(region.width) and region.right <= width and region.bottom <= height
+
+    async def run() -> None:
+        app = make_app(tmp_path, seed=1)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            await pilot.press("question_mark")
+            await settle(pilot)
+            await pilot.resize_terminal(60, 20)
+            await settle(pilot)
+            await pilot.pause()
+            dialog = app.screen.query_one(".dialog").region
+            assert dialog.right <= 60 and inside(app, "#close"), dialog
+            assert app.screen.query_one(".dialog-body").can_focus  # help scrolls here
+            await pilot.press("escape")
+            await settle(pilot, lambda: app.screen is table(app))
+            await pilot.press("d")  # a sheet with one row: nothing to scroll
+            await settle(pilot)
+            await pilot.pause()
+            assert not app.screen.query_one(".dialog-body").can_focus
+            await pilot.press("escape")
+            await settle(pilot, lambda: app.screen is table(app))
+            await pilot.resize_terminal(50, 15)
+            await pilot.press("n")
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            await pilot.pause()
+            for button in ("#choice-new", "#choice-options", "#choice-cancel"):
+                assert inside(app, button), button
+
+    asyncio.run(run())

@@ -9,7 +9,7 @@ in plain sentences through the announcements (see :meth:`HeartsApp.announce`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, TypeVar
 
 from rich.console import Group, RenderableType
 from rich.measure import Measurement
@@ -163,6 +163,37 @@ def won_cards_text(game: Game, human: int, seats: Sequence[int]) -> Text:
     return text
 
 
+ResultT = TypeVar("ResultT")
+
+
+def buttons_width(labels: Sequence[str]) -> int:
+    """Columns a row of buttons needs: each at least 16 (its label, padding and
+    border), with a margin of one on each side."""
+    return sum(max(16, len(label) + 6) + 2 for label in labels)
+
+
+class FittedDialog(ModalScreen[ResultT]):
+    """A dialog sized to its contents (:func:`fit_width`), again whenever the terminal
+    is resized; its body takes the focus (Tab) only when it has something to scroll."""
+
+    _fitted: tuple[RenderableType, int] | None = None
+
+    def fit(self, body: RenderableType, least: int = 0) -> None:
+        self._fitted = (body, least)
+        fit_width(self, body, least)
+        # Buttons that cannot stand in a row on this screen stand one above the other.
+        self.query_one(".dialog").set_class(least > self.app.size.width - 4, "stacked")
+        self.call_after_refresh(self._scrolls_or_not)
+
+    def on_resize(self) -> None:
+        if self._fitted is not None:
+            self.fit(*self._fitted)
+
+    def _scrolls_or_not(self) -> None:
+        for body in self.query(".dialog-body"):
+            body.can_focus = body.max_scroll_y > 0
+
+
 def fit_width(screen: ModalScreen[Any], body: RenderableType, least: int = 0) -> None:
     """Size a dialog to its contents, at least ``least`` columns for its buttons (at most
     the screen's width less a margin)."""
@@ -244,7 +275,7 @@ def memory_text(view: PlayerView) -> Text:
     return text
 
 
-class InfoScreen(ModalScreen[None]):
+class InfoScreen(FittedDialog[None]):
     """A box of information with a Close button."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -269,7 +300,7 @@ class InfoScreen(ModalScreen[None]):
         yield FittingFooter()
 
     def on_mount(self) -> None:
-        fit_width(self, self.body)
+        self.fit(self.body)
         self.query_one("#close", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -280,7 +311,7 @@ class InfoScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class ChoiceScreen(ModalScreen[str]):
+class ChoiceScreen(FittedDialog[str]):
     """A question with buttons; dismisses with the chosen button's id.
 
     Escape chooses ``cancel`` (the last button, unless told otherwise), and the footer
@@ -327,10 +358,8 @@ class ChoiceScreen(ModalScreen[str]):
         yield FittingFooter()
 
     def on_mount(self) -> None:
-        # Each button is at least 16 columns (its label, padding and border), with a
-        # margin of one on each side: the row of buttons must fit whole.
-        buttons = sum(max(16, len(label) + 6) + 2 for _, label in self.choices)
-        fit_width(self, self.body, least=buttons + 4)
+        # The row of buttons must fit whole.
+        self.fit(self.body, least=buttons_width([label for _, label in self.choices]) + 4)
         self.query_one(f"#choice-{self.focus_id}", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -356,7 +385,7 @@ class MoonChoiceScreen(ChoiceScreen):
     ]
 
 
-class ReviewScreen(ModalScreen[None]):
+class ReviewScreen(FittedDialog[None]):
     """The tricks of the game (``L``), one deal at a time: it opens at the deal whose
     last trick is the last one played; ← and → (or the buttons) show the deal before
     and after, and say its summary."""
@@ -406,7 +435,7 @@ class ReviewScreen(ModalScreen[None]):
         self.query_one("#review-body", Static).update(body)
         self.query_one("#previous", Button).disabled = self.shown == 0
         self.query_one("#next", Button).disabled = self.shown == len(self.deals) - 1
-        fit_width(self, body)
+        self.fit(body, least=buttons_width(["Previous deal", "Next deal", "Close"]) + 4)
 
     def action_step(self, by: int) -> None:
         wanted = self.shown + by
