@@ -304,7 +304,7 @@ def test_the_footer_shows_only_whole_keys_and_always_help(tmp_path: Path) -> Non
     asyncio.run(run())
 
 
-@pytest.mark.parametrize("players", [4, 6])
+@pytest.mark.parametrize("players", [3, 4, 6])
 @pytest.mark.parametrize("size", [(50, 15), (60, 20), (80, 22)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_small_terminal_keeps_the_hand_the_trick_and_the_status_in_sight(
     tmp_path: Path, players: int, size: tuple[int, int]
@@ -327,6 +327,9 @@ def test_a_small_terminal_keeps_the_hand_the_trick_and_the_status_in_sight(
             assert footer.y == height - 1
             assert status.height == 2 and status.bottom <= footer.y
             assert hand.height >= 5 and hand.bottom <= status.y, (hand, status)
+            # Every card of the hand in sight (17 with three players), none off the edge.
+            view = screen.query_one(HandView)
+            assert view._positions()[-1] + view._geometry()[1] <= width
             assert me.height == 1 and me.bottom <= hand.y
             trick = screen.query_one(TrickView).region
             assert trick.height >= 4 and trick.width >= 16, trick

@@ -241,8 +241,12 @@ class HandView(CanvasWidget, can_focus=True):
             if count <= 1:
                 return large, width, width + 1
             room = (self.size.width - width - 1) // (count - 1)
-            if room >= least or not large:
-                return large, width, max(least, min(width + 1, room))
+            if room >= least:
+                return large, width, min(width + 1, room)
+            if not large:
+                # Seventeen cards (three players) at 50 columns: two columns each still
+                # show the rank, where three would run off the edge.
+                return large, width, max(2, room)
         raise AssertionError("unreachable")
 
     def _positions(self) -> list[int]:
