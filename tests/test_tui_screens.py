@@ -373,3 +373,31 @@ def test_dialogs_refit_on_resize_and_keep_their_buttons_in_sight(tmp_path: Path)
                 assert inside(app, button), button
 
     asyncio.run(run())
+
+
+def test_game_over_at_80x24_shows_the_totals_and_statistics(tmp_path: Path) -> None:
+    """After a long game the deals filled the dialog at 80×24 and the totals and your
+    statistics were below the fold; they now come first, the deals scroll below."""
+    from openhearts import Game, Rules
+    from openhearts.bots import act, make_bot
+    from openhearts.record import save
+    from openhearts.tui.storage import Settings, Storage
+
+    game = Game(Rules.preset("standard"), seed=2, names=["You", "W", "N", "E"])
+    bots = [make_bot("random", seed=s) for s in range(4)]
+    while not game.is_over:
+        seat = game.to_act()[0]
+        act(game, seat, bots[seat])
+    assert len(game.results) >= 5
+    path = tmp_path / "done.json"
+    save(game, str(path))
+
+    async def run() -> None:
+        app = HeartsApp(Storage(tmp_path), Settings(speed="off"), resume=str(path))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            await pilot.pause()
+            text = screen_text(app)
+            assert "Total" in text and "Your statistics" in text, text
+
+    asyncio.run(run())

@@ -86,11 +86,14 @@ def keys_help() -> Group:
 _SHORT_COMPASS: Final = {"Southwest": "SW", "Northwest": "NW", "Northeast": "NE", "Southeast": "SE"}
 
 
-def score_table(game: Game, human: int, room: int | None = None) -> Table:
+def score_table(
+    game: Game, human: int, room: int | None = None, totals_first: bool = False
+) -> Table:
     """Every finished deal's points and the totals, the lowest total marked.
 
     ``room``: the columns the sheet may take; a sheet wider leaves out the pass
-    directions and writes the compass names short (SW, NE).
+    directions and writes the compass names short (SW, NE).  ``totals_first``: the
+    totals above the deals, where a short screen shows them without scrolling.
     """
     names = marked_names(game.names, human)
     # Each column: the heading or a number with its mark, and three of padding and rule.
@@ -116,6 +119,16 @@ def score_table(game: Game, human: int, room: int | None = None) -> Table:
     def row(deal: str, passing: str, cells: Sequence[str | Text]) -> None:
         table.add_row(*([deal or passing] if narrow else [deal, passing]), *cells)
 
+    low = min(game.scores)
+    totals: list[str | Text] = []
+    for seat, value in enumerate(game.scores):
+        style = Style(bold=True, color="green") if value == low else Style(bold=True)
+        total = number(value, " ◀" if value == low else "  ", seat)
+        total.stylize(style)
+        totals.append(total)
+    if totals_first:
+        row("", "Total", totals)
+        table.add_section()
     if any(start):
         row("", "start", [number(v, seat=s) for s, v in enumerate(start)])
     for result in game.results:
@@ -126,15 +139,9 @@ def score_table(game: Game, human: int, room: int | None = None) -> Table:
                 mark = " ☾" if result.shot != "sun" else " ☀"
             cells.append(number(points, mark, seat))
         row(str(result.number + 1).rjust(4), result.pass_direction, cells)
-    low = min(game.scores)
-    totals: list[str | Text] = []
-    for seat, value in enumerate(game.scores):
-        style = Style(bold=True, color="green") if value == low else Style(bold=True)
-        total = number(value, " ◀" if value == low else "  ", seat)
-        total.stylize(style)
-        totals.append(total)
-    table.add_section()
-    row("", "Total", totals)
+    if not totals_first:
+        table.add_section()
+        row("", "Total", totals)
     return table
 
 

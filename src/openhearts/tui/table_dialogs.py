@@ -58,10 +58,10 @@ class DialogsMixin(TableBase):
         stats = self.final_stats or self.hearts.storage.load_stats()
         body = Text(f"{headline}\n", style="bold")
         body.append(f"Winner{'s' if len(game.winners) > 1 else ''}: {winners}\n")
+        # The totals and your statistics first: at 80×24 the deals below them scroll.
+        body.append(Text.assemble(("Your statistics: ", "bold"), stats.summary(), "\n"))
         group = Group(
-            body,
-            score_table(game, session.human, self.app.size.width - 12),
-            Text.assemble(("Your statistics: ", "bold"), stats.summary()),
+            body, score_table(game, session.human, self.app.size.width - 12, totals_first=True)
         )
         self.app.push_screen(
             ChoiceScreen(
