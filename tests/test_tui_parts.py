@@ -161,6 +161,11 @@ def test_status_lines_say_what_to_do() -> None:
     assert words.status(view) == (
         "Pass three cards to the left, to West: select them, then press P."
     )
+    # The count comes before anything a narrow status line would cut.
+    assert words.status(view, 1) == "Pass three cards to the left, to West: 1 of 3 chosen."
+    assert (
+        words.status(view, 3) == "Pass three cards to the left, to West: all three chosen, press P."
+    )
     for seat in range(4):
         game.pass_cards(seat, game.hand(seat).cards()[:3])
     view = game.view(0)

@@ -122,11 +122,14 @@ def status(view: PlayerView, selected: int = 0) -> str:
     if view.phase == PASSING:
         count = view.rules.cards_passed
         if view.passed is None:
-            chosen = f" ({selected} chosen)" if selected else ""
-            return (
-                f"Pass {counted(count, 'card')} {pass_phrase(view)}: "
-                f"select them, then press P.{chosen}"
-            )
+            # The count before the rest: a narrow status line cuts the end of it.
+            if not selected:
+                then = "select them, then press P."
+            elif selected < count:
+                then = f"{selected} of {count} chosen."
+            else:
+                then = f"all {number_word(count)} chosen, press P."
+            return f"Pass {counted(count, 'card')} {pass_phrase(view)}: {then}"
         return "Waiting for the others to pass."
     if view.phase == MOON_CHOICE:
         if view.to_move == view.seat:
