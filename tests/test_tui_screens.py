@@ -401,3 +401,26 @@ def test_game_over_at_80x24_shows_the_totals_and_statistics(tmp_path: Path) -> N
             assert "Total" in text and "Your statistics" in text, text
 
     asyncio.run(run())
+
+
+def test_the_welcome_is_shown_from_its_start(tmp_path: Path) -> None:
+    """At 80×24 the log showed the welcome from its second line and the status line's
+    second line was blank; below 24 rows, with no log, "Press ? for the keys" was never
+    seen.  Now the log shows it from its start and the status line repeats it."""
+
+    async def run(size: tuple[int, int]) -> None:
+        app = make_app(tmp_path / f"{size[1]}", seed=1)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            await pilot.pause()
+            screen = table(app)
+            assert screen.message.startswith("New game: ") and "Press ? for the keys" in (
+                screen.message
+            )
+            if size[1] >= 24:
+                log = screen.query_one("#log", RichLog)
+                shown = [strip.text for strip in log.render_lines(log.region.reset_offset)]
+                assert shown[0].strip().startswith("New game: "), shown
+
+    asyncio.run(run((80, 24)))
+    asyncio.run(run((80, 22)))

@@ -145,8 +145,14 @@ class TableBase(Screen[None]):
         self.query_one("#entry", Input).display = False
         log = self.query_one("#log", RichLog)
         log.can_focus = False
-        for sentence in self.hearts.announcements[-50:]:
+        earlier = self.hearts.announcements[-50:]
+        for sentence in earlier[:-1]:
             log.write(sentence)
+        if earlier:
+            # The latest (the welcome, with its "Press ? for the keys") is shown from its
+            # start once the log has its size, and repeated on the status line.
+            self.call_after_refresh(self.log_line, earlier[-1])
+            self.message = earlier[-1]
         self.query_one(HandView).focus()
         self.refresh_table()
         if self.session.game.is_over:
