@@ -436,6 +436,16 @@ def test_cards_are_drawn_with_shapes_as_well_as_colours() -> None:
     strips = canvas.strips(Style(bgcolor="green"))
     assert [strip.text for strip in strips] == lines
     assert all(strip.cell_length == 11 for strip in strips)
+    # A card just received keeps a mark of its own under the cursor, without colour too.
+    received = Canvas(11, 4)
+    draw_card(received, 0, 0, Card.parse("TH"), CardLook(new=True))
+    draw_card(received, 6, 0, Card.parse("QS"), CardLook(new=True, cursor=True))
+    assert received.text().plain.splitlines() == [
+        "╔═══╗ ┏━━━┓",
+        "║10•║ ┃Q •┃",
+        "║ ♥ ║ ┃ ♠ ┃",
+        "╚═══╝ ┗━━━┛",
+    ]
 
 
 def test_layout_sides_and_won_summary() -> None:

@@ -152,6 +152,9 @@ def draw_card(
     rank = card.rank.shown
     inner = 5 if large else 3
     rows = [f"{rank:<{inner}}", f"{card.suit.symbol:^{inner}}"]
+    if look.new:
+        # Marked inside too: under the cursor the heavy border replaces the double one.
+        rows[0] = rows[0][:-1] + "•"
     if large:
         rows.append(f"{rank:>{inner}}")
     canvas.put(x, y, border[0] + border[1] * inner + border[2], edge)
