@@ -338,8 +338,9 @@ def test_undoing_a_pass_counts_the_cards_played_not_the_others_passes() -> None:
     assert session.game.phase == "passing"
 
 
-def test_session_plays_refuses_and_undoes() -> None:
-    session = Session.new(Rules.preset("standard"), 9, table_names(4, "You"), level="random")
+@pytest.mark.parametrize("seed", [9, 11])  # the first card forced, and a real choice
+def test_session_plays_refuses_and_undoes(seed: int) -> None:
+    session = Session.new(Rules.preset("standard"), seed, table_names(4, "You"), level="random")
     me = session.human
     with pytest.raises(IllegalActionError, match="choose the cards to pass first"):
         session.play(me, "2C")
@@ -362,7 +363,13 @@ def test_session_plays_refuses_and_undoes() -> None:
         session.apply_decision(session.decide(seat))
         if session.human_to_act():
             break
-    assert spoken(session, session.undo())[0].startswith(f"Taken back: your {card.name}")
+    taken_back = spoken(session, session.undo())[0]
+    if len(view.legal) == 1:
+        # The first card was the only one legal, no choice: the pass goes back with it.
+        assert taken_back.startswith("Taken back: your pass of ") and card.name in taken_back
+        assert session.game.phase == "passing"
+        return
+    assert taken_back.startswith(f"Taken back: your {card.name}")
     assert len(session.game.actions) == before
     illegal = [c for c in view.hand if c not in view.legal]
     if illegal:

@@ -24,6 +24,8 @@ from ..rules import seat_names
 
 __all__ = [
     "NAME_CHARS",
+    "SHORT_COMPASS",
+    "short_name",
     "clean_name",
     "unique_name",
     "table_names",
@@ -102,3 +104,23 @@ def marked_names(names: Sequence[str], me: int) -> list[str]:
         f"{name} (you)" if seat == me and name.casefold() != "you" else name
         for seat, name in enumerate(names)
     ]
+
+
+#: Short compass names where the long ones do not fit (six players): cut to "South…",
+#: Southwest and Southeast could not be told apart.
+SHORT_COMPASS: Final = {"Southwest": "SW", "Northwest": "NW", "Northeast": "NE", "Southeast": "SE"}
+
+
+def short_name(name: str, width: int) -> str:
+    """``name`` in at most ``width`` columns: whole, a compass name's short form, or cut
+    with "…".
+
+    >>> short_name("Northeast", 20), short_name("Northeast", 6), short_name("Bartholomew", 6)
+    ('Northeast', 'NE', 'Barth…')
+    """
+    if len(name) <= width:
+        return name
+    short = SHORT_COMPASS.get(name)
+    if short is not None and len(short) <= width:
+        return short
+    return name[: width - 1] + "…" if width > 0 else ""

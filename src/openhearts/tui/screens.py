@@ -9,7 +9,7 @@ in plain sentences through the announcements (see :meth:`HeartsApp.announce`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Final, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from rich.console import Group, RenderableType
 from rich.measure import Measurement
@@ -27,7 +27,7 @@ from ..game import Game, PlayerView
 from ..sentences.records import takes
 from ..session.keys import KEYS
 from ..session.memory import hearts_free, known_voids
-from ..session.names import marked_names
+from ..session.names import SHORT_COMPASS, marked_names
 from ..session.review import DealReview
 from .widgets import FittingFooter
 
@@ -81,11 +81,6 @@ def keys_help() -> Group:
     )
 
 
-#: Short compass names for a score sheet too wide for the screen (six players at 80
-#: columns): cut to "South…", Southwest and Southeast could not be told apart.
-_SHORT_COMPASS: Final = {"Southwest": "SW", "Northwest": "NW", "Northeast": "NE", "Southeast": "SE"}
-
-
 def score_table(
     game: Game, human: int, room: int | None = None, totals_first: bool = False
 ) -> Table:
@@ -100,7 +95,7 @@ def score_table(
     wanted = 4 + 7 + 7 + sum(max(len(name) + 2, 6) + 3 for name in names)
     narrow = room is not None and wanted > room
     if narrow:
-        names = [_SHORT_COMPASS.get(name, name) for name in names]
+        names = [SHORT_COMPASS.get(name, name) for name in names]
     table = Table(show_edge=True, expand=False, header_style="bold", pad_edge=True)
     table.add_column("Deal", justify="right")
     if not narrow:

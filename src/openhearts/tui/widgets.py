@@ -20,6 +20,7 @@ from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
 from ..cards import Card, CardSet, Suit
+from ..session.names import short_name
 from .drawing import (
     CARD_HEIGHT,
     CARD_WIDTH,
@@ -383,19 +384,26 @@ class TrickView(CanvasWidget):
             y = round(centre_y - radius_y * math.sin(angle) - card_height / 2)
             winner = picture.winner == seat
             draw_card(canvas, x, y, card, CardLook(winner=winner), large)
-            name = picture.names[seat][:10]
-            mark = f"{order[seat] + 1}·{name}" + (" ★" if winner else "")
+            prefix, star = f"{order[seat] + 1}·", " ★" if winner else ""
+            if math.cos(angle) < -0.3:
+                room = x - 1
+            elif math.cos(angle) > 0.3:
+                room = width - x - card_width - 1
+            else:
+                room = width
+            name = short_name(picture.names[seat], min(10, room - len(prefix) - len(star)))
+            mark = prefix + name + star
             style = label_style if winner or picture.winner is None else dim_label
             if math.cos(angle) < -0.3:
                 canvas.put(x - 1 - len(mark), y + 1, mark, style)
             elif math.cos(angle) > 0.3:
                 canvas.put(x + card_width + 1, y + 1, mark, style)
-            elif math.sin(angle) > 0:
-                canvas.put(x + (card_width - len(mark)) // 2, y - 1, mark, style)
             else:
-                canvas.put(x + (card_width - len(mark)) // 2, y + card_height, mark, style)
+                left = min(max(0, x + (card_width - len(mark)) // 2), width - len(mark))
+                row = y - 1 if math.sin(angle) > 0 else y + card_height
+                canvas.put(left, row, mark, style)
         if picture.caption:
-            caption = picture.caption[:width]
+            caption = short_name(picture.caption, width)
             canvas.put(max(0, (width - len(caption)) // 2), height - 1, caption, label_style)
         return canvas
 
@@ -415,11 +423,12 @@ class TrickView(CanvasWidget):
             x = left + index * step
             winner = picture.winner == seat
             draw_card(canvas, x, top, card, CardLook(winner=winner))
-            name = ("★" if winner else "") + picture.names[seat][: step - 1]
+            star = "★" if winner else ""
+            name = star + short_name(picture.names[seat], step - 1 - len(star))
             style = label_style if winner or picture.winner is None else dim_label
             canvas.put(x, top + CARD_HEIGHT, name, style)
         if picture.caption and height > CARD_HEIGHT + 1:
-            caption = picture.caption[:width]
+            caption = short_name(picture.caption, width)
             canvas.put(max(0, (width - len(caption)) // 2), height - 1, caption, label_style)
 
     def on_click(self) -> None:
