@@ -561,3 +561,39 @@ def test_a_panel_keeps_its_cards_won_line_with_large_figures() -> None:
     assert lines[1].strip() == "0 cards", lines
     assert lines[2].strip() == "deal 14 · total 120", lines
     assert lines[3].strip().startswith("won 3 tricks: Q♠ ♥×9"), lines
+
+
+def test_trick_labels_and_captions_are_cut_with_a_mark_or_told_short() -> None:
+    """Six players in a narrow middle: compass names become NE, SW... where whole
+    names do not fit, other names end in "…", and the caption too (it read "◀ South"
+    for Southwest); no label starts or ends outside the table."""
+    import asyncio
+
+    from textual.app import App, ComposeResult
+
+    from openhearts.tui.widgets import TrickPicture, TrickView
+
+    names = ["You", "Southwest", "Northwest", "North", "Northeast", "Southeast"]
+
+    class Middle(App[None]):
+        CSS = "TrickView { width: 40; height: 14; }"
+
+        def compose(self) -> ComposeResult:
+            yield TrickView(id="trick")
+
+    async def run() -> list[str]:
+        app = Middle()
+        async with app.run_test(size=(44, 16)) as pilot:
+            view = app.query_one(TrickView)
+            plays = [(seat, Card.parse(card)) for seat, card in ((4, "TS"), (5, "AS"), (1, "2S"))]
+            caption = "Deal 1: pass 3 cards to the player two seats to your left ◀ Southwest"
+            view.show(TrickPicture(6, list(range(6)), names, plays, None, caption))
+            await pilot.pause()
+            return [strip.text for strip in view.render_lines(view.region.reset_offset)]
+
+    lines = asyncio.run(run())
+    text = "\n".join(lines)
+    assert lines[-1].strip().endswith("…"), lines[-1]
+    for short in ("NE", "SE", "SW"):
+        assert re.search(rf"\d·{short}\b", text), text
+    assert "South…" not in text and "North…" not in text
