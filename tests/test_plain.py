@@ -585,6 +585,25 @@ SUIT_HANDS = [
 ]
 
 
+def test_a_typed_1_is_refused_not_read_as_the_ace(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """ "1c" is more likely a ten that lost its 0 than the ace: refused, nothing played."""
+    game = Game(Rules.preset("standard", pass_cycle=("hold",)), seed=1)
+    game.replace_hands(SUIT_HANDS)
+    game.play("2C")
+    for _ in range(3):
+        game.play(game.legal_plays().cards()[0])
+    lines = ("1c",)
+    console = Console(monkeypatch, lines=lines, limit=len(lines))
+    bots = {s: make_bot("random", s) for s in (1, 2, 3)}
+    before = len(game.actions)
+    session = PlainSession(game, bots, save_path=str(tmp_path / "g.json"))
+    assert session.run() == 0
+    assert "'1' is no rank here: type A for the ace, or 10 for the ten." in console.text
+    assert len(game.actions) == before
+
+
 def test_undo_back_to_an_automatic_card(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     game = Game(Rules.preset("standard", pass_cycle=("hold",)), seed=1)
     game.replace_hands(SUIT_HANDS)

@@ -3,10 +3,11 @@ choice.  Anything typed that is not a card is tried as a command first."""
 
 from __future__ import annotations
 
-from ..cards import Card, CardParseError, CardSet, parse_cards
+from ..cards import Card, CardParseError, CardSet
 from ..phases import Phase
 from ..sentences import direction_words
 from ..session import SessionError
+from ..session.checks import typed_cards
 from ..session.words import as_sentence, counted
 from .commands import run_command, show_hand, show_trick
 from .table import Table
@@ -33,7 +34,7 @@ def _named_cards(plain: Table, prompt: str, help_text: str) -> list[Card] | None
                 return None
             continue
         try:
-            return parse_cards(text)
+            return typed_cards(text)
         except CardParseError as error:
             plain.say(as_sentence(str(error)))
 

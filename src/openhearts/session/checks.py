@@ -18,18 +18,47 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
-from ..cards import Card
+from ..cards import Card, CardParseError, parse_cards
 from ..game import IllegalActionError, PlayerView
 from ..phases import Phase
 from .words import counted, join_words, number_word
 
-__all__ = ["SessionError", "pass_problem", "play_problem", "repeat_problem", "not_now"]
+__all__ = [
+    "SessionError",
+    "pass_problem",
+    "play_problem",
+    "repeat_problem",
+    "not_now",
+    "typed_cards",
+]
 
 
 class SessionError(IllegalActionError):
     """A person's action that cannot be done now; the message is a sentence for them."""
+
+
+#: A "1" standing for a rank: not part of "10" (nor of any other number).
+_LONE_ONE = re.compile(r"(?<![0-9])1(?![0-9])")
+
+
+def typed_cards(text: str) -> list[Card]:
+    """The cards a person typed (:func:`~openhearts.cards.parse_cards`), except that a
+    "1" is not taken for the ace: typed by hand, ``1h`` is more likely a ten that lost
+    its 0, and a card played by mistake cannot be taken back at a table with people.
+
+    >>> [str(card) for card in typed_cards("10h, qs")]
+    ['TH', 'QS']
+    >>> typed_cards("1h")
+    Traceback (most recent call last):
+    ...
+    openhearts.cards.CardParseError: '1' is no rank here: type A for the ace, or 10 for the ten
+    """
+    if _LONE_ONE.search(text):
+        raise CardParseError("'1' is no rank here: type A for the ace, or 10 for the ten")
+    return parse_cards(text)
 
 
 def not_now(view: PlayerView) -> str:

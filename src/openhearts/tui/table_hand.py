@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from textual.widgets import Button, Input
 
-from ..cards import Card, CardParseError, CardSet, parse_cards
+from ..cards import Card, CardParseError, CardSet
 from ..phases import Phase
 from ..session import SessionError
-from ..session.checks import pass_problem, repeat_problem
+from ..session.checks import pass_problem, repeat_problem, typed_cards
 from ..session.words import as_sentence, counted, number_word
 from .table_base import TableBase
 from .widgets import HandView
@@ -136,7 +136,7 @@ class HandMixin(TableBase):
         if not text:
             return
         try:
-            cards = parse_cards(text)
+            cards = typed_cards(text)
         except CardParseError as error:
             self.refuse(as_sentence(str(error)))
             return
