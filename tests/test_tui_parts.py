@@ -512,6 +512,12 @@ def test_a_six_player_score_sheet_fits_80_columns_with_names_told_apart() -> Non
     assert max(len(line) for line in narrow.splitlines()) <= 68
     wide = rendered(None)
     assert "Southwest" in wide and "Southeast" in wide and "Pass" in wide
+    # At 60 columns (a room of 48) the lines between the columns go, not the figures:
+    # they read "…" for three players.
+    tight = rendered(48)
+    assert "…" not in tight and all(short in tight for short in ("SW", "NW", "NE", "SE"))
+    assert max(len(line) for line in tight.splitlines()) <= 48
+    assert "Total" in tight and "◀" in tight
 
 
 def test_the_help_lists_every_key_and_wraps_in_its_column() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, TypeVar
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.measure import Measurement
 from rich.style import Style
@@ -96,18 +97,32 @@ def score_table(
     narrow = room is not None and wanted > room
     if narrow:
         names = [SHORT_COMPASS.get(name, name) for name in names]
-    table = Table(show_edge=True, expand=False, header_style="bold", pad_edge=True)
+    # Narrower still (six players at 60 columns): no rules between the columns and a
+    # mark of one column, rather than headings and numbers cut to "…".
+    narrow_width = 4 + 7 + sum(max(len(name) + 2, 6) + 3 for name in names)
+    tight_width = 5 + sum(max(len(name) + 1, 5) + 2 for name in names)
+    tight = room is not None and narrow_width > room and tight_width <= room
+    mark_width = 1 if tight else 2
+    if tight:
+        table = Table(
+            box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False,
+            header_style="bold", padding=(0, 0),
+        )  # fmt: skip
+    else:
+        table = Table(show_edge=True, expand=False, header_style="bold", pad_edge=True)
     table.add_column("Deal", justify="right")
     if not narrow:
         table.add_column("Pass")
     # Numbers are padded here: right-justified columns do not survive every renderer.
     widths = []
     for heading in names:
-        widths.append(max(len(heading) + 2, 6))
-        table.add_column(heading.rjust(widths[-1] - 2) + "  ")
+        # Tight, the columns have no padding: each is one wider, for the space before.
+        widths.append(max(len(heading) + mark_width, 4 + mark_width) + (1 if tight else 0))
+        table.add_column(heading.rjust(widths[-1] - mark_width) + " " * mark_width)
 
-    def number(value: int, mark: str = "  ", seat: int = 0) -> Text:
-        return Text(f"{value}{mark}".rjust(widths[seat]))
+    def number(value: int, mark: str = "", seat: int = 0) -> Text:
+        marked = f"{value}{mark.rjust(mark_width)}"
+        return Text(marked.rjust(widths[seat]))
 
     start = list(game.initial_scores)
 
@@ -118,7 +133,7 @@ def score_table(
     totals: list[str | Text] = []
     for seat, value in enumerate(game.scores):
         style = Style(bold=True, color="green") if value == low else Style(bold=True)
-        total = number(value, " ◀" if value == low else "  ", seat)
+        total = number(value, "◀" if value == low else "", seat)
         total.stylize(style)
         totals.append(total)
     if totals_first:
@@ -129,9 +144,9 @@ def score_table(
     for result in game.results:
         cells: list[str | Text] = []
         for seat, points in enumerate(result.points):
-            mark = "  "
+            mark = ""
             if result.shooter == seat:
-                mark = " ☾" if result.shot != "sun" else " ☀"
+                mark = "☾" if result.shot != "sun" else "☀"
             cells.append(number(points, mark, seat))
         row(str(result.number + 1).rjust(4), result.pass_direction, cells)
     if not totals_first:
