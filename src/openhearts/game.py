@@ -44,7 +44,7 @@ from .cards import (
 )
 from .deal import DONE, MOON_CHOICE, PASSING, PLAYING, DealState
 from .phases import MoonScore, Phase
-from .results import DealResult, TrickRecord, conventional_moon_choice, moon_totals, pack_tricks
+from .results import DealResult, TrickRecord, conventional_moon_choice, pack_tricks
 from .rules import FirstTrick, MoonScoring, Rules, Seating, seat_names
 from .view import PlayerView
 
@@ -626,27 +626,18 @@ class Game:
 
     def suggested_moon_choice(self) -> bool:
         """The conventional choice for a pending moon (see :func:`conventional_moon_choice`),
-        the J♦ included where it counts."""
+        the J♦ included where it counts: the shooter's view's
+        (:meth:`PlayerView.suggested_moon_choice`)."""
         deal = self.deal
         assert deal.shooter is not None
-        return conventional_moon_choice(
-            self.scores, deal.shooter, self.rules.points_in_play, self._jack_taker()
-        )
+        return self.view(deal.shooter).suggested_moon_choice()
 
     def moon_totals(self, others_add: bool) -> tuple[int, ...]:
         """The totals once the pending moon is scored one way or the other, the J♦
-        included (:func:`~openhearts.results.moon_totals`)."""
+        included: the shooter's view's (:meth:`PlayerView.moon_totals`)."""
         deal = self.deal
         assert deal.shooter is not None
-        points = self.rules.points_in_play
-        return moon_totals(self.scores, deal.shooter, points, others_add, self._jack_taker())
-
-    def _jack_taker(self) -> int | None:
-        """The seat that took the J♦ in this deal, where it counts; else None."""
-        if not self.rules.jack_of_diamonds:
-            return None
-        jack = int(Card.parse("JD"))
-        return next((s for s, taken in enumerate(self.deal.taken) if taken >> jack & 1), None)
+        return self.view(deal.shooter).moon_totals(others_add)
 
     def hearts_in_play(self) -> int:
         return (self.rules.deck_mask & HEARTS_MASK).bit_count()
