@@ -1214,7 +1214,9 @@ def test_after_a_restart_people_have_time_to_reconnect(storage: Storage) -> None
     to come back, even with a takeover delay of 0: at least RECONNECT_GRACE."""
     from openhearts.web.hub import RECONNECT_GRACE
 
-    with running(storage, fast_settings(takeover_delay=0)) as server:
+    # The first server hands no seat to a bot while it shuts down (the connection it
+    # drops there would otherwise let random bots play on, even to the end of the game).
+    with running(storage, fast_settings(takeover_delay=60)) as server:
         data = server.post("/api/play-now", {"name": "Ann", "options": {"end_score": 30}}).json()
         table_id = data["table_id"]
         player = Player(server.ws_url(table_id), token=data["token"]).open()
