@@ -254,6 +254,110 @@ def test_easy_leads_low_where_someone_must_go_over() -> None:
     assert _policy("AD 3C", gone=" ".join(f"{r}D" for r in "23456789TJQK")) == Card.parse("3C")
 
 
+def _easy(rules: Rules, hands: list[str], plays: str) -> Card:
+    return EasyBot(0).choose_play(_view(rules, hands, plays))
+
+
+def test_easy_drops_the_queen_under_a_higher_spade() -> None:
+    """The rules of thumb duck with the highest card below the winner, the K♠ before the
+    Q♠; a careful player drops the queen under the A♠ (second to play and last)."""
+    hands = [
+        "2C 3C KS QS 3S 5D 6D 7D 8D 9D 4H 5H 6H",
+        "4C 5C 6C 7C 8C 9C TC JC QC KC 2D 3D 4D",
+        "2S 4S 5S 6S 7S 8S 9S TS JS TD JD QD KD",
+        "AC AS AD 2H 3H 7H 8H 9H TH JH QH KH AH",
+    ]
+    assert _easy(hold_rules(), hands, "2C 4C 2S AC AS") == Card.parse("QS")
+    last = [
+        "2C 3C 3S QS 4D 5D 6D 7D 8D 9D 4H 5H 6H",
+        "AC AS AD 2H 3H 7H 8H 9H TH JH QH KH AH",
+        "4C 5C 6C 7C 8C 9C TC JC QC KC 2D 3D TD",
+        "2S 4S 5S 6S 7S 8S 9S TS JS KS JD QD KD",
+    ]
+    # Last on the A♠ with no points on it: "nothing to lose" plays the 3♠.
+    assert _easy(hold_rules(), last, "2C AC 4C 2S AS TD 4S") == Card.parse("QS")
+
+
+def test_easy_keeps_the_jack_of_diamonds_unless_winning_it_pays() -> None:
+    rules = hold_rules("source-003", jack_of_diamonds=True)
+    hands = [
+        "5C 6C 7C 8C 9C 3D JD 2H 3H 4H 5H 6H 2C",
+        "TC JC QC KC AC QD 4D 7D 8D 9D TD KD AD",
+        "2S 3S 4S 5S 6S 7S 8S 9S TS JS 5D 6D 2D",
+        "3C 4C QS KS AS 7H 8H 9H TH JH QH KH AH",
+    ]
+    # Seat 1 takes the first trick and leads the Q♦: the J♦ under it would hand the
+    # Q♦'s player 10.
+    assert _easy(rules, hands, "2C AC 2S 3C QD 5D 4C") == Card.parse("3D")
+    # Last on a trick holding the Q♠: winning it with the J♦ scores +3, ducking 0.
+    assert _easy(rules, hands, "2C AC 2S 3C 4D 2D QS") == Card.parse("3D")
+    # On a trick without points, winning with the J♦ pays 10.
+    assert _easy(rules, hands, "2C AC 2S 3C 4D 2D 4C") == Card.parse("JD")
+
+
+def test_easy_goes_over_low_when_a_later_player_has_shown_a_void() -> None:
+    hands = [
+        "2C 5C KC 4D 5D 6D 7D 8D 2S 3S 4S 2H 3H",
+        "2D 3D 9D TD JD QD KD AD QS 5S 6S 9H TH",
+        "4C 6C 7C 8C 9C TC 7S 8S 9S TS 4H 5H 6H",
+        "AC 3C JC QC JS KS AS 7H 8H JH QH KH AH",
+    ]
+    # Seat 1 showed a void in clubs on the first trick: it may throw the Q♠ on the K♣.
+    assert _easy(hold_rules(), hands, "2C 2D 4C AC 3C") == Card.parse("5C")
+
+
+def test_easy_leads_neither_its_queen_nor_from_a_short_high_spade() -> None:
+    rules = hold_rules()
+    short_king = [
+        "AC QC KC 9D TD JD QD KD 4S KS 9H TH JH",
+        "3C 4C 5C 6C 2D 3D 4D 5D 2S 3S QS 2H 3H",
+        "7C 8C 9C TC JC 6D 7D 8D 5S 6S 7S 4H 5H",
+        "2C AD 8S 9S TS JS AS 6H 7H 8H QH KH AH",
+    ]
+    assert _easy(rules, short_king, "2C AC 3C 7C").suit != 2
+    bare_queen = [
+        "3C 4C 9C 3D 5D 6D 7D 8D KD 5S 2H TH AH",
+        "5C QC TD AD 3S 8S QS 5H 6H 7H 8H 9H KH",
+        "7C TC KC 2D JD 2S 4S 6S 7S 9S AS 4H QH",
+        "2C 6C 8C JC AC 4D 9D QD TS JS KS 3H JH",
+    ]
+    plays = "2C 9C 5C KC 2S TS 5S 8S 4D 3D AD JD 3S 4S JS AH 6C 4C QC TC"
+    view = _view(rules, bare_queen, plays)
+    assert view.seat == 1 and view.hand & CardSet.parse("QS")
+    assert EasyBot(0).choose_play(view) != Card.parse("QS")
+
+
+def test_easy_keeps_its_stoppers_when_a_shooter_takes_the_trick() -> None:
+    """Seat 0 has every point and runs its spades; seat 3, void in spades, holds the
+    only diamonds that can beat its last two: it throws a heart, not a diamond."""
+    hands = [
+        "KC AC 2D 5D 8D JD KD 2S 4S 5S 9S AS TH",
+        "3C 6C 7C TC JC QC 6D 3S 6S 8S 6H 7H 9H",
+        "4C 5C 8C 9C 3D QD TS QS KS 3H 8H KH AH",
+        "2C 4D 7D 9D TD AD 7S JS 2H 4H 5H JH QH",
+    ]
+    plays = (
+        "2C KC 6C 8C AC TC 9C 4H 2S 8S KS JS QD 9D JD 6D 3D 7D 8D 3S KD 6S QS 4D "
+        "TH 6H 3H 2H AS 3C TS 7S 4S 7C KH"
+    )
+    view = _view(hold_rules(), hands, plays)
+    assert view.seat == 3 and view.points_taken == (18, 0, 0, 0)
+    assert EasyBot(0).choose_play(view).suit == 3
+
+
+def test_easy_plays_no_moon_where_the_rules_have_none() -> None:
+    hands = [
+        "2C 2D KD 3S 4S 6C 7C 8C 9C TC 2H 3H 4H",
+        "AC AS 9D 5S 6S 7S 8S 9S TS JS KS AD QD",
+        "3C QS 3D 4D 5D 6D 7D 8D TD JD 5C JC QC",
+        "4C 2S 5H 6H 7H 8H 9H TH JH QH KH AH KC",
+    ]
+    plays = "2C AC 3C 4C AS QS 2S 3S 9D 3D 5H"
+    # Seat 1 holds every point so far: where a moon scores, easy takes the heart away.
+    assert _easy(hold_rules(), hands, plays) == Card.parse("KD")
+    assert _easy(hold_rules(moon="none"), hands, plays) == Card.parse("2D")
+
+
 # Hard -----------------------------------------------------------------------------
 
 

@@ -5,16 +5,44 @@ hearts and short side suits; ducks under the winning card when it can; dumps the
 queen and high hearts when void; leads low in suits where someone must go over it;
 and, when one player has taken every point so far (at least half of them), it takes
 a point trick away from that player or passes a heart to someone else.
+
+It plays by the rules of thumb of :mod:`openhearts.bots.policy`, which ``hard``'s
+simulations also follow, and checks each card as a careful player would
+(:func:`careful_card`): it drops the Q♠ under a higher spade, keeps the J♦ unless
+winning it pays, goes over low when a player after it has shown a void, leads neither
+the Q♠ nor a spade that leaves its A♠ or K♠ bare while the queen is out, keeps its
+best cards when a shooter takes the trick, and plays no moon where the rules have
+none.  The simulations keep the plain rules of thumb: they are what ``hard`` and
+``expert`` were measured with (docs/bots.md).
 """
 
 from __future__ import annotations
 
-from ..cards import Card, CardSet
-from ..game import PlayerView
-from .base import BaseBot
-from .policy import moon_threat, pass_policy, play_policy
+from collections.abc import Callable
 
-__all__ = ["EasyBot", "view_masks"]
+from ..cards import HEARTS_MASK, Card, CardSet, Suit
+from ..game import PlayerView
+from ..rules import MoonScoring
+from .base import BaseBot
+from .policy import (
+    BELOW,
+    HIGH_SPADES,
+    JD,
+    JD_BIT,
+    NOT_POINTS,
+    QS,
+    QS_BIT,
+    SPADES,
+    SUITS,
+    moon_threat,
+    pass_policy,
+    play_policy,
+)
+
+__all__ = ["EasyBot", "view_masks", "careful_card"]
+
+#: Spades below the queen that guard the Q♠, A♠ or K♠ (as in passing: three).
+GUARDS = 3
 
 
 def view_masks(view: PlayerView) -> tuple[list[int], int, list[int]]:
@@ -46,17 +74,104 @@ class EasyBot(BaseBot):
         legal = view.legal.mask
         if legal & (legal - 1) == 0:
             return Card(legal.bit_length() - 1)
-        trick, gone, taken = view_masks(view)
-        leader = view.leader if view.leader is not None else view.seat
-        card = play_policy(
-            view.seat,
-            view.hand.mask,
-            legal,
-            trick,
-            leader,
-            view.rules.players,
-            gone,
-            moon_threat(taken, view.rules.point_mask),
-            view.rules.jack_of_diamonds,
-        )
-        return Card(card)
+        return Card(careful_card(view))
+
+
+def careful_card(view: PlayerView) -> int:
+    """The card (number) ``easy`` plays in ``view``: the rules of thumb' card unless a
+    careful player would see that it gives away what it need not.
+
+    ``view`` has at least two legal cards.
+    """
+    rules = view.rules
+    seat = view.seat
+    hand = view.hand.mask
+    legal = view.legal.mask
+    trick, gone, taken = view_masks(view)
+    leader = view.leader if view.leader is not None else seat
+    players = rules.players
+    jack = rules.jack_of_diamonds
+    moon = rules.moon is not MoonScoring.NONE
+    threat = moon_threat(taken, rules.point_mask) if moon else -1
+
+    def thumb(cards: int) -> int:
+        if cards & (cards - 1) == 0:
+            return cards.bit_length() - 1
+        return play_policy(seat, hand, cards, trick, leader, players, gone, threat, jack)
+
+    card = thumb(legal)
+    if threat == seat:
+        return card
+    unseen = ~(gone | hand) & rules.deck_mask
+    if not trick:
+        return _careful_lead(card, hand, legal, unseen, thumb)
+    led = trick[0] // 13
+    follow = legal & SUITS[led]
+    high = max((c for c in trick if c // 13 == led), default=trick[0])
+    winner = (leader + trick.index(high)) % players
+    if not follow:
+        if threat >= 0 and winner == threat:
+            return _keep_stoppers(hand, legal)
+        return card
+    if threat >= 0:
+        return card
+    if follow & QS_BIT and high > QS and led == 2:
+        # A higher spade takes the trick: the queen goes to its player.
+        return QS
+    if jack and card == JD:
+        last = len(trick) == players - 1
+        points = sum(1 for c in trick if HEARTS_MASK >> c & 1) + (13 if QS in trick else 0)
+        if not (last and high < JD and points < 10):
+            # The J♦ is worth 10 only to whoever takes it: kept unless it surely wins
+            # a trick worth less than that.
+            return thumb(legal & ~JD_BIT)
+    if not follow & BELOW[high] and card != _low(follow) and len(trick) < players - 1:
+        later = [(leader + i) % players for i in range(len(trick) + 1, players)]
+        if any(_suit(led) in view.voids[other] for other in later):
+            # Forced over with a void player still to come, who may throw points on
+            # it: the lowest card leaves the others room to go higher.
+            return _low(follow & ~QS_BIT or follow)
+    return card
+
+
+def _careful_lead(
+    card: int, hand: int, legal: int, unseen: int, thumb: Callable[[int], int]
+) -> int:
+    if card // 13 != 2 or not legal & ~SPADES:
+        return card
+    guards = (hand & SPADES & ~(QS_BIT | HIGH_SPADES)).bit_count()
+    if hand & QS_BIT and unseen & HIGH_SPADES and (card == QS or guards < GUARDS):
+        # Leading the queen, or a spade from a short holding of it, while the A♠ or
+        # K♠ is out, hands it to whoever holds them.
+        return thumb(legal & ~SPADES)
+    if hand & HIGH_SPADES and unseen & QS_BIT and guards < GUARDS:
+        # A spade lead from a short A♠ or K♠ leaves it bare for the queen.
+        return thumb(legal & ~SPADES)
+    return card
+
+
+def _keep_stoppers(hand: int, legal: int) -> int:
+    """A discard onto a would-be shooter's trick: the lowest card that is not the Q♠ nor
+    the best of its suit in hand (those may yet win a trick from the shooter, and the
+    best heart may go to someone else)."""
+    cards = legal & ~QS_BIT or legal
+    best = 0
+    for suit in SUITS:
+        held = hand & suit
+        if held:
+            best |= 1 << (held.bit_length() - 1)
+    spare = cards & ~best or cards
+    # Lowest rank first, non-point cards on ties.
+    return min(_cards(spare), key=lambda c: (c % 13, not NOT_POINTS >> c & 1))
+
+
+def _cards(mask: int) -> list[int]:
+    return [c for c in range(mask.bit_length()) if mask >> c & 1]
+
+
+def _low(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def _suit(index: int) -> Suit:
+    return Suit(index)
