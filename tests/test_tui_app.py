@@ -157,7 +157,9 @@ def test_full_game_from_options_to_winner(tmp_path: Path) -> None:
             stats = app.storage.load_stats()
             assert stats.games_played == 1
             assert stats.deals_played == len(game.results)
-            assert not app.storage.save_path.exists()
+            # The finished game's record stays, for `hearts replay`, and is not resumed.
+            assert app.storage.load_game()[0].actions == game.actions
+            assert not app.storage.has_unfinished_game()
             assert app.storage.load_settings().name == "Ada"
             # Play again starts a fresh game.
             await pilot.press("enter")
@@ -564,6 +566,9 @@ def test_save_and_resume(tmp_path: Path) -> None:
                 await human_move_by_keys(pilot, app)
                 await settle(pilot, lambda: human_turn(app))
             actions = list(table(app).session.game.actions)
+            # Saved with auto play one off, while the settings keep it on.
+            table(app).session.auto_play_one = False
+            assert app.storage.save_game(table(app).session)
         return actions
 
     async def second(actions: list[Action]) -> None:
@@ -575,6 +580,7 @@ def test_save_and_resume(tmp_path: Path) -> None:
             await settle(pilot, lambda: human_turn(app))
             assert table(app).session.game.actions == actions
             assert table(app).session.game.seed == 5
+            assert app.settings.auto_play_one and not table(app).session.auto_play_one
 
     async def declined() -> None:
         # Escape (or New game) on "Resume?" opens the options; the saved game stays until

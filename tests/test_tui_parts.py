@@ -105,6 +105,9 @@ def test_statistics_count_games_deals_points_and_moons(tmp_path: Path) -> None:
     assert again.games_played == 2 and again.deals_played == 2 * len(game.results)
     assert f"Average points per deal: {again.average_per_deal:.1f}" in again.lines()
     assert Stats.from_dict({"games_played": -3, "games_won": True}).games_played == 0
+    # A moon subtracted or the J♦ can leave points and a final total below 0: kept.
+    negative = Stats.from_dict(Stats(1, 1, 2, -3, 1, 0, -26).to_dict())
+    assert (negative.points_taken, negative.best_total) == (-3, -26)
 
 
 def test_saved_game_round_trip(tmp_path: Path) -> None:

@@ -27,6 +27,9 @@ from ..phases import Shot
 
 __all__ = ["Stats", "default_stats_path", "load_stats", "record_game"]
 
+#: The fields of :class:`Stats` that may be below 0.
+SIGNED = frozenset({"points_taken", "best_total"})
+
 
 @dataclass
 class Stats:
@@ -109,7 +112,10 @@ class Stats:
             return stats
         for item in dataclasses.fields(cls):
             value = data.get(item.name)
-            if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            # Counts are never negative; points and totals may be (a moon subtracted,
+            # the J♦'s -10).
+            signed = item.name in SIGNED
+            if isinstance(value, int) and not isinstance(value, bool) and (signed or value >= 0):
                 setattr(stats, item.name, value)
         return stats
 

@@ -168,7 +168,10 @@ class HeartsApp(App[int]):
 
     def resume_game(self, game: Game, info: SessionInfo | None) -> None:
         session = Session.resume(game, info, name=self.settings.name, level=self.settings.level)
-        session.auto_play_one = self.settings.auto_play_one
+        if info is None:
+            # A record made elsewhere holds no session data: this player's setting.
+            # A saved game keeps its own, as in the plain game.
+            session.auto_play_one = self.settings.auto_play_one
         self._show_table(session)
         self.announce(f"Game resumed: deal {game.deal_number + 1}. {words.status(session.view())}")
 

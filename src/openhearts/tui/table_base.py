@@ -341,7 +341,9 @@ class TableBase(Screen[None]):
             if not self.stats_recorded:
                 self.stats_recorded = True
                 self.final_stats = self.hearts.storage.record_game(game, session.human)
-            self.hearts.storage.clear_game()
+            # The finished game's record stays, for `hearts replay` (the next game
+            # takes the file over; a finished game is not offered for resuming).
+            self.hearts.storage.save_game(session)
         else:
             self.hearts.storage.save_game(session)
         self.refresh_table()
