@@ -471,7 +471,13 @@ def test_keyboard_and_announcement_keys(server: str, browser: Browser) -> None:
         else:
             expect(announcer).to_have_text(re.compile(r"^(No cards on the table|Last trick: )"))
         page.keyboard.press("t")
-        expect(announcer).to_have_text("Your turn.")
+        expect(announcer).to_have_text(re.compile(r"^It is your turn to (lead|play on \w+)\.$"))
+        # R says the hand, then the cards that may be played, as in every face.
+        state = page.evaluate("() => window.openhearts.state")
+        page.keyboard.press("r")
+        expect(announcer).to_contain_text("Your hand, ")
+        if len(state["legal"]) < len(state["hand"]):
+            expect(announcer).to_contain_text("You may play the ")
         focused = page.evaluate("() => document.activeElement.dataset.card")
         page.keyboard.press("Enter")
         wait_played(page, focused)
@@ -877,6 +883,8 @@ def test_chat_shows_lines_as_text_and_keeps_the_keys_out_of_the_game(
 def test_hint_and_undo_against_bots(server: str, browser: Browser) -> None:
     answer = post(server, "/api/play-now", {"name": "Max", "level": "random"})
     with new_page(browser, viewport={"width": 1280, "height": 800}) as page:
+        sent: list[dict[str, Any]] = []
+        page.on("websocket", lambda ws: ws.on("framesent", lambda t: sent.append(json.loads(t))))
         open_seat(page, server, answer)
         wait_passing(page)
         page.click("#hint")
@@ -907,6 +915,22 @@ def test_hint_and_undo_against_bots(server: str, browser: Browser) -> None:
             arg=code,
         )
         assert hand(page) == before
+        # A misclick taken back at once, before the server has answered the card: the
+        # undo waits for that card's state instead of answering the one before it.
+        page.evaluate(
+            'code => { document.querySelector(`#hand [data-card="${code}"]`).click();'
+            " document.dispatchEvent(new KeyboardEvent('keydown', { key: 'u' })); }",
+            code,
+        )
+        page.wait_for_function(
+            'code => document.querySelector(`#hand [data-card="${code}"]`)'
+            " && document.body.dataset.myTurn === 'true'",
+            arg=code,
+        )
+        assert hand(page) == before
+        plays = [m for m in sent if m["type"] == "play"]
+        undo = [m for m in sent if m["type"] == "undo"][-1]
+        assert undo["id"] > plays[-1]["id"] and undo["seq"] > plays[-1]["seq"], sent
 
 
 def test_for_me_passes_and_plays_for_the_player(server: str, browser: Browser) -> None:
@@ -1212,6 +1236,18 @@ def test_moon_choice_dialog(server: str, browser: Browser) -> None:
         expect(page.locator("#moon-others")).to_be_focused()
         expect(page.locator("#announcer")).to_contain_text("You shot the moon.")
         page.keyboard.press("Escape")
+        expect(dialog).to_be_visible()
+        # Against bots the keys that help make the choice work in the dialog too (a
+        # hint, taking back the card that made the moon), and it shows them as buttons.
+        for button in ("#moon-hint-button", "#moon-for-me", "#moon-undo"):
+            expect(page.locator(button)).to_be_visible()
+        page.keyboard.press("h")
+        page.keyboard.press("u")
+        deadline = time.monotonic() + 5
+        while len([m for m in received if m["type"] in ("hint", "undo")]) < 2:
+            assert time.monotonic() < deadline, received
+            page.wait_for_timeout(50)
+        assert [m["type"] for m in received if m["type"] in ("hint", "undo")] == ["hint", "undo"]
         expect(dialog).to_be_visible()
         page.click("#moon-me")
         expect(dialog).to_be_hidden()

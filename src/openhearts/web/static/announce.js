@@ -4,23 +4,36 @@ import { $ } from "./dom.js";
 import { renderStatus } from "./status.js";
 import { app } from "./store.js";
 
-let announceTimer = null;
-let announced = { text: "", at: 0 };
+/** Sentences kept in the live region: the last one (a screen reader has taken each
+ * in when it was added; removals are not read). */
+const KEPT = 1;
+/** Sentences about to be added (see below). */
+const waiting = new Set();
 
 /**
- * Speak a sentence through the polite live region (cleared first so that a repeat is
- * read again).  Keys replace what was said; events (``queue``) follow what was said
- * a moment ago instead of cutting it off.
+ * Speak a sentence through the polite live region.  Each sentence is a node of its
+ * own and the region reads additions only, so a sentence is read once, in the order
+ * said, however many follow it.  A key's answer (not ``queue``) replaces whatever is
+ * there or about to be, so it is read at once, and again when asked again; events
+ * (``queue``) are added after what was said.
  */
 export function announce(text, { queue = false } = {}) {
   const region = $("announcer");
-  const now = Date.now();
-  const text2 = queue && now - announced.at < 1500 && announced.text
-    ? `${announced.text} ${text}` : text;
-  announced = { text: text2, at: now };
-  region.textContent = "";
-  clearTimeout(announceTimer);
-  announceTimer = setTimeout(() => { region.textContent = text2; }, 60);
+  if (!queue) {
+    for (const timer of waiting) clearTimeout(timer);
+    waiting.clear();
+    region.replaceChildren();
+  }
+  // Added a moment later, so that a screen reader sees a change even when the same
+  // sentence is said twice.
+  const timer = setTimeout(() => {
+    waiting.delete(timer);
+    const line = document.createElement("p");
+    line.textContent = text;
+    region.appendChild(line);
+    while (region.childElementCount > KEPT) region.firstElementChild.remove();
+  }, 60);
+  waiting.add(timer);
 }
 
 let toastTimer = null;

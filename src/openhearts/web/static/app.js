@@ -113,6 +113,9 @@ function init() {
     closeDialog("moon-dialog");
     send("moon", { others_add: false });
   });
+  $("moon-hint-button").addEventListener("click", requestHint);
+  $("moon-for-me").addEventListener("click", requestPlayForMe);
+  $("moon-undo").addEventListener("click", requestUndo);
   document.addEventListener("keydown", onKeyDown);
   loadKeys().catch(() => {});
   let resizeTimer = null;

@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { chatAccepted, chatRefused, onChat, resetChat } from "./chat.js";
 import { $, seatKey, show, storage } from "./dom.js";
 import { renderHand } from "./hand.js";
-import { onHint } from "./hints.js";
+import { onHint, sendQueuedUndo } from "./hints.js";
 import { finishLeaving } from "./leave.js";
 import { rememberSeat, showLobby } from "./lobby.js";
 import { dropHeld, receiveState, showHeld } from "./pace.js";
@@ -210,6 +210,7 @@ function handleMessage(message) {
       break;
     case "state":
       receiveState(message);
+      sendQueuedUndo();
       break;
     case "ack":
       if (message.for === "leave" && app.leaving) {
@@ -239,6 +240,8 @@ function onError(message) {
   const type = app.pending.get(message.id);
   app.pending.delete(message.id);
   app.busy = false;
+  // A refused choice leaves nothing new to take back.
+  if (["play", "pass", "moon"].includes(type)) app.undoQueued = false;
   if (message.code === "removed") {
     // The host freed our seat: watch from now on, without taking a seat again.
     storage.remove(seatKey(app.tableId));

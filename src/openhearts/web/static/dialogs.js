@@ -2,6 +2,7 @@
 
 import { announce } from "./announce.js";
 import { $ } from "./dom.js";
+import { app } from "./store.js";
 
 export function openDialog(id) {
   const dialog = $(id);
@@ -33,7 +34,15 @@ export function openMoonDialog(moon) {
     + `${points}, or you subtract ${points} from your own score.`;
   $("moon-others").textContent = `Everyone else adds ${points}`;
   $("moon-me").textContent = `I subtract ${points}`;
+  // Against bots the shooter may ask for a hint, let the computer choose, or take back
+  // the card that made the moon, as on the table (H, G, U).
+  const s = app.state || {};
+  $("moon-hint-button").hidden = !s.can_hint;
+  $("moon-for-me").hidden = !s.can_hint;
+  $("moon-undo").hidden = !s.can_undo;
+  $("moon-help").hidden = !s.can_hint && !s.can_undo;
   if (!$("moon-dialog").open) {
+    $("moon-hint").hidden = true;
     openDialog("moon-dialog");
     (moon.suggested_others_add === false ? $("moon-me") : $("moon-others")).focus();
     announce(`You shot the moon. ${$("moon-text").textContent}`, { queue: true });

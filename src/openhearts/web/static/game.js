@@ -64,14 +64,15 @@ export function onState(message) {
       queue: true,
     });
   }
-  const passing = mustPass();
-  if (passing && !app.wasPassing) announce(statusText(), { queue: true });
-  app.wasPassing = passing;
+  // The deal's result is said before what the next deal asks.
   if (gameOver || (state.phase === "game_over" && !previous)) {
     openScores({ final: true });
   } else if (dealOver) {
     openScores({ deal: dealOver });
   }
+  const passing = mustPass();
+  if (passing && !app.wasPassing) announce(statusText(), { queue: true });
+  app.wasPassing = passing;
   if (state.phase === "moon_choice" && state.moon && state.moon.shooter === mySeat()) {
     openMoonDialog(state.moon);
   } else {

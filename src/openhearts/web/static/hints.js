@@ -4,6 +4,7 @@
 import { confirmPass, onCardClick } from "./actions.js";
 import { flash } from "./announce.js";
 import { cardName, isCardCode } from "./cards.js";
+import { $ } from "./dom.js";
 import { send } from "./connection.js";
 import { focusCard, renderHand } from "./hand.js";
 import { closeDialog } from "./dialogs.js";
@@ -51,7 +52,28 @@ export function requestUndo() {
   }
   app.selected = [];
   app.hintCard = null;
+  if (choicePending()) {
+    // The card (pass, moon choice) just sent is not in the state shown yet: an undo
+    // naming that state would answer a position before it, and be refused as stale.
+    // It goes once the state with the choice has come.
+    app.undoQueued = true;
+    return;
+  }
   send("undo");
+}
+
+const CHOICES = ["play", "pass", "moon"];
+
+function choicePending() {
+  return [...app.pending.values()].some((type) => CHOICES.includes(type));
+}
+
+/** A new state has come: the undo asked while a choice was on its way goes now (none
+ * if that choice was refused). */
+export function sendQueuedUndo() {
+  if (!app.undoQueued || choicePending()) return;
+  app.undoQueued = false;
+  if (app.state && app.state.can_undo) send("undo");
 }
 
 export function onHint(message) {
@@ -88,6 +110,8 @@ export function onHint(message) {
     const text = message.others_add
       ? "Hint: let everyone else add the points."
       : "Hint: subtract the points yourself.";
+    $("moon-hint").textContent = text;
+    $("moon-hint").hidden = false;
     flash(text);
   }
 }

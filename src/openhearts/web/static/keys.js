@@ -49,6 +49,9 @@ export const COMMANDS = {
   clear: clearChoice,
 };
 
+/** The commands that work while the moon choice is open. */
+const MOON_COMMANDS = ["hint", "play_for_me", "undo"];
+
 /** Commands of the key map that have no place on the web page: typed commands of the
  * plain game, with no key (the server keeps every game, so there is nothing to save;
  * every trick of the game is under L). */
@@ -81,10 +84,19 @@ export function onKeyDown(event) {
   const target = event.target;
   const tag = target && target.tagName;
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
-  if (document.querySelector("dialog[open]")) return;
+  const open = [...document.querySelectorAll("dialog[open]")];
   if ($("table-view").hidden || !app.state) return;
   const key = event.key;
   const lower = key.toLowerCase();
+  if (open.length) {
+    // The moon choice keeps the keys that help make it: hint, for me, undo.
+    const [command] = keyMap.get(lower) || [];
+    if (open.length === 1 && open[0].id === "moon-dialog" && MOON_COMMANDS.includes(command)) {
+      event.preventDefault();
+      COMMANDS[command]();
+    }
+    return;
+  }
 
   if (target && target.classList && target.classList.contains("hand-card")) {
     const buttons = [...$("hand").querySelectorAll(".hand-card")];

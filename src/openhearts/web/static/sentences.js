@@ -27,11 +27,18 @@ export function oneCardSentence(n) {
   return `${n}: ${whoOf(seat)}, the ${cardName(card)}.`;
 }
 
+/** The S key, as in every face (openhearts.sentences.spoken.scores). */
 export function scoresAnnouncement() {
   const s = app.state;
   const totals = (s.scores || []).map((score, seat) => `${whoOf(seat)} ${score}`);
   const deal = (s.points_taken || []).map((p, seat) => `${whoOf(seat)} ${p}`);
-  return `Scores: ${totals.join(", ")}. This deal: ${deal.join(", ")}.`;
+  let text = `Scores: ${totals.join(", ")}.`;
+  if (s.phase !== "game_over" && ((s.tricks || []).length || (s.trick || []).length)) {
+    text += ` This deal so far: ${deal.join(", ")}.`;
+  }
+  const end = app.table && app.table.rules && app.table.rules.end_score;
+  if (end) text += ` The game ends at ${end}.`;
+  return text;
 }
 
 export function turnSentence() {
@@ -46,14 +53,21 @@ export function turnSentence() {
     return `Passing: waiting for ${listWords(waiting) || "the deal"}.`;
   }
   if (s.phase === "playing") {
+    // As in every face (openhearts.sentences.spoken.turn).
     if (autoPlays()) return statusText();
-    return s.to_move === me ? "Your turn." : `${nameOf(s.to_move)}'s turn.`;
+    const trick = s.trick || [];
+    if (s.to_move === me) {
+      return `It is your turn to ${trick.length ? `play on ${suitWord(trick[0][1][1])}` : "lead"}.`;
+    }
+    return `It is ${nameOf(s.to_move)}'s turn to ${trick.length ? "play" : "lead"}.`;
   }
   if (s.phase === "moon_choice") return statusText();
   if (s.phase === "game_over") return statusText();
   return "";
 }
 
+/** The hand key, worded as in every face (openhearts.sentences.spoken.hand): the hand
+ * by suit, then the cards you may play, then the cards chosen to pass. */
 export function handSentence() {
   const s = app.state;
   if (mySeat() === null) return "You are watching: you hold no cards.";
@@ -62,11 +76,15 @@ export function handSentence() {
   const parts = [];
   for (const suit of "CDSH") {
     const ranks = cards.filter((c) => c[1] === suit).map((c) => cardName(c).split(" of ")[0]);
-    if (ranks.length) parts.push(`${suitWord(suit)}: ${ranks.join(", ")}`);
+    if (ranks.length) parts.push(`${suitWord(suit)}: ${listWords(ranks)}`);
   }
-  let text = `Your hand, ${plural(cards.length, "card")}. ${parts.join(". ")}.`;
-  if (mustPass() && app.selected.length) {
-    text += ` Chosen to pass: ${listWords(app.selected.map(cardName))}.`;
+  const the = (codes) => listWords([...codes].sort((a, b) => cardIndex(a) - cardIndex(b))
+    .map((c) => `the ${cardName(c)}`));
+  let text = `Your hand, ${plural(cards.length, "card")}. ${parts.join("; ")}.`;
+  const legal = s.legal || [];
+  if (s.phase === "playing" && s.to_move === mySeat() && legal.length < cards.length) {
+    text += ` You may play ${the(legal)}.`;
   }
+  if (mustPass() && app.selected.length) text += ` Chosen to pass: ${the(app.selected)}.`;
   return text;
 }

@@ -21,6 +21,8 @@ export const app = {
   seq: -1,
   nextId: 1,
   pending: new Map(),
+  /** An undo asked while the player's own choice was on its way (hints.js). */
+  undoQueued: false,
   selected: [],
   focusCard: null,
   hintCard: null,

@@ -89,7 +89,7 @@ function renderOpponents() {
       ]),
       tag ? h("span", { class: "tag", text: tag }) : null,
     ]);
-    const label = `${nameOf(seat)}: ${plural(count, "card")}, ${taken} points this deal, `
+    const label = `${nameOf(seat)}: ${plural(count, "card")}, ${plural(taken, "point")} this deal, `
       + `${total} in total${turn ? ", to play" : ""}${tag ? `, ${tag}` : ""}`;
     const node = h("div", {
       class: `opponent${turn ? " turn" : ""}${done ? " done" : ""}${winner ? " winner" : ""}`,
