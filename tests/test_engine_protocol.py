@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import shutil
 import sys
@@ -139,6 +140,20 @@ def test_the_seed_sent_to_a_program_does_not_give_away_the_deal(tmp_path: Path) 
     assert "S:0" not in sent and len(sent) == 16
     assert seed_sent("S:0:1:0", tmp_path / "b.log") == sent
     assert seed_sent("S:0:1:1", tmp_path / "c.log") != sent
+
+
+@pytest.mark.skipif(not hasattr(os, "getpgid"), reason="process groups are POSIX only")
+def test_a_program_is_out_of_the_terminal_process_group(tmp_path: Path) -> None:
+    """A Ctrl-C at the terminal reaches its whole process group: the game waits for the
+    program's move and then stops, so the program itself must not get it."""
+    bot = EngineBot(program(tmp_path, "fine"), seed=1)
+    try:
+        act(Game(Rules(), seed=3), 0, bot)
+        process = bot._program.process if bot._program else None
+        assert process is not None
+        assert os.getpgid(process.pid) != os.getpgid(0)
+    finally:
+        bot.close()
 
 
 def test_a_well_behaved_program_plays_a_whole_game(tmp_path: Path) -> None:

@@ -140,10 +140,10 @@ def test_the_rest_of_a_settled_deal_is_played_for_you(monkeypatch: pytest.Monkey
     # With this seed, a deal reaches a point where no point card is left while you
     # still have a choice of cards: they are played for you, and the game says why.
     console = Console(monkeypatch)
-    assert run_plain(parse_args("--seed", "4", "--end-score", "30", "--save", "")) == 0
+    assert run_plain(parse_args("--seed", "26", "--end-score", "30", "--save", "")) == 0
     assert "(no points left to take)" in console.text
     silent = Console(monkeypatch)
-    args = parse_args("--seed", "4", "--end-score", "30", "--save", "", "--no-auto-play-one")
+    args = parse_args("--seed", "26", "--end-score", "30", "--save", "", "--no-auto-play-one")
     assert run_plain(args) == 0
     assert "(no points left to take)" not in silent.text
 
@@ -351,6 +351,21 @@ def test_moon_choice_prompt(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> 
     assert game.results[0].points == (0, 26, 26)
 
 
+def test_a_file_saved_at_the_moon_prompt_keeps_its_name(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    target = tmp_path / "MoonSave.json"
+
+    def player(transcript: str) -> str:
+        if transcript.endswith("[add]: ") and "MoonSave" not in transcript:
+            return f"save {target}"
+        return sensible(transcript)
+
+    game, text = play_moon_choice(monkeypatch, tmp_path, player)
+    assert f"The game is saved in {target}." in text
+    assert target.exists() and game.results[0].shooter == 0
+
+
 def test_go_makes_the_moon_choice(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     def player(transcript: str) -> str:
         return "go" if transcript.endswith("[add]: ") else sensible(transcript)
@@ -415,7 +430,7 @@ def test_a_level_name_in_any_case() -> None:
 def test_eof_saves_and_resume_finishes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     path = tmp_path / "saved.json"
     console = Console(monkeypatch, limit=20)
-    args = parse_args("--seed", "11", "--end-score", "15", "--save", str(path), "--opponents", "Bo")
+    args = parse_args("--seed", "12", "--end-score", "15", "--save", str(path), "--opponents", "Bo")
     assert run_plain(args) == 0
     assert "End of input. The game is saved in" in console.text
     assert f"hearts play --plain --resume {path}" in console.text
@@ -520,6 +535,16 @@ def test_ascii_output_and_piped_play(tmp_path: Path) -> None:
     assert "  clubs: " in out and "♣" not in out
     assert "You may play:" in out or "Pass exactly three" in out
     assert "End of input. The game is saved in" in out
+
+
+def test_a_line_the_input_encoding_cannot_read_is_asked_again(tmp_path: Path) -> None:
+    path = tmp_path / "piped.json"
+    process = _run("--seed", "8", "--save", str(path), env={"PYTHONIOENCODING": "ascii"})
+    out, err = process.communicate("Q♠\nhand\n", timeout=30)
+    assert process.returncode == 0, err
+    assert "Traceback" not in err
+    assert "That line cannot be read as ascii: type it again" in out
+    assert "  clubs: " in out and "End of input. The game is saved in" in out
 
 
 def test_ctrl_c_while_a_bot_thinks_is_deferred(
@@ -698,18 +723,21 @@ def test_tricks_of_a_deal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> No
     else says which deals there are."""
     game = Game(Rules.preset("standard", pass_cycle=("hold",)), seed=1)
     game.replace_hands(SUIT_HANDS)
-    lines = ("tricks", "tricks 0", "tricks 2", "tricks 1")
+    lines = ("tricks", "tricks 0", "tricks 2", "tricks 1", "tricks ²", "tricks " + "9" * 5000)
     console = Console(monkeypatch, lines=lines, limit=len(lines))
     bots = {s: make_bot("random", s) for s in (1, 2, 3)}
     PlainSession(game, bots, save_path=str(tmp_path / "g.json")).run()
     text = console.text
     trick = (
         "Deal 1, in progress: 1 trick so far.\n"
-        "  Trick 1: South (you) 2♣, West 8♦, North J♠, East 8♥. South (you) takes it (1 point).\n"
+        "  Trick 1: South (you) 2♣, West 7♦, North 7♠, East J♥. South (you) takes it (1 point).\n"
     )
     assert f"Your card: tricks\n{trick}" in text and f"Your card: tricks 1\n{trick}" in text
     assert "Your card: tricks 0\nThere is no deal '0' to show: this game has deal 1." in text
     assert "Your card: tricks 2\nThere is no deal '2' to show: this game has deal 1." in text
+    # Digits that are not plain ones, and numbers far too long, are refused in words.
+    assert "There is no deal '²' to show" in text
+    assert f"There is no deal '{'9' * 20}' to show" in text
 
 
 def test_last_and_tricks_after_a_deal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -843,6 +871,22 @@ def test_quit_saves_elsewhere_when_the_save_file_cannot_be_written(
     saved = Path(console.text.split("The game is saved in ", 1)[1].split(".json", 1)[0] + ".json")
     assert f"Could not save the game to {blocked / 'g.json'}" in console.text
     assert load(str(saved)).seed == 1
+
+
+def test_saving_as_it_goes_moves_elsewhere_when_the_save_file_cannot_be_written(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The save after each choice is what a kill -9 leaves: it must not fail silently."""
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    monkeypatch.setenv("OPENHEARTS_HOME", str(tmp_path / "home"))
+    console = Console(monkeypatch, lines=("go",))
+    run_plain(parse_args("--seed", "1", "--save", str(blocked / "g.json")))
+    text = console.text
+    before_eof = text.split("The game is saved in ", 1)[1]
+    assert before_eof.split(" ", 1)[1].startswith("from now on."), text
+    saved = before_eof.split(" ", 1)[0]
+    assert len(load(saved).actions) >= 1
 
 
 def test_the_same_keys_as_the_other_faces(monkeypatch: pytest.MonkeyPatch) -> None:

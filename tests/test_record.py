@@ -311,6 +311,12 @@ def test_bad_moon_choice_value() -> None:
     assert rejected(tampered) == f"line {number}: others_add must be true or false"
 
 
+def test_a_byte_order_mark_is_read_and_deep_nesting_refused(record: str) -> None:
+    assert loads("\ufeff" + record).actions == loads(record).actions
+    with pytest.raises(RecordError, match="nested too deeply"):
+        loads("[" * 100_000 + "]" * 100_000)
+
+
 def test_unreadable_files(tmp_path: Path) -> None:
     with pytest.raises(RecordError, match="cannot read"):
         load(str(tmp_path / "missing.json"))

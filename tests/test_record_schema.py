@@ -73,9 +73,12 @@ def test_the_schema_refuses_what_loading_refuses(path: tuple[object, ...], value
         (("version",), True),
         (("events", 0, "hands"), [1, 2, 4, 8]),
         (("events", 1, "card"), 12),
+        (("names", 0), "Ann\x1b[31m"),
+        (("names", 1), " "),
+        (("names", 2), "Bob\nNorth"),
     ],
     ids=["names text", "seed float", "seed null", "result null", "version true",
-         "hands masks", "card number"],
+         "hands masks", "card number", "name escape", "name blank", "name line break"],
 )  # fmt: skip
 def test_loading_refuses_what_the_schema_refuses(path: tuple[object, ...], value: object) -> None:
     """The loader holds records to the published schema: what the schema refuses is not

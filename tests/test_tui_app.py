@@ -204,7 +204,7 @@ def test_illegal_card_is_refused_with_a_reason(tmp_path: Path) -> None:
 
 def test_passing_choose_confirm_and_see_received(tmp_path: Path) -> None:
     async def run() -> None:
-        app = make_app(tmp_path, seed=1)
+        app = make_app(tmp_path, seed=3)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, lambda: human_turn(app))
             screen = table(app)

@@ -110,6 +110,17 @@ def test_statistics_count_games_deals_points_and_moons(tmp_path: Path) -> None:
     assert (negative.points_taken, negative.best_total) == (-3, -26)
 
 
+def test_a_damaged_statistics_file_is_set_aside_not_written_over(tmp_path: Path) -> None:
+    from openhearts.session.statistics import load_stats, record_game
+
+    path = tmp_path / "statistics.json"
+    path.write_text('{"games_played": 5, "games_won": ', encoding="utf-8")
+    stats = record_game(finished_game(), 0, path)
+    assert stats.games_played == 1
+    assert (tmp_path / "statistics.json.bad").read_text(encoding="utf-8").startswith('{"games')
+    assert load_stats(path).games_played == 1
+
+
 def test_saved_game_round_trip(tmp_path: Path) -> None:
     store = Storage(tmp_path, save_path=str(tmp_path / "sub" / "mine.json"))
     game = Game(seed=4)

@@ -17,10 +17,10 @@ every action, like :func:`openhearts.record.loads`.  The tags are documented in
 [Dealer "0"]
 [Deal "0:AKQJ.2.AQJT3.654 T65.AT964.87.Q87 9732.875.K65.K93 84.KQJ3.942.AJT2"]
 [Pass "left"]
-0 DT SQ H2
-1 S6 HT HA
-2 C3 DK S9
-3 D9 H3 HQ
+0 D3 DT SQ
+1 C8 HT HA
+2 S2 S7 S9
+3 D2 D9 HJ
 [Play "3"]
 >>> loads(text).actions == game.actions
 True

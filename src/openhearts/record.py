@@ -23,6 +23,7 @@ openhearts.record.RecordError: line 15: cannot read 'X2C' as a card: ...
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
@@ -129,12 +130,25 @@ def _event_lines(text: str) -> list[int]:
     return lines
 
 
+#: A player's name in a record: not blank, and without control characters, line and
+#: paragraph separators or the marks that reorder text on screen (the published schema
+#: holds names to the same pattern).
+NAME_PATTERN: Final = (
+    r"^(?=.*\S)[^\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]*$"
+)
+_NAME: Final = re.compile(NAME_PATTERN, re.DOTALL)
+
+
 def loads(text: str) -> Game:
     """Rebuild a game from a record, replaying and checking every event."""
+    # A byte-order mark, as some editors write one, is not part of the record.
+    text = text.removeprefix("\ufeff")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(f"line {error.lineno}: not valid JSON: {error.msg}") from None
+    except RecursionError:
+        raise RecordError("line 1: not a record: nested too deeply") from None
     if not isinstance(data, dict):
         raise RecordError("line 1: a record is a JSON object")
 
@@ -152,6 +166,11 @@ def loads(text: str) -> Game:
     names = data.get("names", [])
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
         raise at("names", f"names: a list of texts, not {names!r}")
+    for name in names:
+        # Names are printed as they are: no control characters (a terminal would obey
+        # them) and none blank.
+        if not _NAME.fullmatch(name):
+            raise at("names", f"names: {name!r} is blank or holds a control character")
     if "result" in data and not isinstance(data["result"], dict):
         raise at("result", "result: expected an object")
     try:

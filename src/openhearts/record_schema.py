@@ -21,7 +21,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 from .cards import Rank, Suit
-from .record import EVENT_FIELDS, FORMAT, RESULT_FIELDS, VERSION
+from .record import EVENT_FIELDS, FORMAT, NAME_PATTERN, RESULT_FIELDS, VERSION
 from .rules import FirstTrick, HeartsBreak, MoonScoring, Seating
 
 __all__ = ["schema", "CARD_PATTERN", "CARDS_PATTERN"]
@@ -161,7 +161,7 @@ def schema() -> dict[str, Any]:
             "version": {"const": VERSION},
             "rules": _rules(),
             "seed": {"type": ["integer", "string"], "description": "the seed of the shuffles"},
-            "names": {"type": "array", "items": {"type": "string"}},
+            "names": {"type": "array", "items": {"type": "string", "pattern": NAME_PATTERN}},
             "first_deal": _integer(0),
             "initial_scores": {
                 "oneOf": [{"type": "null"}, {"type": "array", "items": _integer()}],

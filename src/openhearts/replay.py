@@ -61,7 +61,7 @@ def replay_lines(game: Game, style: Style | None = None, *, hands: bool = True) 
     ...     act(game, game.to_act()[0], bots[game.to_act()[0]])
     >>> lines = replay_lines(game)
     >>> lines[-1]
-    'The game is unfinished: deal 1 is in progress, trick 4, West to play.'
+    'The game is unfinished: deal 1 is in progress, trick 4, South to play.'
     """
     style = style or Style()
     rules = game.rules

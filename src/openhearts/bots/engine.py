@@ -161,6 +161,9 @@ class _Program:
                 encoding="utf-8",
                 errors="replace",
                 bufsize=1,
+                # Out of the terminal's process group: a Ctrl-C meant for the game (which
+                # waits for the program's move, then stops) must not kill the program.
+                start_new_session=True,
             )
         except (OSError, ValueError) as error:
             raise EngineFault(f"could not start: {error}") from None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from ..cards import Card, CardSet
 from ..game import PlayerView
 from .base import BaseBot
@@ -20,10 +22,18 @@ class RandomBot(BaseBot):
     name = "random"
 
     def choose_pass(self, view: PlayerView) -> CardSet:
-        return CardSet(self.rng.sample(view.hand.cards(), view.rules.cards_passed))
+        return CardSet(self._rng(view).sample(view.hand.cards(), view.rules.cards_passed))
 
     def choose_play(self, view: PlayerView) -> Card:
-        return self.rng.choice(view.legal.cards())
+        return self._rng(view).choice(view.legal.cards())
 
     def choose_moon(self, view: PlayerView) -> bool:
-        return self.rng.random() < 0.5
+        return self._rng(view).random() < 0.5
+
+    def _rng(self, view: PlayerView) -> random.Random:
+        """A generator drawn from the seed and the position alone, so that a game
+        replayed from its record (a resumed save, an undo) gets the same choices."""
+        position = (
+            f"{view.deal_number}:{view.seat}:{view.phase}:{view.hand.mask}:{view.played.mask}"
+        )
+        return random.Random(f"RandomBot:{self.seed}:{position}")

@@ -144,13 +144,17 @@ def _last(plain: Table) -> None:
 
 
 def _review_deal(game: Game, which: str) -> DealReview | None:
-    """Deal ``which`` (counted from 1) of the game's review, or by default the deal of
-    the last trick played; None when there is no such deal."""
+    """Deal ``which`` of the game's review, numbered as the deals are announced ("Deal
+    3"), or by default the deal of the last trick played; None when there is no such
+    deal."""
     reviews = deal_reviews(game)
     if not which:
         return reviews[opening_deal(reviews)]
-    if which.isdigit() and 1 <= int(which) <= len(reviews):
-        return reviews[int(which) - 1]
+    # Plain digits of a sensible length only ("²" is a digit to str.isdigit, not to int).
+    if which.isascii() and which.isdigit() and len(which) <= 6:
+        for review in reviews:
+            if review.number + 1 == int(which):
+                return review
     return None
 
 
@@ -160,9 +164,10 @@ def _tricks(plain: Table, which: str) -> None:
     game = plain.session.game
     deal = _review_deal(game, which)
     if deal is None:
-        count = len(game.results) + (0 if game.is_over else 1)
-        deals = "deal 1" if count == 1 else f"deals 1 to {count}"
-        plain.say(f"There is no deal '{which}' to show: this game has {deals}.")
+        numbers = [review.number + 1 for review in deal_reviews(game)]
+        first, last = min(numbers), max(numbers)
+        deals = f"deal {first}" if first == last else f"deals {first} to {last}"
+        plain.say(f"There is no deal '{which[:20]}' to show: this game has {deals}.")
         return
     plain.say(deal_summary(plain.names, game.rules, deal))
     for trick in deal.tricks:

@@ -68,24 +68,32 @@ class Console:
 
     def ask(self, prompt: str) -> str:
         """One line of input; raises :class:`Stop` when the input ends or a signal came."""
-        self.check()
-        prompt = self.style.clean(prompt)
-        self._reading = True
-        try:
-            if self._echo:
-                self._write(prompt)
-                answer = input()
-                self._write(answer + "\n")
-            else:
-                answer = input(prompt)
-        except EOFError:
-            raise Stop(Ending.END_OF_INPUT) from None
-        except KeyboardInterrupt:
-            raise Stop(self.pending or Ending.INTERRUPTED) from None
-        finally:
-            self._reading = False
-        self.check()
-        return answer.strip()
+        while True:
+            self.check()
+            shown = self.style.clean(prompt)
+            self._reading = True
+            try:
+                if self._echo:
+                    self._write(shown)
+                    answer = input()
+                    self._write(answer + "\n")
+                else:
+                    answer = input(shown)
+            except EOFError:
+                raise Stop(Ending.END_OF_INPUT) from None
+            except KeyboardInterrupt:
+                raise Stop(self.pending or Ending.INTERRUPTED) from None
+            except UnicodeDecodeError as error:
+                # A line the input's encoding cannot read: explained and asked again.
+                self._write(
+                    f"\nThat line cannot be read as {error.encoding}: "
+                    "type it again in plain letters (QS, 10H).\n"
+                )
+                continue
+            finally:
+                self._reading = False
+            self.check()
+            return answer.strip()
 
     def check(self) -> None:
         """Stop here if a signal came while something else was going on."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import shlex
 import sys
 from typing import TextIO
@@ -64,6 +63,7 @@ class PlainSession:
         self.console = Console(out, style or Style(supports_symbols(out)))
         self.table = Table(self.session, self.console, SaveSlot(save_path))
         self._announced_deal: int | None = None
+        self._unsaved_said = False
 
     @property
     def game(self) -> Game:
@@ -146,27 +146,55 @@ class PlainSession:
             turn[game.phase](self.table)
             if len(game.actions) != actions:
                 # Saved as it goes: even a kill that cannot be caught loses nothing chosen.
-                self.table.slot.save_to(self.session, self.table.slot.path)
+                self._autosave()
             return
         events = session.step()
         self.table.tell(events)
+
+    def _autosave(self) -> None:
+        """Save after the person's choice; where the save file cannot be written, the
+        default file or the temporary directory takes over, said once."""
+        slot = self.table.slot
+        if slot.save_to(self.session, slot.path) is None:
+            return
+        before = slot.path
+        saved, problems = slot.save_somewhere(self.session)
+        if saved is not None and saved != before:
+            for problem in problems:
+                self.say(problem)
+            self.say(f"The game is saved in {saved} from now on.")
+        elif saved is None and not self._unsaved_said:
+            self._unsaved_said = True
+            for problem in problems:
+                self.say(problem)
+            self.say("The game cannot be saved anywhere: stopping the program would lose it.")
 
     def finish(self, save_record: bool = True) -> None:
         game = self.game
         outcome = game_outcome(game)
         assert outcome is not None
+        saved: str | None = None
+        problems: list[str] = []
+        if save_record:
+            # Kept before anything is said, so that a program stopped at the end still
+            # has the finished record and counts the game: the record first (a finished
+            # record is never resumed, so the game cannot be counted twice), then the
+            # statistics, a nicety beside it.
+            saved, problems = self.table.slot.save_somewhere(self.session)
+            try:
+                record_game(game, self.session.human)
+            except OSError as error:
+                problems.append(f"The statistics could not be kept: {error.strerror or error}.")
         self.say()
         for line in Narrator(self.session.view(), self.console.style).lines(GameOver(outcome)):
             self.say(line)
         show_history(self.table)
         if not save_record:
             return
-        # Statistics are a nicety: the game's record matters more.
-        with contextlib.suppress(OSError):
-            record_game(game, self.session.human)
-        saved, problem = self.table.slot.save(self.session)
+        for problem in problems:
+            self.say(problem)
         if saved is None:
-            self.say(problem or "")
+            self.say("The game's record could not be saved anywhere.")
             return
         self.say(
             f"The game's record is in {saved}; see it again with: "

@@ -100,14 +100,15 @@ def human_moon(plain: Table) -> None:
         f"'subtract' takes {total} off your own total. The usual choice here is {default}."
     )
     while True:
-        text = plain.console.ask(f"add or subtract [{default}]: ").lower()
+        typed = plain.console.ask(f"add or subtract [{default}]: ")
+        text = typed.lower()
         if text in ("", "default"):
             others_add = suggested
         elif text in ("a", "add", "others", "others add"):
             others_add = True
         elif text in ("sub", "subtract", "minus"):
             others_add = False
-        elif run_command(plain, text):
+        elif run_command(plain, typed):
             if game.phase != Phase.MOON_CHOICE or game.current_player != plain.me:
                 return
             continue

@@ -15,8 +15,10 @@ and the web game's database alike.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -129,10 +131,17 @@ def default_stats_path() -> Path:
 
 
 def load_stats(path: Path | None = None) -> Stats:
-    """The saved statistics; a missing or unreadable file gives empty ones."""
+    """The saved statistics; a missing or unreadable file gives empty ones, and a
+    damaged one is set aside as ``*.bad`` (as the terminal game does), so that the next
+    game counted does not write over what may still be read by hand."""
+    path = path or default_stats_path()
     try:
-        data = json.loads((path or default_stats_path()).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError:
+        return Stats()
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        with contextlib.suppress(OSError):
+            os.replace(path, path.with_name(path.name + ".bad"))
         return Stats()
     return Stats.from_dict(data)
 
