@@ -1265,6 +1265,11 @@ def test_a_missing_table_offers_no_link_to_copy(server: str, browser: Browser) -
         expect(page.locator("#copy-link")).to_be_hidden()
         expect(page.locator("#share-link")).to_be_hidden()
         expect(page.locator("#join-form")).to_be_hidden()
+        # Links that cannot be a table's say so too, instead of a lobby under the wrong
+        # address or the server's JSON.
+        for path in ("/t/a%20b", "/t/" + "x" * 65, "/t/%E2%9D%A4", "/t/", "/t/abc/def"):
+            page.goto(server + path)
+            expect(page.locator("#waiting-title")).to_have_text("No such table")
 
 
 def test_a_friend_opening_a_shared_link_is_asked_for_a_name(server: str, browser: Browser) -> None:
@@ -1669,3 +1674,57 @@ def test_the_lobby_reads_the_waiting_tables_again_while_in_sight(
         expect(page.locator("#seat-list")).to_contain_text("Nora")
         expect(page.locator("#join-form")).to_be_hidden()
         host.close()
+
+
+def test_the_rule_boxes_follow_the_preset_and_can_be_switched_off(
+    server: str, browser: Browser
+) -> None:
+    """Source 003 shoots the sun: its box starts ticked, and a host who unticks it gets
+    a table without the sun (the box used to start unticked and to send only true)."""
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        page.goto(server + "/")
+        page.fill("#player-name", "Sunny")
+        expect(page.locator("#opt-sun")).not_to_be_checked()
+        page.select_option("#opt-preset", "source-003")
+        page.click("details.rules-options summary")
+        expect(page.locator("#opt-sun")).to_be_checked()
+        page.uncheck("#opt-sun")
+        page.click("#create-table")
+        page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+        table_id = page.url.rsplit("/", 1)[1]
+        rules = get_json(server, f"/api/tables/{table_id}")["rules"]
+        assert rules["sun"] is False and rules["jack_of_diamonds"] is False
+
+
+def test_a_seat_the_table_does_not_know_is_said_not_silently_dropped(
+    server: str, browser: Browser
+) -> None:
+    """A stale tab or a reset server: the seat token this browser holds is unknown at the
+    table.  The page says so before it shows the table as a spectator's."""
+    answer = post(server, "/api/play-now", {"name": "Stale", "level": "random"})
+    table_id = answer["table_id"]
+    with new_page(browser, viewport={"width": 1000, "height": 760}) as page:
+        page.goto(server + "/")
+        page.evaluate(
+            "id => localStorage.setItem(`openhearts.seat.${id}`, 'x'.repeat(32))", table_id
+        )
+        page.goto(server + f"/t/{table_id}")
+        expect(page.locator("#toast")).to_contain_text("is not known here any more")
+
+
+def test_several_cards_typed_at_once_are_chosen_to_pass(server: str, browser: Browser) -> None:
+    answer = post(server, "/api/play-now", {"name": "Tipper", "level": "random"})
+    with new_page(browser, viewport={"width": 1280, "height": 800}) as page:
+        open_seat(page, server, answer)
+        wait_passing(page)
+        cards = hand(page)[:3]
+        typed = ", ".join(c.lower().replace("t", "10", 1) if c[0] == "T" else c for c in cards)
+        page.keyboard.press("/")
+        page.keyboard.type(typed)
+        page.keyboard.press("Enter")
+        pressed = page.locator('#hand .hand-card[aria-pressed="true"]')
+        expect(pressed).to_have_count(3)
+        chosen = page.eval_on_selector_all(
+            '#hand .hand-card[aria-pressed="true"]', "nodes => nodes.map(n => n.dataset.card)"
+        )
+        assert sorted(chosen) == sorted(cards)

@@ -4,6 +4,7 @@ the server's own player tokens."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -136,6 +137,11 @@ def test_the_turn_clock_moves_for_an_idle_person_then_gives_the_seat_to_a_bot(
         idle.until(lambda m: m["type"] == "state" and m["seq"] >= 10, timeout=30)
         seat = table.seats[data["seat"]]
         assert seat.timeouts >= 2 and seat.away
+        # The person's page is told each time the clock runs out on them.
+        told = [json.loads(text) for text in idle.texts]
+        assert any(
+            m["type"] == "table" and m["table"]["seats"][data["seat"]]["overdue"] for m in told
+        )
         # Acting again takes the seat back from the bot.
         assert idle.request({"type": "auto", "play_one": True})["type"] == "ack"
         assert (not seat.away and seat.timeouts == 0) or table.status == "finished"
@@ -165,6 +171,9 @@ def test_player_tokens_are_the_servers_and_hints_make_a_game_unrated(
     hint = player.request({"type": "hint"})
     assert hint["type"] in ("hint", "error")
     assert not table.rated and not server.get(f"/api/tables/{data['table_id']}").json()["rated"]
+    # The page is told at once (its statistics say why the game will not count).
+    told = [json.loads(text) for text in player.texts]
+    assert any(m["type"] == "table" and m["table"]["rated"] is False for m in told)
     player.close()
 
 

@@ -80,6 +80,8 @@ class Seat:
             "host": self.host,
             "connected": bool(self.connections),
             "bot_playing": self.bot_playing,
+            # The turn clock ran out: a bot makes this person's move now.
+            "overdue": self.overdue,
         }
         if self.kind == "bot":
             data["level"] = self.level

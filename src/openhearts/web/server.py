@@ -436,6 +436,8 @@ def create_app(storage: Storage, settings: Settings | None = None) -> Starlette:
     routes = [
         Route("/", page),
         Route("/t/{table_id}", table_page),
+        # Any other address under /t/ is a broken table link: the page says so.
+        Route("/t/{rest:path}", table_page),
         Route("/healthz", health),
         Route("/api/config", config),
         Route("/api/play-now", play_now, methods=["POST"]),

@@ -178,6 +178,8 @@ class Table:
         the statistics are of games played unaided."""
         if self.rated and self.game is not None and not self.game.is_over:
             self.rated = False
+            # The pages learn it at once (the statistics dialog says why a game did not count).
+            self.broadcast_table()
             self.hub.background(
                 self.hub.store(self.hub.storage.mark_unrated, self.id, self.game_number)
             )

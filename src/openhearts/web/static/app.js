@@ -7,7 +7,7 @@
 
 import { actOnTyped, confirmPass } from "./actions.js";
 import { announce, flash, toast } from "./announce.js";
-import { installSprite, parseCard } from "./cards.js";
+import { installSprite, parseCards } from "./cards.js";
 import { renderUnread, sendChat } from "./chat.js";
 import { connect, joinWithName, route, send } from "./connection.js";
 import { closeDialog, openDialog } from "./dialogs.js";
@@ -25,7 +25,7 @@ import { onAutoPlayOne, openOptions } from "./options.js";
 import { openReview, stepReview } from "./review.js";
 import { openScores } from "./scores.js";
 import { openStats } from "./stats.js";
-import { app, mySeat } from "./store.js";
+import { app, mustPass, mySeat } from "./store.js";
 import { renderTable } from "./table.js";
 import { onListChange } from "./waiting.js";
 
@@ -78,13 +78,20 @@ function init() {
   $("type-card-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const input = $("type-card");
-    const code = parseCard(input.value);
-    if (!code) {
+    const codes = parseCards(input.value);
+    if (!codes) {
       flash(`"${input.value}" is not a card: type a rank and a suit, like qs or 10h.`, "error");
       return;
     }
+    if (codes.length > 1 && !mustPass()) {
+      flash("Type one card to play (several only when passing).", "error");
+      return;
+    }
     input.value = "";
-    actOnTyped(code);
+    // Several at once choose cards to pass: those already chosen stay chosen.
+    for (const code of codes) {
+      if (codes.length === 1 || !app.selected.includes(code)) actOnTyped(code);
+    }
   });
   $("scores-close").addEventListener("click", () => closeDialog("scores-dialog"));
   $("play-again").addEventListener("click", playAgain);

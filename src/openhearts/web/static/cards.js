@@ -89,10 +89,33 @@ export function parseCard(text) {
     return suit ? rank + suit : null;
   }
   t = t.replace(/\s+/g, "").replace(/^10/, "t");
-  const m = /^([2-9tjqka])([cdsh♣♦♠♥])$/.exec(t);
-  if (!m) return null;
-  const suit = WORD_SUITS[m[2]] ?? m[2].toUpperCase();
-  return m[1].toUpperCase() + suit;
+  // The suit before the rank ("♠q") is read too, as in the other faces.
+  let rank;
+  let suitText;
+  let m = /^([2-9tjqka])([cdsh♣♦♠♥])$/.exec(t);
+  if (m) [, rank, suitText] = m;
+  else {
+    m = /^([cdsh♣♦♠♥])(10|[2-9tjqka])$/.exec(t);
+    if (!m) return null;
+    [, suitText, rank] = m;
+    if (rank === "10") rank = "t";
+  }
+  const suit = WORD_SUITS[suitText] ?? suitText.toUpperCase();
+  return rank.toUpperCase() + suit;
+}
+
+/** Several cards typed at once ("4c 6c 8c", "2C, 9C, 5D", "ten of hearts"): their
+ * codes in the order typed, or null when any part is not a card. */
+export function parseCards(text) {
+  const one = parseCard(text);
+  if (one) return [one];
+  const trimmed = String(text).trim();
+  if (!trimmed) return null;
+  for (const parts of [trimmed.split(/\s*[,;]\s*/), trimmed.split(/[\s,;]+/)]) {
+    const codes = parts.filter(Boolean).map(parseCard);
+    if (codes.length > 1 && codes.every(Boolean)) return codes;
+  }
+  return null;
 }
 
 function el(tag, attrs = {}, children = []) {

@@ -1,6 +1,6 @@
 // The table's connection: joining, the WebSocket, sending actions, dispatching messages.
 
-import { flash, toast } from "./announce.js";
+import { announce, flash, toast } from "./announce.js";
 import { api } from "./api.js";
 import { chatAccepted, chatRefused, onChat, resetChat } from "./chat.js";
 import { $, seatKey, show, storage } from "./dom.js";
@@ -255,6 +255,10 @@ function onError(message) {
   if (message.code === "bad_token") {
     storage.remove(seatKey(app.tableId));
     app.token = null;
+    // Said, not only shown as a spectator's page: the seat this browser held here is
+    // not known at this table any more (a reset server, an edited storage).
+    toast("This browser's seat at this table is not known here any more.", "info");
+    announce("This browser's seat at this table is not known here any more.");
     if (!app.joinTried) {
       closeSocket();
       tryJoin().then(connect, () => {});
@@ -284,7 +288,13 @@ function onError(message) {
 export function route() {
   const tableId = tableIdFromPath();
   if (tableId) openTable(tableId).catch(() => {});
-  else {
+  else if (location.pathname.startsWith("/t/")) {
+    // A table link that cannot be one (cut short, mistyped): said, not the lobby in
+    // silence under the wrong address.
+    closeSocket();
+    Object.assign(app, { tableId: null, table: null, state: null });
+    showMissingTable();
+  } else {
     closeSocket();
     showLobby();
   }

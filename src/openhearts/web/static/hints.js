@@ -2,21 +2,46 @@
 // player), and undo (all for games against bots only).
 
 import { confirmPass, onCardClick } from "./actions.js";
-import { flash } from "./announce.js";
+import { flash, toast } from "./announce.js";
 import { cardName, isCardCode } from "./cards.js";
 import { $ } from "./dom.js";
 import { send } from "./connection.js";
 import { focusCard, renderHand } from "./hand.js";
 import { closeDialog } from "./dialogs.js";
-import { app, cardsToPass, isMyTurn, mustPass, mySeat } from "./store.js";
+import { againstBots, app, cardsToPass, isMyTurn, mustPass, mySeat } from "./store.js";
 import { listWords } from "./words.js";
+
+/** Why a hint, "For me" or an undo cannot be had now, in the other faces' words. */
+function refusal(kind) {
+  if (app.state.phase === "game_over") {
+    return kind === "undo" ? "The game is over: there is nothing to undo." : "The game is over.";
+  }
+  if (!againstBots()) {
+    return {
+      hint: "Hints are only for games against computer players.",
+      forMe: "The computer plays for you only in games against computer players.",
+      undo: "Undo is only for games against computer players.",
+    }[kind];
+  }
+  return kind === "undo" ? "There is nothing of yours to take back." : "Not now.";
+}
+
+/** A hint or an undo makes a rated game unrated: said the first time, at once. */
+function sayUnrated(what) {
+  const game = app.table ? `${app.tableId}:${app.table.game}` : null;
+  if (app.table && app.table.rated && app.unratedSaid !== game) {
+    app.unratedSaid = game;
+    toast(`After ${what}, this game does not count in your statistics.`, "info");
+  }
+}
 
 export function requestHint() {
   if (mySeat() === null || !app.state) return;
   if (!app.state.can_hint) {
-    flash("Hints are only for games against computer players.", "error");
+    flash(refusal("hint"), "error");
     return;
   }
+  sayUnrated("a hint");
   send("hint");
 }
 
@@ -24,7 +49,7 @@ export function requestHint() {
 export function requestPlayForMe() {
   if (mySeat() === null || !app.state) return;
   if (!app.state.can_hint) {
-    flash("The computer plays for you only in games against computer players.", "error");
+    flash(refusal("forMe"), "error");
     return;
   }
   const s = app.state;
@@ -36,6 +61,7 @@ export function requestPlayForMe() {
   // A second press while the first is being worked out would be refused as busy, and
   // the first answer then shown as a plain hint.
   if (app.forMe !== null && app.pending.has(app.forMe)) return;
+  sayUnrated("the computer's choice for you");
   const id = send("hint");
   if (id === null) return;
   app.forMe = id;
@@ -45,11 +71,10 @@ export function requestPlayForMe() {
 export function requestUndo() {
   if (mySeat() === null || !app.state) return;
   if (!app.state.can_undo) {
-    flash(app.state.can_hint
-      ? "There is nothing of yours to take back."
-      : "Undo is only for games against computer players.", "error");
+    flash(refusal("undo"), "error");
     return;
   }
+  sayUnrated("an undo");
   app.selected = [];
   app.hintCard = null;
   if (choicePending()) {

@@ -172,6 +172,12 @@ export function updatePlayerChoices() {
   const select = $("opt-players");
   for (const option of select.options) option.disabled = !allowed.includes(option.value);
   if (!allowed.includes(select.value)) select.value = allowed.includes("4") ? "4" : allowed[0];
+  // The boxes start as the preset has them, and are sent as they are left: a rule the
+  // preset switches on can be switched off.
+  if (preset && preset.rules) {
+    $("opt-sun").checked = Boolean(preset.rules.sun);
+    $("opt-jack").checked = Boolean(preset.rules.jack_of_diamonds);
+  }
 }
 
 function playerName() {
@@ -238,8 +244,8 @@ export async function createTable(event) {
   ]) {
     if ($(id).value) options[key] = $(id).value;
   }
-  if ($("opt-sun").checked) options.sun = true;
-  if ($("opt-jack").checked) options.jack_of_diamonds = true;
+  options.sun = $("opt-sun").checked;
+  options.jack_of_diamonds = $("opt-jack").checked;
   body.options = options;
   // Private unless the host ticks the box: listed tables show under "Tables waiting for
   // players" in everyone's lobby.

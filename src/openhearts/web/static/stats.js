@@ -5,6 +5,7 @@ import { announce } from "./announce.js";
 import { api } from "./api.js";
 import { openDialog } from "./dialogs.js";
 import { $, h, storage } from "./dom.js";
+import { app } from "./store.js";
 import { plural } from "./words.js";
 
 /** The rows of the statistics, as [label, value] pairs. */
@@ -45,10 +46,13 @@ export async function openStats() {
     }
   }
   const who = stats.name ? `${stats.name}: ` : "";
-  const note = stats.games
+  let note = stats.games
     ? `${who}${plural(stats.games, "game")} finished in this browser.`
     : "No finished game yet: the statistics start with your first game played to the end.";
   const rows = statsRows(stats);
+  if (app.table && app.table.rated === false) {
+    note += " The game at this table does not count: it used a hint or an undo.";
+  }
   render(note, rows);
   announce(`${note} ${rows.map(([label, value]) => `${label}: ${value}`).join(". ")}.`);
 }

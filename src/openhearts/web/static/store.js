@@ -23,6 +23,8 @@ export const app = {
   pending: new Map(),
   /** An undo asked while the player's own choice was on its way (hints.js). */
   undoQueued: false,
+  /** The game ("table:number") whose loss of rating the page has already said. */
+  unratedSaid: null,
   selected: [],
   focusCard: null,
   hintCard: null,
@@ -45,6 +47,12 @@ export const app = {
 
 export function seatInfo(seat) {
   return app.table && app.table.seats ? app.table.seats.find((s) => s.seat === seat) : null;
+}
+
+/** Whether every other seat is a computer player (hints and undo are for such games). */
+export function againstBots() {
+  const seats = (app.table && app.table.seats) || [];
+  return seats.length > 0 && seats.every((s) => s.seat === mySeat() || s.kind === "bot");
 }
 
 export function mySeat() {

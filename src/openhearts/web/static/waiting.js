@@ -1,6 +1,6 @@
 // The table summary (seats) and the waiting room of a shared table.
 
-import { announce } from "./announce.js";
+import { announce, flash } from "./announce.js";
 import { send } from "./connection.js";
 import { $, h, show } from "./dom.js";
 import { app } from "./store.js";
@@ -19,6 +19,13 @@ export function setTable(table) {
   if (before && before.id === table.id && table.status === "waiting"
       && Boolean(before.listed) !== Boolean(table.listed)) {
     announce(listingSentence(Boolean(table.listed)), { queue: !app.host });
+  }
+  // The turn clock ran out for this player: said, since the move is made for them.
+  const seat = app.seat;
+  const overdue = (t) => seat !== null && Boolean(((t && t.seats) || [])[seat]?.overdue);
+  if (overdue(table) && !(before && before.id === table.id && overdue(before))) {
+    const clock = table.turn_clock ? ` (${table.turn_clock} s)` : "";
+    flash(`Time is up${clock}: the computer makes this move for you.`, "error");
   }
 }
 
