@@ -162,6 +162,27 @@ def test_settings_from_command_line() -> None:
     assert kept.preset == "source-001" and kept.auto_play_one
 
 
+def test_typed_defaults_win_over_saved_settings_and_names_are_cut_as_everywhere() -> None:
+    """`hearts play --preset standard --level easy` means those, even when the saved
+    settings say otherwise; names are cleaned as in every face (24 characters)."""
+    from openhearts import play
+
+    parser = argparse.ArgumentParser()
+    play.add_arguments(parser)
+    saved = Settings(preset="source-003", rules=Rules.preset("source-003").to_dict(), level="hard")
+    typed = parser.parse_args(["--preset", "standard", "--level", "easy"])
+    settings = settings_from_args(saved, typed)
+    assert (settings.preset, settings.level) == ("standard", "easy")
+    assert settings.make_rules() == Rules.preset("standard")
+    untouched = settings_from_args(
+        Settings(preset="source-003", rules=Rules.preset("source-003").to_dict(), level="hard"),
+        parser.parse_args([]),
+    )
+    assert (untouched.preset, untouched.level) == ("source-003", "hard")
+    long_name = parser.parse_args(["--name", "Maximiliana Fitzgerald-O'Brien\x1b"])
+    assert settings_from_args(Settings(), long_name).name == "Maximiliana Fitzgerald-O"
+
+
 # Sentences ------------------------------------------------------------------------------
 
 

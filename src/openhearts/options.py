@@ -18,13 +18,35 @@ from typing import Any
 
 from .rules import PRESETS, Rules, RulesError
 
-__all__ = ["add_rules_arguments", "rules_from_args", "parse_option"]
+__all__ = ["add_rules_arguments", "rules_from_args", "parse_option", "Given", "given"]
+
+
+class Given(argparse.Action):
+    """Stores an option's value and notes that it was given (:func:`given`), so that a
+    value typed on the command line can win over saved settings even when it is the
+    default."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.given_options = given(namespace) | {self.dest}
+
+
+def given(args: argparse.Namespace) -> frozenset[str]:
+    """The options of ``args`` typed on the command line (those with :class:`Given`)."""
+    return frozenset(getattr(args, "given_options", ()))
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("rules")
     group.add_argument(
         "--preset",
+        action=Given,
         default="standard",
         choices=list(PRESETS),
         help="rules preset (see `hearts rules`); default: standard",

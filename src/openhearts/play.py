@@ -11,7 +11,7 @@ import sys
 
 from .bots import LEVEL_NOTES
 from .extras import missing_extra_message
-from .options import add_rules_arguments
+from .options import Given, add_rules_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,6 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--level",
+        action=Given,
         default="easy",
         type=_level,
         help="computer players' level: "

@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..options import rules_from_args
+from ..options import given, rules_from_args
 from ..rules import RulesError
+from ..session.names import clean_name
 from .storage import Settings, Storage
 
 __all__ = ["run_tui", "settings_from_args"]
@@ -19,8 +20,9 @@ __all__ = ["run_tui", "settings_from_args"]
 def settings_from_args(settings: Settings, args: argparse.Namespace) -> Settings:
     """Saved settings with whatever the command line gives on top (raises RulesError)."""
     preset = getattr(args, "preset", "standard") or "standard"
+    typed = given(args)
     given_rules = (
-        preset != "standard"
+        "preset" in typed
         or getattr(args, "players", None) is not None
         or getattr(args, "end_score", None) is not None
         or bool(getattr(args, "option", None))
@@ -30,12 +32,12 @@ def settings_from_args(settings: Settings, args: argparse.Namespace) -> Settings
         settings.rules = rules_from_args(args).to_dict()
     name = getattr(args, "name", None)
     if name:
-        settings.name = name.strip()[:20]
+        settings.name = clean_name(name, settings.name)
     opponents = getattr(args, "opponents", None)
     if opponents:
-        settings.opponents = [n.strip()[:20] for n in opponents.split(",") if n.strip()]
+        settings.opponents = [kept for n in opponents.split(",") if (kept := clean_name(n, ""))]
     level = getattr(args, "level", None)
-    if level and level != "easy":
+    if level and ("level" in typed or level != "easy"):
         settings.level = level
     if getattr(args, "auto_play_one", True) is False:
         settings.auto_play_one = False

@@ -28,6 +28,7 @@ from ..rules import (
     RulesError,
     Seating,
 )
+from ..session.names import NAME_CHARS, clean_name
 from .storage import LEVEL_NAMES, SPEEDS, Settings
 
 __all__ = ["OptionsScreen", "OptionsResult"]
@@ -100,7 +101,9 @@ class OptionsScreen(Screen[OptionsResult | None]):
         with Horizontal(id="options-main"):
             with VerticalScroll(id="options-form"):
                 yield Static("Game", classes="option-section")
-                yield from self._row("Your name", Input(s.name, id="opt-name", max_length=20))
+                yield from self._row(
+                    "Your name", Input(s.name, id="opt-name", max_length=NAME_CHARS)
+                )
                 yield from self._row(
                     "Players",
                     _select([(f"{n} players", n) for n in range(3, 7)], r.players, "opt-players"),
@@ -291,7 +294,7 @@ class OptionsScreen(Screen[OptionsResult | None]):
 
     def read_settings(self, rules: Rules | None) -> Settings:
         settings = copy.deepcopy(self.settings)
-        settings.name = str(self._value("name")) or "You"
+        settings.name = clean_name(str(self._value("name")), "You")
         settings.preset = str(self._value("preset"))
         if rules is not None:
             settings.rules = rules.to_dict()
@@ -300,7 +303,7 @@ class OptionsScreen(Screen[OptionsResult | None]):
         settings.auto_play_one = bool(self._value("auto_play_one"))
         settings.speech_command = str(self._value("speech"))
         opponents = str(self._value("opponents"))
-        settings.opponents = [n.strip()[:20] for n in opponents.split(",") if n.strip()]
+        settings.opponents = [kept for n in opponents.split(",") if (kept := clean_name(n, ""))]
         return settings
 
     # Reacting ---------------------------------------------------------------------------

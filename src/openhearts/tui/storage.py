@@ -31,6 +31,7 @@ from ..game import Game
 from ..record import RecordError
 from ..rules import PRESETS, Rules, RulesError
 from ..session import Session
+from ..session.names import clean_name
 from ..session.saving import SessionInfo, dumps_session, load_session, write_atomic
 from ..session.statistics import Stats
 
@@ -83,7 +84,7 @@ class Settings:
             return settings
         name = data.get("name")
         if isinstance(name, str) and name.strip():
-            settings.name = name.strip()[:20]
+            settings.name = clean_name(name, settings.name)
         preset = data.get("preset")
         if isinstance(preset, str) and preset in PRESETS:
             settings.preset = preset
@@ -104,7 +105,7 @@ class Settings:
             settings.auto_play_one = auto
         opponents = data.get("opponents")
         if isinstance(opponents, list) and all(isinstance(o, str) for o in opponents):
-            settings.opponents = [o.strip()[:20] for o in opponents if o.strip()]
+            settings.opponents = [kept for o in opponents if (kept := clean_name(o, ""))]
         speech = data.get("speech_command")
         if isinstance(speech, str):
             settings.speech_command = speech.strip()
