@@ -922,9 +922,12 @@ def test_hint_and_undo_against_bots(server: str, browser: Browser) -> None:
             " document.dispatchEvent(new KeyboardEvent('keydown', { key: 'u' })); }",
             code,
         )
+        # Until the undo has been sent and answered (the card stays in sight until the
+        # server's state for it comes).
         page.wait_for_function(
             'code => document.querySelector(`#hand [data-card="${code}"]`)'
-            " && document.body.dataset.myTurn === 'true'",
+            " && document.body.dataset.myTurn === 'true'"
+            " && !window.openhearts.busy",
             arg=code,
         )
         assert hand(page) == before

@@ -149,6 +149,8 @@ window.openhearts = {
   get state() { return app.state; },
   get table() { return app.table; },
   get seat() { return mySeat(); },
+  /** Whether a message of the page's own still awaits its answer (or waits to go). */
+  get busy() { return app.pending.size > 0 || app.undoQueued; },
 };
 
 init();
