@@ -222,10 +222,11 @@ def test_bad_input_gets_reasons(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
     assert run_plain(parse_args("--seed", "5", "--save", str(path))) == 0
     text = console.text
     assert "Name three cards from your hand, e.g." in text
-    assert "Cannot read 'xyzzy' as a card" in text  # a sentence, as every other refusal
+    # A word that is no card and no command is told as such, in a sentence.
+    assert "'xyzzy' is neither a card nor a command: type 'help' for the commands." in text
     assert "You named the 2♣ twice." in text or "You do not hold" in text
     assert "Pass exactly three cards; you named one." in text
-    assert "Cannot read 'frobnicate' as a card" in text
+    assert "'frobnicate' is neither a card nor a command" in text
     # A ten is written 10 in every refusal, as in the hand; a card named thrice says so.
     assert "You named the 10♣ three times." in text
     assert "T♣" not in text and "T♥" not in text
@@ -905,3 +906,30 @@ def test_the_same_keys_as_the_other_faces(monkeypatch: pytest.MonkeyPatch) -> No
     assert "No deal has finished yet" in text
     assert "No trick has been played yet." in text
     assert "cannot read" not in text
+
+
+def test_a_new_game_keeps_an_unfinished_one_in_its_save_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Starting again without --resume must not write over the game left unfinished."""
+    path = tmp_path / "game.json"
+    Console(monkeypatch, limit=2)
+    run_plain(parse_args("--seed", "5", "--save", str(path)))
+    first = load(str(path))
+    assert not first.is_over and first.actions
+    console = Console(monkeypatch, limit=1)
+    run_plain(parse_args("--seed", "8", "--save", str(path)))
+    kept = tmp_path / "game-unfinished-1.json"
+    assert f"An unfinished game was in {path}; it is kept in {kept}" in console.text
+    assert load(str(kept)).actions == first.actions
+    assert load(str(path)).seed == 8
+
+
+def test_words_that_are_no_card_are_told_as_such(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = ("help me", "status", "2 c", "")
+    console = Console(monkeypatch, lines=lines, limit=len(lines))
+    run_plain(parse_args("--seed", "1", "--save", "", "-o", "pass_cycle=hold"))
+    text = console.text
+    assert "'help' takes nothing after it: type 'help' alone." in text
+    assert "'status' is neither a card nor a command: type 'help' for the commands." in text
+    assert "Cannot read 'help" not in text and "Cannot read 'status" not in text

@@ -510,3 +510,24 @@ def test_flags_must_be_true_or_false_however_rules_are_built(flag: str) -> None:
         Rules.preset("source-003", None, **{flag: "maybe"})
     with pytest.raises(RulesError, match=rf"^{flag}: true or false, not 1"):
         Rules(**{flag: 1})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("preset", "players"), [("source-002", 5), ("source-003", 6)])
+def test_hearts_rules_shows_each_option_as_o_takes_it_back(
+    preset: str, players: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import argparse
+
+    from openhearts import rules_help
+    from openhearts.options import rules_from_args
+
+    parser = argparse.ArgumentParser()
+    rules_help.add_arguments(parser)
+    assert rules_help.run(parser.parse_args(["--preset", preset, "--players", str(players)])) == 0
+    shown = capsys.readouterr().out.split("Options (change with -o NAME=VALUE):\n", 1)[1]
+    options = [line.strip().replace(" = ", "=", 1) for line in shown.splitlines() if "=" in line]
+    typed = ["--preset", preset, "--players", str(players)]
+    for option in options:
+        if not option.startswith("players="):
+            typed += ["-o", option]
+    assert rules_from_args(parser.parse_args(typed)) == Rules.preset(preset, players=players)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from .options import add_rules_arguments, rules_from_args
@@ -31,5 +32,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {line}")
     print("\nOptions (change with -o NAME=VALUE):")
     for name, value in rules.to_dict().items():
-        print(f"  {name} = {value}")
+        # As -o takes it back: JSON (true, null, ["2D", "2S"]), a word as it is.
+        shown = value if isinstance(value, str) else json.dumps(value)
+        print(f"  {name} = {shown}")
     return 0

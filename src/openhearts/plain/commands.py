@@ -56,7 +56,10 @@ def run_command(plain: Table, text: str) -> bool:
         _tricks(plain, rest.strip())
         return True
     if rest.strip():
-        return False
+        if len(word) < 3:
+            return False  # a key letter or number: "2 c", "h 5" may be a card
+        plain.say(f"'{word}' takes nothing after it: type '{word}' alone.")
+        return True
     if command is Command.QUIT:
         raise Stop(Ending.QUIT)
     view = plain.session.view()

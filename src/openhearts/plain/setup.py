@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 
 from ..options import rules_from_args
@@ -51,6 +52,34 @@ def _resumed_session(args: argparse.Namespace) -> Session:
     return Session.resume(game, info, name=args.name, level=args.level)
 
 
+def _keep_an_unfinished_game(plain: PlainSession) -> None:
+    """A new game must not write over an unfinished one in its save file (the terminal
+    game, which shares the default file, offers to resume it): that game is moved beside
+    it, and the way to resume it said."""
+    path = plain.save_path
+    try:
+        game, _ = load_session(path)
+    except RecordError:
+        return  # none, or not a game: nothing to keep
+    if game.is_over:
+        return
+    stem, suffix = os.path.splitext(path)
+    number = 1
+    while os.path.exists(kept := f"{stem}-unfinished-{number}{suffix or '.json'}"):
+        number += 1
+    try:
+        os.replace(path, kept)
+    except OSError as error:
+        raise SetupError(
+            f"{path} holds an unfinished game that could not be kept aside ({error.strerror}): "
+            f"resume it with --resume {shlex.quote(path)}, or choose another file with --save"
+        ) from None
+    plain.say(
+        f"An unfinished game was in {path}; it is kept in {kept}: resume it with "
+        f"hearts play --plain --resume {shlex.quote(kept)}"
+    )
+
+
 def run_plain(args: argparse.Namespace) -> int:
     """Set up (or resume) a game and play it in plain lines; returns the exit status."""
     out = sys.stdout
@@ -72,6 +101,12 @@ def run_plain(args: argparse.Namespace) -> int:
         level=session.seats.level,
     )
     plain.session.seats.problem = session.seats.problem
+    if not args.resume:
+        try:
+            _keep_an_unfinished_game(plain)
+        except SetupError as error:
+            print(f"hearts play: {error}", file=sys.stderr)
+            return 2
     if args.resume and (args.preset != "standard" or args.players or args.end_score or args.option):
         plain.say("The rules come from the saved game; the rules options are ignored.")
     if session.game.is_over:

@@ -3,7 +3,7 @@ choice.  Anything typed that is not a card is tried as a command first."""
 
 from __future__ import annotations
 
-from ..cards import Card, CardParseError, CardSet
+from ..cards import Card, CardParseError, CardSet, Rank, Suit
 from ..phases import Phase
 from ..sentences import direction_words
 from ..session import SessionError
@@ -36,7 +36,20 @@ def _named_cards(plain: Table, prompt: str, help_text: str) -> list[Card] | None
         try:
             return typed_cards(text)
         except CardParseError as error:
-            plain.say(as_sentence(str(error)))
+            plain.say(_unread(text, error))
+
+
+#: Words that may start a card typed in words ("queen of spades", "hearts 10").
+_CARD_WORDS = frozenset([rank.word for rank in Rank] + [suit.word for suit in Suit] + ["of"])
+
+
+def _unread(text: str, error: CardParseError) -> str:
+    """Why a line is not cards: a word that is no card and no command is told as such."""
+    first = text.split()[0].casefold()
+    if first.isalpha() and len(first) > 2 and first not in _CARD_WORDS:
+        shown = text.split()[0][:20]
+        return f"'{shown}' is neither a card nor a command: type 'help' for the commands."
+    return as_sentence(str(error))
 
 
 def human_pass(plain: Table) -> None:
