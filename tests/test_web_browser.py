@@ -327,7 +327,7 @@ def play_deal_by_clicking(page: Page, *, try_illegal: bool = False) -> bool:
             card = page.locator(f'#hand [data-card="{illegal[0]}"]')
             expect(card).to_have_attribute("aria-disabled", "true")
             card.click(force=True)  # darkened, not disabled: a player can still click it
-            expect(page.locator("#status")).to_contain_text("Not allowed")
+            expect(page.locator("#status")).to_contain_text("You cannot play the ")
             assert hand(page) == before
         code = legal[-1]
         page.click(f'#hand [data-card="{code}"]')

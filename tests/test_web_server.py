@@ -18,6 +18,8 @@ from websockets.exceptions import ConnectionClosed
 
 from openhearts import Game, Rules, record
 from openhearts.bots import act, make_bot
+from openhearts.cards import Card
+from openhearts.session.checks import not_now, pass_problem
 from openhearts.web.settings import Settings
 from openhearts.web.storage import Storage
 from openhearts.web.table import Table
@@ -466,7 +468,7 @@ def test_malformed_and_illegal_messages_are_refused_and_change_nothing(
         ({"type": "play", "card": "ZZ"}, "bad_message"),
         ({"type": "play", "card": "QS" * 40}, "bad_message"),
         ({"type": "pass", "cards": "2C 3C 4C"}, "bad_message"),
-        ({"type": "pass", "cards": [state["hand"][0]] * 3}, "bad_message"),
+        ({"type": "pass", "cards": [state["hand"][0]] * 3}, "illegal"),
         ({"type": "pass", "cards": state["hand"][:2]}, "illegal"),
         ({"type": "pass", "cards": [*state["hand"][:2], not_mine]}, "illegal"),
         ({"type": "moon", "others_add": "yes"}, "bad_message"),
@@ -502,6 +504,40 @@ def test_malformed_and_illegal_messages_are_refused_and_change_nothing(
     stranger = next(c for c in ("2C", "3C", "AS", "KH", "QD") if c not in state["hand"])
     other = player.request({"type": "play", "card": stranger})
     assert other["type"] == "error" and other["code"] in ("not_your_turn", "illegal", "stale")
+    player.close()
+
+
+def test_refusals_are_said_in_the_words_of_every_face(server: ServerThread) -> None:
+    """The web game refuses in the session's sentences (openhearts.session.checks), as
+    the plain and terminal games do, not in the engine's."""
+    data = server.post("/api/play-now", {"name": "Ann"}).json()
+    player = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
+    state = player.until(lambda m: m["type"] == "state")["state"]
+    game = server.hub.tables[data["table_id"]].game
+    assert game is not None
+    wait_for(lambda: game.to_act() == [0], what="the bots to pass")
+    hand = [Card.parse(c) for c in state["hand"]]
+    not_mine = next(Card(c) for c in range(52) if Card(c) not in hand)
+    view = game.view(0)
+    cases = [
+        ({"type": "pass", "cards": state["hand"][:2]}, pass_problem(view, hand[:2])),
+        ({"type": "pass", "cards": [state["hand"][0]] * 3}, pass_problem(view, [hand[0]] * 3)),
+        (
+            {"type": "pass", "cards": [*state["hand"][:2], str(not_mine)]},
+            pass_problem(view, [*hand[:2], not_mine]),
+        ),
+        ({"type": "play", "card": state["hand"][0]}, not_now(view)),
+    ]
+    for message, said in cases:
+        answer = player.request(message)
+        assert answer["type"] == "error" and answer["message"] == said, (message, answer)
+    assert player.request({"type": "pass", "cards": state["hand"][:3]})["type"] == "ack"
+    # Sent at the position of the moment (the bots play on to this seat's turn).
+    wait_for(lambda: game.phase == "playing" and game.to_act() == [0], what="our turn")
+    table = server.hub.tables[data["table_id"]]
+    again = player.request({"type": "pass", "cards": state["hand"][3:6], "seq": table.seq})
+    assert again["message"] == pass_problem(game.view(0), hand[3:6]), again
+    assert again["message"] in ("You have already passed.", "There is nothing to pass now.")
     player.close()
 
 

@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from ..cards import Card, CardSet
 from ..game import (
+    MOON_CHOICE,
     PASSING,
-    PLAYING,
     Game,
-    IllegalActionError,
     MoonChoice,
     Pass,
     Play,
 )
+from ..session.checks import not_now, pass_problem, play_problem
 from ..session.undo import UndoError, undo_last_choice
 from .connection import Connection
 from .hints import hint_json
@@ -49,22 +49,20 @@ def _seated(connection: Connection) -> Seat:
     return connection.seat
 
 
-def _game(table: Table) -> Game:
+def _game(table: Table, over: str = "The game is over.") -> Game:
     if table.game is None or table.status == "waiting":
-        raise WebError("no_game", "the game has not started")
+        raise WebError("no_game", "The game has not started.")
     if table.game.is_over or table.status == "finished":
-        raise WebError("game_over", "the game is over")
+        raise WebError("game_over", over)
     return table.game
 
 
 def _my_turn(table: Table, seat: Seat) -> Game:
+    """The game, when ``seat`` is to act; else refused in the words of every face
+    (:mod:`openhearts.session.checks`)."""
     game = _game(table)
     if seat.index not in game.to_act():
-        if game.phase == PASSING:
-            raise WebError("not_your_turn", "you have already passed")
-        mover = game.current_player
-        who = game.names[mover] if mover is not None else "nobody"
-        raise WebError("not_your_turn", f"it is {who}'s turn")
+        raise WebError("not_your_turn", not_now(game.view(seat.index)))
     return game
 
 
@@ -129,10 +127,14 @@ async def _ping(hub: Hub, connection: Connection, table: Table, message: Any) ->
 async def _pass(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     seat = _seated(connection)
     chosen = [Card.parse(c) for c in message.cards]
-    if len(set(chosen)) != len(chosen):
-        raise WebError("bad_message", "cards: a card is named twice")
     async with table.lock:
-        _fresh_turn(table, seat, message.seq)
+        game = _game(table)
+        _fresh(table, game, message.seq)
+        # The pass's own refusals ("You have already passed.") before the turn's.
+        problem = pass_problem(game.view(seat.index), chosen)
+        if problem is not None:
+            code = "illegal" if seat.index in game.to_act() else "not_your_turn"
+            raise WebError(code, problem)
         events = await table.commit(Pass(seat.index, CardSet(chosen)))
         seat.timeouts, seat.overdue = 0, False
         _ack(connection, message)
@@ -144,12 +146,11 @@ async def _play(hub: Hub, connection: Connection, table: Table, message: Any) ->
     card = Card.parse(message.card)
     async with table.lock:
         game = _fresh_turn(table, seat, message.seq)
-        if game.phase != PLAYING:
-            raise IllegalActionError(
-                "cards are being passed: play starts when every player has passed"
-                if game.phase == PASSING
-                else "choose how to score the moon first"
-            )
+        if game.phase == MOON_CHOICE:
+            raise WebError("illegal", "Choose how to score the moon first.")
+        problem = play_problem(game.view(seat.index), card, game.why_illegal(card))
+        if problem is not None:
+            raise WebError("illegal", problem)
         events = await table.commit(Play(seat.index, card))
         seat.timeouts, seat.overdue = 0, False
         _ack(connection, message)
@@ -169,9 +170,9 @@ async def _moon(hub: Hub, connection: Connection, table: Table, message: Any) ->
 async def _undo(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     seat = _seated(connection)
     async with table.lock:
-        game = _game(table)
+        game = _game(table, "The game is over: there is nothing to undo.")
         if not table.is_solo(seat):
-            raise WebError("not_allowed", "undo is only for games against bots")
+            raise WebError("not_allowed", "Undo is only for games against computer players.")
         if message.seq > table.seq:
             _stale(message.seq, table.seq)
         # The session core's undo: back to the person's last real choice (a card "Auto
@@ -213,9 +214,9 @@ async def _hint(hub: Hub, connection: Connection, table: Table, message: Any) ->
     async with table.lock:
         game = _game(table)
         if not table.is_solo(seat):
-            raise WebError("not_allowed", "hints are only for games against bots")
+            raise WebError("not_allowed", "Hints are only for games against computer players.")
         if seat.index not in game.to_act():
-            raise WebError("not_your_turn", "hints are for your own turn")
+            raise WebError("not_your_turn", "A hint is for when it is your turn.")
         view = game.view(seat.index)
         seed = game.seed
         seq = table.seq

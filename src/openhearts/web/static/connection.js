@@ -277,11 +277,8 @@ function onError(message) {
     if (app.state) renderTable();
   }
   if (type === "list") listingRefused();
-  if (message.code === "illegal" || type === "play" || type === "pass") {
-    flash(`Not allowed: ${text}`, "error");
-  } else {
-    flash(text, "error");
-  }
+  // The server's refusals are whole sentences, in the words of every face.
+  flash(text, "error");
   renderHand();
 }
 
