@@ -641,15 +641,12 @@ def test_undo_back_to_an_automatic_card(monkeypatch: pytest.MonkeyPatch, tmp_pat
     text = console.text
     assert "You lead 2♣ (your only legal card)." in text
     assert "Taken back: your 3♣, and 3 cards played after it." in text
-    assert "Taken back: your 2♣, and 3 cards played after it." in text
-    # Back at the start, the sole legal card waits for you instead of being replayed.
+    # Before it, only the 2♣ that was your sole legal card: nothing to take back (auto
+    # play one would play it again at once), in every face alike.
     assert (
-        "Your card: hand\nTrick 1: you lead.\nYour hand:\n"
-        "  ♣ clubs: 2* 3 4 5 6 7 8 9 10 J Q K A\n"
-        "  ♦ diamonds: -\n  ♠ spades: -\n  ♥ hearts: -\n"
-        "You may play: 2♣\nYour card: \nEnd of input."
+        "There is nothing of yours to take back: your cards so far were your only legal ones."
     ) in text
-    assert game.actions == []
+    assert len(game.actions) == 4 and game.actions[0] == Play(0, Card.parse("2C"))
 
 
 def test_after_an_undo_back_to_the_pass_the_forced_lead_is_played_again(

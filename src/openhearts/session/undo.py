@@ -4,7 +4,8 @@ Everything the computer players did after it is taken back too.  With auto play 
 a card played for the person was no choice (it would only be played again at once), so
 undo goes on to the choice before it: the card before, or the pass when the forced card
 was the deal's first (the 2♣ led), so that an undo is never followed by the same card
-played again.  It stops at a forced card only when the person made no choice before it.
+played again.  When the person made no choice before it, there is nothing to take back:
+the undo is refused (in every face alike) and the game stays as it was.
 
 >>> from openhearts import Game
 >>> from openhearts.game import Pass
@@ -48,6 +49,15 @@ def undo_last_choice(game: Game, seat: int, auto_play_one: bool) -> Undone:
         if not isinstance(action, Play):
             break
         forced = game.auto_play_card() is not None
-        if not (auto_play_one and forced and can_undo(game, seat)):
+        if not (auto_play_one and forced):
             break
+        if not can_undo(game, seat):
+            # Only cards that were the person's sole legal ones: auto play one would
+            # play them again at once, so taking them back changes nothing.
+            for done in reversed(taken):
+                game.apply(done)
+            raise UndoError(
+                "There is nothing of yours to take back: your cards so far were your "
+                "only legal ones."
+            )
     return Undone(seat, tuple(taken))
