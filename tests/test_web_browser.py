@@ -1731,3 +1731,32 @@ def test_several_cards_typed_at_once_are_chosen_to_pass(server: str, browser: Br
             '#hand .hand-card[aria-pressed="true"]', "nodes => nodes.map(n => n.dataset.card)"
         )
         assert sorted(chosen) == sorted(cards)
+
+
+def test_the_host_removes_a_stranger_who_then_may_only_watch(server: str, browser: Browser) -> None:
+    with (
+        new_page(browser, viewport={"width": 1100, "height": 800}) as host,
+        new_page(browser, viewport={"width": 1100, "height": 800}) as guest,
+    ):
+        host.goto(server + "/")
+        host.fill("#player-name", "Host")
+        host.click("#create-table")
+        host.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+        link = host.locator("#share-link")
+        expect(link).to_have_value(re.compile(r"^http://127\.0\.0\.1:\d+/t/"))
+        url = link.input_value()
+        guest.goto(server + "/")
+        guest.evaluate("() => localStorage.setItem('openhearts.name', 'Mallory')")
+        guest.goto(url)
+        expect(guest.locator("#waiting-note")).to_have_text(
+            "Waiting for the host to start the game."
+        )
+        host.on("dialog", lambda dialog: dialog.accept())
+        host.get_by_role("button", name="Remove Mallory from this table").click()
+        removed = "The host removed you from this table: you can watch it."
+        expect(guest.locator("#waiting-note")).to_have_text(removed)
+        expect(host.locator("#seat-list")).not_to_contain_text("Mallory")
+        # Coming back by the link does not seat them again, and says why.
+        guest.reload()
+        expect(guest.locator("#waiting-note")).to_have_text(removed)
+        expect(host.locator("#seat-list")).not_to_contain_text("Mallory")

@@ -3,7 +3,7 @@
 import { announce, flash, toast } from "./announce.js";
 import { api } from "./api.js";
 import { chatAccepted, chatRefused, onChat, resetChat } from "./chat.js";
-import { $, seatKey, show, storage } from "./dom.js";
+import { $, removedKey, seatKey, show, storage } from "./dom.js";
 import { renderHand } from "./hand.js";
 import { onHint, sendQueuedUndo } from "./hints.js";
 import { finishLeaving } from "./leave.js";
@@ -60,6 +60,7 @@ async function tryJoin() {
   try {
     await join(name);
   } catch (error) {
+    if (error.code === "removed") storage.set(removedKey(app.tableId), "1");
     if (error.status !== 409) toast(error.message);
   }
 }
@@ -245,6 +246,7 @@ function onError(message) {
   if (message.code === "removed") {
     // The host freed our seat: watch from now on, without taking a seat again.
     storage.remove(seatKey(app.tableId));
+    storage.set(removedKey(app.tableId), "1");
     app.token = null;
     app.joinTried = true;
     flash(message.message || "The host removed you from this table.", "error");

@@ -16,6 +16,8 @@ export const storage = {
 };
 
 export const seatKey = (tableId) => `openhearts.seat.${tableId}`;
+/** Kept when the host removed this browser's player from a table (it may only watch). */
+export const removedKey = (tableId) => `openhearts.removed.${tableId}`;
 
 export function h(tag, props = {}, children = []) {
   const node = document.createElement(tag);

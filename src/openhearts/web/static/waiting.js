@@ -2,7 +2,7 @@
 
 import { announce, flash } from "./announce.js";
 import { send } from "./connection.js";
-import { $, h, show } from "./dom.js";
+import { $, h, removedKey, show, storage } from "./dom.js";
 import { app } from "./store.js";
 import { renderTable } from "./table.js";
 import { plural } from "./words.js";
@@ -94,6 +94,17 @@ function renderWaiting() {
         "aria-label": `Remove the bot from seat ${seat.seat + 1}`,
         onclick: () => send("clear", { seat: seat.seat }),
       });
+    } else if (isHost && seat.kind === "human" && seat.seat !== app.seat) {
+      // A stranger in a friend's seat: freed, and that person may only watch this table.
+      const who = seat.name || `seat ${seat.seat + 1}`;
+      action = h("button", {
+        type: "button", text: "Remove", "aria-label": `Remove ${who} from this table`,
+        onclick: () => {
+          if (window.confirm(`Remove ${who}? They will only be able to watch this table.`)) {
+            send("remove", { seat: seat.seat });
+          }
+        },
+      });
     }
     list.appendChild(h("li", {}, [nameNode, ...badges, action]));
   }
@@ -110,7 +121,9 @@ function renderWaiting() {
   let note;
   if (table.status !== "waiting") note = "The game is starting…";
   else if (asking) note = "Type your name to take a free seat, or just watch.";
-  else if (app.role === "spectator" || app.seat === null) {
+  else if (storage.get(removedKey(table.id))) {
+    note = "The host removed you from this table: you can watch it.";
+  } else if (app.role === "spectator" || app.seat === null) {
     note = free
       ? "You are watching. Reload the page to take a free seat."
       : "You are watching: every seat is taken.";
