@@ -11,6 +11,7 @@ finished trick kept on the table at the slow speed, and N (new game).
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import random
@@ -1760,3 +1761,48 @@ def test_the_host_removes_a_stranger_who_then_may_only_watch(server: str, browse
         guest.reload()
         expect(guest.locator("#waiting-note")).to_have_text(removed)
         expect(host.locator("#seat-list")).not_to_contain_text("Mallory")
+
+
+def test_six_players_on_a_small_phone_keep_each_trick_card_and_name_in_sight(
+    server: str, browser: Browser
+) -> None:
+    """360 × 640, six players: the trick lies in a row (a cross left cards covering each
+    other's corners and names), and while passing the whole hand is in sight."""
+    answer = post(
+        server,
+        "/api/play-now",
+        {"name": "Ned", "level": "random", "preset": "source-003", "players": 6},
+    )
+    phone = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
+    with new_page(browser, **phone) as page:
+        open_seat(page, server, answer)
+        wait_passing(page)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        bottoms = page.eval_on_selector_all(
+            "#hand .hand-card", "nodes => nodes.map(n => n.getBoundingClientRect().bottom)"
+        )
+        assert bottoms and max(bottoms) <= 640, bottoms
+        for code in hand(page)[:3]:
+            page.tap(f'#hand [data-card="{code}"]')
+        page.tap("#pass-confirm")
+        for _ in range(12):
+            page.wait_for_function(
+                "() => document.body.dataset.myTurn === 'true'"
+                " || document.getElementById('scores-dialog').open"
+            )
+            if page.locator("#scores-dialog").evaluate("d => d.open"):
+                break
+            if page.locator("#trick .trick-card").count() >= 3:
+                boxes = page.eval_on_selector_all(
+                    "#trick .trick-card",
+                    "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
+                    " return [r.left, r.right]; })",
+                )
+                ordered = sorted(boxes)
+                assert all(a[1] <= b[0] + 1 for a, b in itertools.pairwise(ordered)), boxes
+                assert all(left >= 0 and right <= 360 for left, right in boxes), boxes
+                return
+            code = page.eval_on_selector("#hand .hand-card.legal", "n => n.dataset.card")
+            page.tap(f'#hand [data-card="{code}"]')
+            wait_played(page, code)
+        pytest.fail("no trick of three cards or more reached this seat's turn")

@@ -165,6 +165,11 @@ function renderTrick() {
   const room = (height - block) / 2 - cardH / 2 - 4;
   const reachX = Math.min(cardW * (players > 4 ? 1.2 : 1.0), width * 0.2);
   const reachY = Math.max(cardH * 0.4, Math.min(cardH * (players > 4 ? 1.0 : 0.56), room));
+  // Five or six cards on a narrow table have no room for a cross that keeps every card's
+  // corner and its player's name in sight: a row, read left to right as played.
+  const row = narrow && players > 4;
+  const gap = 6;
+  const rowStep = Math.min(cardW + gap, (width - 24) / Math.max(1, cards.length));
   cards.forEach(([seat, card], index) => {
     const angle = seatAngle(seat);
     const label = `${whoOf(seat)}: ${cardName(card)}`;
@@ -175,8 +180,13 @@ function renderTrick() {
       cardSvg(card),
       h("span", { class: "who", text: seat === mySeat() ? "You" : nameOf(seat) }),
     ]);
-    node.style.left = `${-reachX * Math.sin(angle)}px`;
-    node.style.top = `${reachY * Math.cos(angle) + shiftY}px`;
+    if (row) {
+      node.style.left = `${(index - (cards.length - 1) / 2) * rowStep}px`;
+      node.style.top = `${shiftY}px`;
+    } else {
+      node.style.left = `${-reachX * Math.sin(angle)}px`;
+      node.style.top = `${reachY * Math.cos(angle) + shiftY}px`;
+    }
     node.style.zIndex = String(index + 1);
     box.appendChild(node);
   });
