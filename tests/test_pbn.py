@@ -148,3 +148,15 @@ def test_hearts_export_import_and_replay(
     assert "(it is a text record: hearts import reads it" in capsys.readouterr().err
     assert main(["import", str(saved)]) == 2
     assert "(it is a JSON record: hearts export reads it" in capsys.readouterr().err
+
+
+def test_a_text_record_with_a_byte_order_mark_a_word_for_a_number_and_resumed() -> None:
+    from openhearts.session.saving import loads_session
+
+    game = Game(seed=1)
+    text = "\ufeff" + pbn.dumps(game)
+    assert pbn.loads(text).seed == 1
+    resumed, info = loads_session(text)  # `hearts play --resume game.pbn`
+    assert resumed.seed == 1 and info is None
+    with pytest.raises(RecordError, match="Players: a whole number, not 'four'"):
+        pbn.loads(pbn.dumps(game).replace('[Players "4"]', '[Players "four"]'))

@@ -1773,7 +1773,11 @@ def test_six_players_on_a_small_phone_keep_each_trick_card_and_name_in_sight(
         "/api/play-now",
         {"name": "Ned", "level": "random", "preset": "source-003", "players": 6},
     )
-    phone = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
+    phone: dict[str, Any] = {
+        "viewport": {"width": 360, "height": 640},
+        "is_mobile": True,
+        "has_touch": True,
+    }
     with new_page(browser, **phone) as page:
         open_seat(page, server, answer)
         wait_passing(page)

@@ -41,7 +41,7 @@ def _read(path: str) -> str:
 
 def is_text_record(text: str) -> bool:
     """Whether ``text`` is a PBN-style text record rather than a JSON one."""
-    return text.lstrip().startswith(("%", "["))
+    return text.lstrip("\ufeff \t\r\n").startswith(("%", "["))
 
 
 def load_any(path: str) -> Game:

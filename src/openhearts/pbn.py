@@ -228,7 +228,10 @@ def _parse_rule(name: str, text: str, default: Any) -> Any:
             raise ValueError(f"{RULE_TAGS[name]}: true or false, not {text!r}")
         return text == "true"
     if isinstance(default, int):
-        return int(text)
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"{RULE_TAGS[name]}: a whole number, not {text!r}") from None
     if isinstance(default, list):
         return text.split()
     if default is None:
@@ -270,7 +273,8 @@ def loads(text: str) -> Game:
     """Rebuild a game from a text record, replaying and checking every action.
 
     Raises :class:`~openhearts.record.RecordError` with the line and the reason."""
-    lines = _lines(text)
+    # A byte-order mark, as some editors write one, is not part of the record.
+    lines = _lines(text.removeprefix("\ufeff"))
     header: dict[str, _Line] = {}
     position = 0
     while position < len(lines) and lines[position].tag not in (None, "Board"):

@@ -81,7 +81,13 @@ def dumps_session(game: Game, info: SessionInfo) -> str:
 
 def loads_session(text: str) -> tuple[Game, SessionInfo | None]:
     """The game, and the session data when the file has them (a plain record has
-    none); raises :class:`~openhearts.record.RecordError` with the line and reason."""
+    none); raises :class:`~openhearts.record.RecordError` with the line and reason.  A
+    PBN-style text record is read too (it holds no session data)."""
+    from .. import pbn
+    from ..convert import is_text_record
+
+    if is_text_record(text):
+        return pbn.loads(text), None
     game = loads(text)
     data = json.loads(text)
     return game, SessionInfo.from_dict(data.get(SESSION_KEY), game.rules.players)
