@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from openhearts import play
-from openhearts.bots import make_bot
+from openhearts.bots import act, make_bot
 from openhearts.cards import Card, CardSet
 from openhearts.game import Game, Pass, Play
 from openhearts.plain import PlainSession, run_plain
@@ -930,3 +930,27 @@ def test_words_that_are_no_card_are_told_as_such(monkeypatch: pytest.MonkeyPatch
     assert "'help' takes nothing after it: type 'help' alone." in text
     assert "'status' is neither a card nor a command: type 'help' for the commands." in text
     assert "Cannot read 'help" not in text and "Cannot read 'status" not in text
+
+
+def test_a_game_resumed_mid_trick_says_the_trick_before_the_cards_that_follow(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """As a kill -9 leaves it: saved after the person's card, the computer players to
+    follow.  Their cards come after the trick so far, not out of the blue."""
+    from openhearts.session.saving import SessionInfo, save_session
+
+    path = tmp_path / "saved.json"
+    game = Game(Rules.preset("standard", pass_cycle=("hold",)), seed=4)
+    bots = {s: make_bot("random", s) for s in range(4)}
+    while game.current_player != 0 or not game.deal.trick:
+        seat = game.to_act()[0]
+        act(game, seat, bots[seat])
+    act(game, 0, bots[0])  # the person's card; the trick goes on
+    assert game.deal.trick and game.current_player != 0
+    save_session(path, game, SessionInfo((0,), "random", False))
+    console = Console(monkeypatch, limit=1)
+    run_plain(parse_args("--resume", str(path)))
+    text = console.text
+    said = text.index("Trick ")
+    assert ": on the table: " in text[said : said + 40], text
+    assert said < text.index(" plays ") or said < text.index(" takes "), text

@@ -16,6 +16,7 @@ from ..session.events import GameOver, deal_started
 from ..session.outcome import Ending, game_outcome
 from ..session.statistics import record_game
 from ..session.words import join_words
+from .commands import show_trick
 from .console import Console, Stop
 from .saving import SaveSlot
 from .scores import show_history, show_totals
@@ -135,11 +136,17 @@ class PlainSession:
         session = self.session
         game = session.game
         if self._announced_deal != game.deal_number:
+            resumed = self._announced_deal is None and bool(game.actions)
             self._announced_deal = game.deal_number
             self.say()
             narrator = Narrator(session.view(), self.console.style)
             for line in narrator.lines(deal_started(game)):
                 self.say(line)
+            view = session.view()
+            if resumed and view.trick and not session.people_to_act():
+                # A resumed game goes on mid-trick with the computer players' cards:
+                # the trick so far first, so that each of their cards has its context.
+                show_trick(self.table, view)
         turn = {Phase.PASSING: human_pass, Phase.PLAYING: human_play, Phase.MOON_CHOICE: human_moon}
         if session.people_to_act():
             actions = len(game.actions)
