@@ -678,23 +678,8 @@ def test_shared_table_join_spectate_and_come_back(server: str, browser: Browser)
         new_page(browser, viewport={"width": 1100, "height": 800}) as guest,
         new_page(browser, viewport={"width": 1100, "height": 800}) as watcher,
     ):
-        host.goto(server + "/")
-        host.fill("#player-name", "Host")
-        host.select_option("#opt-players", "4")
-        host.fill("#opt-end-score", "50")
-        host.click("#create-table")
-        host.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
-        link = host.locator("#share-link")
-        expect(link).to_have_value(re.compile(r"^http://127\.0\.0\.1:\d+/t/"))
-        url = link.input_value()
-
         # The guest's name is shown as text, never as markup.
-        guest.goto(server + "/")
-        guest.evaluate("() => localStorage.setItem('openhearts.name', '<b>Bob</b>')")
-        guest.goto(url)
-        expect(guest.locator("#waiting-note")).to_have_text(
-            "Waiting for the host to start the game."
-        )
+        url = guest_waiting(server, host, guest, "<b>Bob</b>", end_score=50)
         expect(host.locator("#seat-list")).to_contain_text("<b>Bob</b>")
         assert host.locator("#seat-list b").count() == 0
 
@@ -728,11 +713,14 @@ def get_json(base: str, path: str) -> dict[str, Any]:
         return data
 
 
-def shared_table(server: str, host: Page, guest: Page, guest_name: str = "Bob") -> str:
-    """The host opens a table, the guest joins by its link, the host starts; the link."""
+def guest_waiting(
+    server: str, host: Page, guest: Page, guest_name: str = "Bob", end_score: int = 100
+) -> str:
+    """The host opens a table from the lobby's form, the guest joins by its link and
+    waits for the start; the link."""
     host.goto(server + "/")
     host.fill("#player-name", "Host")
-    host.fill("#opt-end-score", "100")
+    host.fill("#opt-end-score", str(end_score))
     host.click("#create-table")
     host.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
     link = host.locator("#share-link")
@@ -742,6 +730,12 @@ def shared_table(server: str, host: Page, guest: Page, guest_name: str = "Bob") 
     guest.evaluate("name => localStorage.setItem('openhearts.name', name)", guest_name)
     guest.goto(url)
     expect(guest.locator("#waiting-note")).to_have_text("Waiting for the host to start the game.")
+    return url
+
+
+def shared_table(server: str, host: Page, guest: Page, guest_name: str = "Bob") -> str:
+    """The host opens a table, the guest joins by its link, the host starts; the link."""
+    url = guest_waiting(server, host, guest, guest_name)
     host.click("#start-game")
     for page in (host, guest):
         expect(page.locator("#hand .hand-card")).to_have_count(13)
@@ -1739,19 +1733,7 @@ def test_the_host_removes_a_stranger_who_then_may_only_watch(server: str, browse
         new_page(browser, viewport={"width": 1100, "height": 800}) as host,
         new_page(browser, viewport={"width": 1100, "height": 800}) as guest,
     ):
-        host.goto(server + "/")
-        host.fill("#player-name", "Host")
-        host.click("#create-table")
-        host.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
-        link = host.locator("#share-link")
-        expect(link).to_have_value(re.compile(r"^http://127\.0\.0\.1:\d+/t/"))
-        url = link.input_value()
-        guest.goto(server + "/")
-        guest.evaluate("() => localStorage.setItem('openhearts.name', 'Mallory')")
-        guest.goto(url)
-        expect(guest.locator("#waiting-note")).to_have_text(
-            "Waiting for the host to start the game."
-        )
+        guest_waiting(server, host, guest, "Mallory")
         host.on("dialog", lambda dialog: dialog.accept())
         host.get_by_role("button", name="Remove Mallory from this table").click()
         removed = "The host removed you from this table: you can watch it."
