@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from openhearts import Game, Rules
+from openhearts import Game, Rules, record
 from openhearts.session.keys import KEYS, Command, key_of
 from openhearts.web.storage import Storage
 from web_support import Player, free_port, settled_game, store_game
@@ -427,7 +427,7 @@ def test_keyboard_and_announcement_keys(server: str, browser: Browser) -> None:
         page.keyboard.press("r")
         expect(announcer).to_contain_text("Your hand, 13 cards.")
         page.keyboard.press("t")
-        expect(announcer).to_have_text("Your turn to pass 3 cards to the left.")
+        expect(announcer).to_have_text("Your turn to pass three cards to the left, to Blaise.")
         page.keyboard.press("s")
         expect(announcer).to_contain_text("Scores: you 0,")
         page.keyboard.press("c")
@@ -1792,3 +1792,84 @@ def test_six_players_on_a_small_phone_keep_each_trick_card_and_name_in_sight(
             page.tap(f'#hand [data-card="{code}"]')
             wait_played(page, code)
         pytest.fail("no trick of three cards or more reached this seat's turn")
+
+
+def _page_state(game: Game, seq: int) -> dict[str, Any]:
+    """Seat 0's state as the server sends it, for a page whose WebSocket the test plays."""
+    from openhearts.web.memory import memory_json
+    from openhearts.web.views import view_json
+
+    view = game.view(0)
+    state = view_json(view, 0)
+    state.update(
+        game=1, seq=seq, waiting_for=game.to_act(), winners=game.winners, auto_play_one=False,
+        can_undo=True, can_hint=True, bot_playing=False, settled=game.points_settled(),
+        memory=memory_json(view, 0),
+    )  # fmt: skip
+    return state
+
+
+def test_the_announcement_keys_say_what_the_other_faces_say(server: str, browser: Browser) -> None:
+    """R, C, S, T and 1 on the page give the sentences of openhearts.sentences.spoken for
+    the same position: passing, mid-trick, and a trick just taken."""
+    from openhearts.bots import act as bot_act
+    from openhearts.bots import make_bot
+    from openhearts.sentences import spoken
+
+    game = Game(Rules.preset("standard", end_score=100), seed=12, names=["You", "W", "N", "E"])
+    bots = [make_bot("random", s) for s in range(4)]
+
+    def copy_game(game: Game) -> Game:
+        return record.loads(record.dumps(game))
+
+    positions = [copy_game(game)]
+    while not (game.current_player == 0 and len(game.deal.trick) >= 1 and game.deal.tricks):
+        seat = game.to_act()[0]
+        bot_act(game, seat, bots[seat])
+    positions.append(copy_game(game))
+    while game.deal.trick or game.current_player != 0:
+        seat = game.to_act()[0]
+        bot_act(game, seat, bots[seat])
+    positions.append(copy_game(game))
+    table = {
+        "id": "SayTable0001", "url": "/t/SayTable0001", "status": "playing",
+        "preset": "standard", "rules": game.rules.to_dict(), "describe": [], "level": "random",
+        "game": 1, "spectators": 0, "rated": True, "turn_clock": 0,
+        "seats": [
+            {"seat": s, "name": n, "kind": "human" if s == 0 else "bot", "host": s == 0,
+             "connected": s == 0, "bot_playing": s != 0, "overdue": False}
+            for s, n in enumerate(["You", "W", "N", "E"])
+        ],
+    }  # fmt: skip
+    current: dict[str, Any] = {}
+
+    def route(ws: Any) -> None:
+        def on_message(message: str | bytes) -> None:
+            if json.loads(message)["type"] == "hello":
+                welcome = {"type": "welcome", "protocol": 1, "seat": 0, "role": "player"}
+                ws.send(json.dumps({**welcome, "host": True, "table": table}))
+                ws.send(json.dumps(current["state"]))
+
+        ws.on_message(on_message)
+
+    for number, position in enumerate(positions):
+        view = position.view(0)
+        current["state"] = {
+            "type": "state", "seq": 10 + number, "events": [],
+            "state": _page_state(position, 10 + number),
+        }  # fmt: skip
+        with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+            page.route_web_socket(re.compile(r"/ws/SayTable0001$"), route)
+            open_seat(page, server, {"table_id": "SayTable0001", "token": "t" * 32,
+                                     "url": table["url"]})  # fmt: skip
+            expect(page.locator("#hand .hand-card")).to_have_count(len(view.hand))
+            said = page.evaluate(
+                "() => import('/static/sentences.js').then(m => [m.handSentence(),"
+                " m.tableSentence(), m.scoresAnnouncement(), m.turnSentence(),"
+                " m.oneCardSentence(1)])"
+            )
+            expected = [
+                spoken.hand(view), spoken.table(view), spoken.scores(view), spoken.turn(view),
+                spoken.table_item(view, 1),
+            ]  # fmt: skip
+            assert said == expected, (number, said, expected)

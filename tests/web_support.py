@@ -23,6 +23,7 @@ from websockets.sync.client import ClientConnection, connect
 from openhearts import Game, Rules, record
 from openhearts.bots import act, make_bot
 from openhearts.cards import CardSet
+from openhearts.session.points import card_points
 from openhearts.web.hub import Hub
 from openhearts.web.server import WS_MAX_BYTES, create_app
 from openhearts.web.settings import Settings
@@ -361,7 +362,12 @@ def timeline(record_text: str) -> list[Moment]:
         finished = None
         if len(game.results) > results:
             finished = [
-                {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
+                {
+                    "leader": t.leader,
+                    "cards": [str(c) for c in t.cards],
+                    "winner": t.winner,
+                    "points": card_points(game.rules, t.cards),
+                }
                 for t in game.results[-1].tricks
             ]
         moments.append(moment(finished))

@@ -38,6 +38,7 @@ from ..game import (
     PlayerView,
     TrickRecord,
 )
+from ..rules import Rules
 from ..session.memory import hearts_broken, hearts_free, just_received
 from ..session.names import NAME_CHARS, clean_name
 from ..session.points import card_points
@@ -66,8 +67,14 @@ def _in_order(cards: Iterable[int]) -> list[str]:
     return [str(Card(card)) for card in cards]
 
 
-def _trick_json(trick: TrickRecord) -> dict[str, Any]:
-    return {"leader": trick.leader, "cards": _in_order(trick.cards), "winner": trick.winner}
+def _trick_json(trick: TrickRecord, rules: Rules) -> dict[str, Any]:
+    return {
+        "leader": trick.leader,
+        "cards": _in_order(trick.cards),
+        "winner": trick.winner,
+        # What the trick was worth to its taker, as every face says it.
+        "points": card_points(rules, trick.cards),
+    }
 
 
 def view_json(view: PlayerView, seat: int | None) -> dict[str, Any]:
@@ -96,7 +103,7 @@ def view_json(view: PlayerView, seat: int | None) -> dict[str, Any]:
         "legal": cards_json(view.legal) if own else [],
         "leader": view.leader,
         "trick": [[s, str(card)] for s, card in view.trick],
-        "tricks": [_trick_json(t) for t in view.tricks],
+        "tricks": [_trick_json(t, view.rules) for t in view.tricks],
         "hand_sizes": list(view.hand_sizes),
         "won": [cards_json(w) for w in view.won],
         "points_taken": list(view.points_taken),
@@ -139,7 +146,7 @@ def _deal_over(game: Game, result: DealResult) -> Event:
             "scores": list(game.scores),
             # Every card of a finished deal has been played in front of everyone;
             # the dealt hands and the passes (``result.dealt``/``passes``) are not sent.
-            "tricks": [_trick_json(t) for t in result.tricks],
+            "tricks": [_trick_json(t, game.rules) for t in result.tricks],
         }
     )
 

@@ -4,17 +4,24 @@ import { cardIndex, cardName, suitWord } from "./cards.js";
 import { statusText } from "./status.js";
 import { app, autoPlays, cardsToPass, mustPass, mySeat, nameOf, whoOf } from "./store.js";
 import { shownTrick } from "./table.js";
-import { directionWords, listWords, plural } from "./words.js";
+import { counted, listWords, passPhrase, plural } from "./words.js";
 
+/** The C key, as in every face (openhearts.sentences.spoken.table). */
 export function tableSentence() {
-  const { cards, old, winner } = shownTrick();
-  if (!cards.length) return "No cards on the table.";
-  const parts = cards.map(([seat, card]) => `${whoOf(seat)}, ${cardName(card)}`);
-  if (old) {
-    const taker = winner === mySeat() ? "You" : nameOf(winner);
-    return `Last trick: ${parts.join("; ")}. ${taker} took it.`;
-  }
-  return `On the table: ${parts.join("; ")}.`;
+  const s = app.state;
+  const plays = (cards) => cards.map(([seat, card]) => `${whoOf(seat)} the ${cardName(card)}`)
+    .join(", ");
+  if ((s.trick || []).length) return `On the table: ${plays(s.trick)}.`;
+  const tricks = s.tricks || [];
+  if (!tricks.length) return "No cards on the table.";
+  const last = tricks[tricks.length - 1];
+  const players = s.players || s.names.length;
+  const cards = last.cards.map((card, i) => [(last.leader + i) % players, card]);
+  const winning = last.cards[(last.winner - last.leader + players) % players];
+  const taker = last.winner === mySeat() ? "You take" : `${nameOf(last.winner)} takes`;
+  const points = last.points ? plural(last.points, "point") : "no points";
+  return `No cards on the table. Last trick: ${plays(cards)}. `
+    + `${taker} the trick with the ${cardName(winning)}: ${points}.`;
 }
 
 /** The 1-6 keys, as in every face: a card of the trick on the table, or of the last
@@ -24,7 +31,7 @@ export function oneCardSentence(n) {
   const source = old ? "the last trick" : "the table";
   if (n > cards.length) return `No card ${n} on ${source}.`;
   const [seat, card] = cards[n - 1];
-  return `${n}: ${whoOf(seat)}, the ${cardName(card)}.`;
+  return `${n}: ${whoOf(seat)}, the ${cardName(card)}.`;  // as openhearts.sentences.spoken
 }
 
 /** The S key, as in every face (openhearts.sentences.spoken.scores). */
@@ -46,8 +53,8 @@ export function turnSentence() {
   const me = mySeat();
   if (s.phase === "passing") {
     if (mustPass()) {
-      const n = plural(cardsToPass(), "card");
-      return `Your turn to pass ${n} ${directionWords(s.pass_direction)}.`;
+      const to = passPhrase(s.pass_direction, nameOf(s.pass_target));
+      return `Your turn to pass ${counted(cardsToPass(), "card")} ${to}.`;
     }
     const waiting = (s.waiting_for || []).map(whoOf);
     return `Passing: waiting for ${listWords(waiting) || "the deal"}.`;

@@ -18,3 +18,26 @@ export function directionWords(direction) {
   const m = /^(left|right)(\d+)$/.exec(direction || "");
   return m ? `${m[2]} seats to the ${m[1]}` : String(direction || "");
 }
+
+const NUMBER_WORDS = [
+  "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+  "eleven", "twelve", "thirteen",
+];
+
+/** "three cards", "one card": the count in words, as openhearts.session.words.counted. */
+export function counted(count, word) {
+  const number = NUMBER_WORDS[count] ?? String(count);
+  return `${number} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/** "to the left, to West", as openhearts.sentences.spoken.pass_phrase. */
+export function passPhrase(direction, name) {
+  let where;
+  if (["left", "right", "across"].includes(direction)) {
+    where = direction === "across" ? "across" : `to the ${direction}`;
+  } else {
+    const m = /^(left|right)(\d+)$/.exec(direction || "");
+    where = m ? `to the player ${m[2]} seats to your ${m[1]}` : `to the ${direction}`;
+  }
+  return `${where}, to ${name || "nobody"}`;
+}
