@@ -627,6 +627,10 @@ def test_the_http_api_refuses_bad_requests(server: ServerThread) -> None:
     assert error("/api/tables", {"preset": "nonsense"}, 400) == "bad_request"
     assert error("/api/tables", {"players": 9}, 400) == "bad_request"
     assert error("/api/tables", {"options": {"moon": "sideways"}}, 400) == "bad_request"
+    # The message names the option, even one named like a message type ("moon").
+    for option in ("moon", "first_trick", "seating"):
+        answer = server.post("/api/tables", {"options": {option: "sideways"}})
+        assert answer.json()["message"].startswith(f"options.{option}: "), answer.text
     assert error("/api/tables", {"options": {"players": 3}}, 400) == "bad_request"
     assert error("/api/tables", {"options": {"end_score": 10**9}}, 400) == "bad_request"
     assert error("/api/tables", {"level": "os:system"}, 400) == "bad_request"

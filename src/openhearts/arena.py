@@ -502,7 +502,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="SPEC",
-        help="a bot of the line-up, in seat order: random, easy, hard, hard:budget=N, "
+        help="a bot of the line-up, in seat order: random, easy, hard, expert, hard:budget=N, "
         "openspiel-ismcts:sims=700, openspiel-random, package.module:Class, or "
         "'cmd:PROGRAM ARGS' for a program speaking the engine protocol "
         "(repeatable; the last one fills the remaining seats; "

@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=_level,
         help="computer players' level: "
         + "; ".join(f"{level} ({note})" for level, note in LEVEL_NOTES.items())
-        + "; default: easy",
+        + "; or package.module:Class, or 'cmd:PROGRAM ARGS' (docs/playing.md); default: easy",
     )
     parser.add_argument(
         "--no-auto-play-one",

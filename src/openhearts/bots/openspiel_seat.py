@@ -52,7 +52,7 @@ def _pyspiel() -> Any:
         import pyspiel
     except ImportError:
         raise OpenSpielError(
-            "OpenSpiel is not installed: pip install open-spiel (or the project's [test] extra)"
+            "OpenSpiel is not installed: pip install 'openhearts[openspiel]'"
         ) from None
     return pyspiel
 

@@ -431,7 +431,12 @@ def explain(error: ValidationError, *, values: bool = True) -> str:
 
 
 def _where(loc: tuple[int | str, ...]) -> str:
-    return ".".join(str(part) for part in loc if not _is_union_tag(part) and not _is_form(part))
+    # A message's type leads the location only: an option named like one ("moon") stays.
+    return ".".join(
+        str(part)
+        for index, part in enumerate(loc)
+        if not (index == 0 and _is_union_tag(part)) and not _is_form(part)
+    )
 
 
 def _form(loc: Sequence[int | str]) -> str:

@@ -487,7 +487,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--level",
         default="easy",
-        help="default level of the bots: random, easy or hard (default: easy)",
+        help="default level of the bots: random, easy, hard or expert (default: easy)",
     )
     parser.add_argument(
         "--bot-level",
