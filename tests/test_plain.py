@@ -954,3 +954,30 @@ def test_a_game_resumed_mid_trick_says_the_trick_before_the_cards_that_follow(
     said = text.index("Trick ")
     assert ": on the table: " in text[said : said + 40], text
     assert said < text.index(" plays ") or said < text.index(" takes "), text
+
+
+def test_a_damaged_save_file_or_a_game_in_the_fallback_file_is_kept_aside(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from openhearts.plain.saving import default_save_path
+
+    damaged = tmp_path / "game.json"
+    damaged.write_text("garbage", encoding="utf-8")
+    console = Console(monkeypatch, limit=1)
+    run_plain(parse_args("--seed", "8", "--save", str(damaged)))
+    assert f"it is kept as {damaged}.bad" in console.text
+    assert (tmp_path / "game.json.bad").read_text(encoding="utf-8") == "garbage"
+
+    # A game left in the default file, then a save file that cannot be written: the
+    # fallback to the default file keeps that game aside instead of writing over it.
+    Console(monkeypatch, limit=2)
+    run_plain(parse_args("--seed", "5"))
+    first = load(default_save_path())
+    assert not first.is_over
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory", encoding="utf-8")
+    console = Console(monkeypatch, lines=("quit",))
+    run_plain(parse_args("--seed", "12", "--save", str(blocked / "g.json")))
+    kept = default_save_path().replace(".json", "-unfinished-1.json")
+    assert f"it is kept in {kept}" in console.text
+    assert load(kept).actions == first.actions

@@ -8,19 +8,48 @@ so that stopping never loses the game while any of them can be written.
 from __future__ import annotations
 
 import os
+import shlex
 import tempfile
 from pathlib import Path
 
 from ..paths import data_dir
+from ..record import RecordError
 from ..session import Session
-from ..session.saving import save_session
+from ..session.saving import load_session, save_session
 
-__all__ = ["SaveSlot", "default_save_path"]
+__all__ = ["SaveSlot", "default_save_path", "keep_aside"]
 
 
 def default_save_path() -> str:
     """Where a game is saved when no ``--save`` file is given."""
     return str(data_dir() / "saved-game.json")
+
+
+def keep_aside(path: str) -> str | None:
+    """Before another game is written to ``path``: an unfinished game there is moved to
+    ``NAME-unfinished-N.json`` and a damaged file to ``NAME.bad``, so that nothing is
+    written over.  Says where and how to resume, or None when there was nothing to keep.
+
+    :raises OSError: when what is there cannot be moved.
+    """
+    try:
+        game, _ = load_session(path)
+    except RecordError as error:
+        if not os.path.isfile(path):
+            return None  # nothing there
+        os.replace(path, f"{path}.bad")
+        return f"{path} could not be read ({error}); it is kept as {path}.bad."
+    if game.is_over:
+        return None
+    stem, suffix = os.path.splitext(path)
+    number = 1
+    while os.path.exists(kept := f"{stem}-unfinished-{number}{suffix or '.json'}"):
+        number += 1
+    os.replace(path, kept)
+    return (
+        f"An unfinished game was in {path}; it is kept in {kept}: resume it with "
+        f"hearts play --plain --resume {shlex.quote(kept)}"
+    )
 
 
 class SaveSlot:
@@ -49,10 +78,19 @@ class SaveSlot:
 
     def save_somewhere(self, session: Session) -> tuple[str | None, list[str]]:
         """Save on the way out: the save file, else the default file, else a file in
-        the temporary directory.  Returns where, and the problems met on the way."""
+        the temporary directory (another game there is kept aside first: ``keep_aside``).
+        Returns where, and the problems (and files kept aside) met on the way."""
         problems: list[str] = []
         fallback = str(Path(tempfile.gettempdir()) / "openhearts-saved-game.json")
         for target in dict.fromkeys([self.path, default_save_path(), fallback]):
+            if target != self.path:
+                try:
+                    kept = keep_aside(target)
+                except OSError as error:
+                    problems.append(f"Could not keep the game in {target} aside: {error}.")
+                    continue
+                if kept is not None:
+                    problems.append(kept)
             problem = self.save_to(session, target)
             if problem is None:
                 self.path = target

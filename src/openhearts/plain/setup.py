@@ -16,6 +16,7 @@ from ..session.names import table_names
 from ..session.saving import load_session
 from ..session.seats import BotError, make_bot
 from .game import PlainSession
+from .saving import keep_aside
 
 __all__ = ["SetupError", "run_plain"]
 
@@ -53,31 +54,18 @@ def _resumed_session(args: argparse.Namespace) -> Session:
 
 
 def _keep_an_unfinished_game(plain: PlainSession) -> None:
-    """A new game must not write over an unfinished one in its save file (the terminal
-    game, which shares the default file, offers to resume it): that game is moved beside
-    it, and the way to resume it said."""
+    """A new game must not write over an unfinished one (or a damaged file) in its save
+    file (the terminal game, which shares the default file, offers to resume it)."""
     path = plain.save_path
     try:
-        game, _ = load_session(path)
-    except RecordError:
-        return  # none, or not a game: nothing to keep
-    if game.is_over:
-        return
-    stem, suffix = os.path.splitext(path)
-    number = 1
-    while os.path.exists(kept := f"{stem}-unfinished-{number}{suffix or '.json'}"):
-        number += 1
-    try:
-        os.replace(path, kept)
+        kept = keep_aside(path)
     except OSError as error:
         raise SetupError(
-            f"{path} holds an unfinished game that could not be kept aside ({error.strerror}): "
+            f"{path} holds a game that could not be kept aside ({error.strerror}): "
             f"resume it with --resume {shlex.quote(path)}, or choose another file with --save"
         ) from None
-    plain.say(
-        f"An unfinished game was in {path}; it is kept in {kept}: resume it with "
-        f"hearts play --plain --resume {shlex.quote(kept)}"
-    )
+    if kept is not None:
+        plain.say(kept)
 
 
 def run_plain(args: argparse.Namespace) -> int:
