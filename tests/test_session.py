@@ -544,3 +544,21 @@ def test_hearts_are_never_said_broken_where_they_may_be_led_at_any_time() -> Non
     assert memory_json(view, view.seat)["hearts_sentence"] == "Hearts may be led at any time."
     standard = Game(Rules(), seed=5).view(0)
     assert hearts_sentence(standard) == "Hearts are not broken yet."
+
+
+def test_hearts_broken_is_said_with_its_card_before_the_trick_it_ends_is_taken() -> None:
+    from conftest import SUIT_HANDS, hold_rules, scripted_game
+    from openhearts.session.events import (
+        CardPlayed,
+        HeartsBroken,
+        TrickTaken,
+        apply_with_events,
+    )
+
+    game = scripted_game(hold_rules(), SUIT_HANDS)
+    for card in ("2C", "2D", "2S"):
+        apply_with_events(game, Play(game.current_player or 0, Card.parse(card)))
+    # Seat 3 holds only hearts: its heart ends the first trick and breaks hearts.
+    events = apply_with_events(game, Play(3, Card.parse("2H")))
+    kinds = [type(event) for event in events]
+    assert kinds[:3] == [CardPlayed, HeartsBroken, TrickTaken], kinds

@@ -187,6 +187,12 @@ def apply_with_events(game: Game, action: Action, auto: AutoPlay | None = None) 
             events.append(PassesExchanged(game.deal_number, game.pass_direction))
     elif isinstance(action, Play):
         events.append(CardPlayed(action.seat, Card(action.card), trick_size == 0, auto))
+        # Said with the card that breaks them, before the trick it ends is taken; not
+        # on the deal's last trick: a heart first seen there breaks nothing anyone
+        # could still lead.
+        ended = len(game.results) > results_before
+        if not broken_before and not ended and _breaks_hearts(game.rules, Card(action.card)):
+            events.append(HeartsBroken(action.seat))
         if trick_size + 1 == game.rules.players:
             if len(game.results) > results_before:
                 finished = game.results[-1].tricks[-1]
@@ -195,11 +201,6 @@ def apply_with_events(game: Game, action: Action, auto: AutoPlay | None = None) 
             events.append(
                 TrickTaken(tricks_before + 1, finished, card_points(game.rules, finished.cards))
             )
-        # Announced while the deal goes on: a heart first seen on the last trick
-        # breaks nothing anyone could still lead.
-        ended = len(game.results) > results_before
-        if not broken_before and not ended and _breaks_hearts(game.rules, Card(action.card)):
-            events.append(HeartsBroken(action.seat))
         if game.phase == Phase.MOON_CHOICE and game.current_player is not None:
             events.append(MoonPending(game.current_player))
     elif isinstance(action, MoonChoice):
