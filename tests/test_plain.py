@@ -349,6 +349,7 @@ def test_moon_choice_prompt(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> 
     assert "The usual choice here is add." in text
     assert "Type 'add' or 'subtract'" in text
     assert "You shot the moon (took every point card) and chose that everyone else adds 26." in text
+    assert text.count(" chose") == 1  # said with the deal's result, not before it too
     assert game.results[0].points == (0, 26, 26)
 
 

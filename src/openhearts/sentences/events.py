@@ -116,8 +116,8 @@ class Narrator:
         return [f"{self.who(event.seat)} shot the moon and is choosing how it scores."]
 
     def _MoonChosen(self, event: MoonChosen) -> list[str]:
-        how = "everyone else adds" if event.others_add else "the shooter subtracts"
-        return [f"{self.who(event.seat)} chose: {how} the points."]
+        # The deal's result, which always follows, says the choice with the moon.
+        return []
 
     def _DealScored(self, event: DealScored) -> list[str]:
         lines = [f"Deal {event.result.number + 1} is over."]
