@@ -43,7 +43,7 @@ def test_load_game_without_openspiel_says_what_to_install(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setitem(sys.modules, "pyspiel", None)
-    with pytest.raises(ModuleNotFoundError, match="pip install open-spiel"):
+    with pytest.raises(ModuleNotFoundError, match=r"pip install .openhearts\[openspiel\]."):
         load_game(Rules())
 
 

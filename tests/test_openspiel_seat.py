@@ -33,9 +33,9 @@ def test_rules_openspiel_cannot_play_are_refused_clearly() -> None:
 
 def test_a_missing_openspiel_gives_an_install_hint(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "pyspiel", None)
-    with pytest.raises(OpenSpielError, match="pip install open-spiel"):
+    with pytest.raises(OpenSpielError, match=r"pip install .openhearts\[openspiel\]."):
         OpenSpielBot(1)
-    with pytest.raises(ArenaError, match="pip install open-spiel"):
+    with pytest.raises(ArenaError, match=r"pip install .openhearts\[openspiel\]."):
         BotSpec("openspiel-ismcts").build(1)
 
 

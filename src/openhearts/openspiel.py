@@ -275,6 +275,6 @@ def load_game(rules: Rules) -> Any:
         import pyspiel
     except ImportError:
         raise ModuleNotFoundError(
-            "OpenSpiel is not installed: pip install open-spiel", name="pyspiel"
+            "OpenSpiel is not installed: pip install 'openhearts[openspiel]'", name="pyspiel"
         ) from None
     return pyspiel.load_game("hearts", parameters)
