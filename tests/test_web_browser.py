@@ -1268,6 +1268,12 @@ def test_a_missing_table_offers_no_link_to_copy(server: str, browser: Browser) -
         for path in ("/t/a%20b", "/t/" + "x" * 65, "/t/%E2%9D%A4", "/t/", "/t/abc/def"):
             page.goto(server + path)
             expect(page.locator("#waiting-title")).to_have_text("No such table")
+        # The server's messages are shown as sentences.
+        shown = page.evaluate(
+            "() => import('/static/words.js').then(m => [m.asSentence('the game has started'),"
+            " m.asSentence('Wait: it is Bo\\'s turn.')])"
+        )
+        assert shown == ["The game has started.", "Wait: it is Bo's turn."]
 
 
 def test_a_friend_opening_a_shared_link_is_asked_for_a_name(server: str, browser: Browser) -> None:

@@ -1,5 +1,7 @@
 // The server's HTTP API.
 
+import { asSentence } from "./words.js";
+
 /**
  * Call the server: the answer's JSON, or an Error with the server's message (and
  * `status`, `code`).  `headers` adds request headers (e.g. Authorization).
@@ -19,7 +21,7 @@ export async function api(method, path, body, headers = {}) {
   let data = null;
   try { data = await response.json(); } catch { data = null; }
   if (!response.ok) {
-    const error = new Error((data && data.message) || `The server said ${response.status}.`);
+    const error = new Error(asSentence((data && data.message) || `The server said ${response.status}.`));
     error.status = response.status;
     error.code = data && data.error;
     throw error;

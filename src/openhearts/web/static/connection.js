@@ -12,6 +12,7 @@ import { dropHeld, receiveState, showHeld } from "./pace.js";
 import { app } from "./store.js";
 import { renderTable } from "./table.js";
 import { listingRefused, setTable } from "./waiting.js";
+import { asSentence } from "./words.js";
 
 function tableIdFromPath() {
   const m = /^\/t\/([A-Za-z0-9_-]{1,64})\/?$/.exec(location.pathname);
@@ -249,7 +250,7 @@ function onError(message) {
     storage.set(removedKey(app.tableId), "1");
     app.token = null;
     app.joinTried = true;
-    flash(message.message || "The host removed you from this table.", "error");
+    flash(asSentence(message.message || "The host removed you from this table."), "error");
     closeSocket();
     connect();
     return;
@@ -269,7 +270,7 @@ function onError(message) {
     }
     return;
   }
-  const text = message.message || "That is not possible now.";
+  const text = asSentence(message.message || "That is not possible now.");
   if (type === "chat") {
     chatRefused(message.code, text);
     return;

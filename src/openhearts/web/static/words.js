@@ -41,3 +41,12 @@ export function passPhrase(direction, name) {
   }
   return `${where}, to ${name || "nobody"}`;
 }
+
+/** A server's message as a sentence: capital first, full stop last (as
+ * openhearts.session.words.as_sentence does for the other faces). */
+export function asSentence(text) {
+  const t = String(text || "").trim();
+  if (!t) return t;
+  const first = t[0].toUpperCase() + t.slice(1);
+  return /[.!?]$/.test(first) ? first : `${first}.`;
+}
