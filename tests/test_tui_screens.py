@@ -424,3 +424,18 @@ def test_the_welcome_is_shown_from_its_start(tmp_path: Path) -> None:
 
     asyncio.run(run((80, 24)))
     asyncio.run(run((80, 22)))
+
+
+def test_the_side_panels_keep_the_totals_in_sight_at_64_columns(tmp_path: Path) -> None:
+    """Below 72 columns the side panels narrow, but with four players not so far that
+    "deal 0 · total 0" is cut to "deal 0 · tota…"."""
+
+    async def run() -> None:
+        app = make_app(tmp_path, seed=1)
+        async with app.run_test(size=(64, 24)) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            text = screen_text(app)
+            assert "tota…" not in text, text
+            assert text.count("deal 0 · total 0") >= 2, text
+
+    asyncio.run(run())

@@ -163,14 +163,19 @@ class TableBase(Screen[None]):
     #: players' panels shrink to two lines: your hand and the trick must stay in sight.
     SHORT = 24
     LOW = 23
-    #: Below this many columns the panels at the sides narrow, leaving the trick room.
+    #: Below this many columns the panels at the sides narrow, leaving the trick room;
+    #: below the second (the first with five or six players), narrower still.
     SLIM = 72
+    THIN = 60
 
     def on_resize(self) -> None:
         width, height = self.app.size
         self.set_class(height < self.SHORT, "-short")
         self.set_class(height < self.LOW, "-low")
         self.set_class(width < self.SLIM, "-slim")
+        # A trick of five or six cards needs the room of the narrower panels sooner.
+        many = self.session.game.rules.players > 4
+        self.set_class(width < (self.SLIM if many else self.THIN), "-thin")
         # On a small terminal the table needs the rows more than the log does.
         for log in self.query("#log").results(RichLog):
             log.styles.height = 3 if height >= 30 else 2
