@@ -1879,3 +1879,25 @@ def test_the_announcement_keys_say_what_the_other_faces_say(server: str, browser
                 spoken.table_item(view, 1),
             ]  # fmt: skip
             assert said == expected, (number, said, expected)
+
+
+def test_the_new_table_form_offers_every_rule_option(server: str, browser: Browser) -> None:
+    """Direction, cards passed, pass cycle, cards removed and the first lead, as the
+    terminal game's options screen offers them; bad values are said in the form."""
+    with new_page(browser, viewport={"width": 1100, "height": 900}) as page:
+        page.goto(server + "/")
+        page.fill("#player-name", "Rulo")
+        page.click("details.rules-options summary")
+        page.select_option("#opt-direction", "counterclockwise")
+        page.fill("#opt-cards-passed", "2")
+        page.fill("#opt-pass-cycle", "right, left")
+        page.fill("#opt-first-lead", "2c")
+        page.fill("#opt-removed", "zz")
+        page.click("#create-table")
+        expect(page.locator("#new-table-error")).to_contain_text("Cards removed:")
+        page.fill("#opt-removed", "")
+        page.click("#create-table")
+        page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+        rules = get_json(server, f"/api/tables/{page.url.rsplit('/', 1)[1]}")["rules"]
+        assert rules["direction"] == "counterclockwise" and rules["cards_passed"] == 2
+        assert rules["pass_cycle"] == ["right", "left"] and rules["first_lead"] == "2C"

@@ -2,7 +2,7 @@
 
 import { announce, toast } from "./announce.js";
 import { api } from "./api.js";
-import { cardSvg } from "./cards.js";
+import { cardSvg, parseCards } from "./cards.js";
 import { closeSocket, openTable } from "./connection.js";
 import { $, h, seatKey, show, storage } from "./dom.js";
 import { app } from "./store.js";
@@ -246,6 +246,33 @@ export async function createTable(event) {
   }
   options.sun = $("opt-sun").checked;
   options.jack_of_diamonds = $("opt-jack").checked;
+  if ($("opt-direction").value) options.direction = $("opt-direction").value;
+  const passed = $("opt-cards-passed").value.trim();
+  if (passed) {
+    const count = Number(passed);
+    if (!Number.isInteger(count) || count < 0 || count > 13) {
+      errorBox.textContent = "Cards passed: a whole number from 0 to 13.";
+      $("opt-cards-passed").focus();
+      return;
+    }
+    options.cards_passed = count;
+  }
+  const cycle = $("opt-pass-cycle").value.trim().toLowerCase().split(/[\s,]+/).filter(Boolean);
+  if (cycle.length) options.pass_cycle = cycle;
+  // Cards as the other faces take them ("2c", "10h", "Q♠"), sent as the server names them.
+  for (const [id, key, label] of [["opt-removed", "removed", "Cards removed"],
+    ["opt-first-lead", "first_lead", "First lead"]]) {
+    const text = $(id).value.trim();
+    if (!text) continue;
+    const cards = parseCards(text);
+    if (!cards || (key === "first_lead" && cards.length !== 1)) {
+      errorBox.textContent = `${label}: ${key === "first_lead" ? "one card" : "cards"}`
+        + " like 2C or 10H.";
+      $(id).focus();
+      return;
+    }
+    options[key] = key === "first_lead" ? cards[0] : cards;
+  }
   body.options = options;
   // Private unless the host ticks the box: listed tables show under "Tables waiting for
   // players" in everyone's lobby.
