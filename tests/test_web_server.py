@@ -328,6 +328,11 @@ def test_leave_hands_the_seat_to_a_bot_at_once(storage: Storage) -> None:
             lambda m: m["type"] == "state" and m["state"]["phase"] == "game_over", timeout=60
         )
         assert player.state["bot_playing"] is True
+        # A game the bots played for the person is not counted as theirs.
+        stats = server.get(
+            "/api/stats", headers={"Authorization": f"Bearer {data['player_token']}"}
+        ).json()
+        assert stats["games"] == 0, stats
         # The host starts another game at the same table; acting brings them back.
         assert player.request({"type": "start"})["type"] == "ack"
         state = player.until(lambda m: m["type"] == "state")["state"]
@@ -539,6 +544,23 @@ def test_refusals_are_said_in_the_words_of_every_face(server: ServerThread) -> N
     assert again["message"] == pass_problem(game.view(0), hand[3:6]), again
     assert again["message"] in ("You have already passed.", "There is nothing to pass now.")
     player.close()
+
+
+def test_one_player_holds_one_seat_at_a_table(server: ServerThread) -> None:
+    """Two tabs joining at once with one player token: the second is refused, so no seat
+    is left to a bot and no game is counted twice."""
+    host = new_table(server, name="Ann")
+    path = f"/api/tables/{host['table_id']}/join"
+    first = server.post(path, {"name": "Bob"})
+    assert first.status_code == 200, first.text
+    again = server.post(path, {"name": "Bob", "player_token": first.json()["player_token"]})
+    assert again.status_code == 409 and again.json()["error"] == "seated", again.text
+    assert "seat 2" in again.json()["message"]
+    seats = server.get(f"/api/tables/{host['table_id']}").json()["seats"]
+    assert [s["name"] for s in seats].count("Bob") == 1
+    assert host["player_token"] != first.json()["player_token"]
+    own = server.post(path, {"name": "Ann", "player_token": host["player_token"]})
+    assert own.status_code == 409 and own.json()["error"] == "seated"
 
 
 def test_wrong_tokens_spectators_and_guests_cannot_act(server: ServerThread) -> None:

@@ -389,6 +389,17 @@ class Hub:
                 )
             if table.status != "waiting":
                 raise WebError("full", "the game has started: you can watch", 409)
+            player_hash = token_hash(player_token)
+            for held in table.seats:
+                if held.kind == "human" and held.player_hash == player_hash:
+                    # One seat per player (a second tab, a double click): a second would
+                    # be played by a bot and count the player's game twice.
+                    raise WebError(
+                        "seated",
+                        f"you already hold seat {held.index + 1} at this table "
+                        "(in another tab, perhaps)",
+                        409,
+                    )
             free = [s for s in table.seats if s.kind == "empty"]
             if not free:
                 raise WebError("full", "every seat is taken: you can watch", 409)

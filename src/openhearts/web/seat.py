@@ -42,6 +42,9 @@ class Seat:
     overdue: bool = False
     #: Turn clocks run out in a row (a move of the person's own resets it).
     timeouts: int = 0
+    #: A bot made a move for this person in the game in progress (they left, dropped or
+    #: let the clock run out): the game does not count in their statistics.
+    helped: bool = False
 
     @property
     def bot_playing(self) -> bool:

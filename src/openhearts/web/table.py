@@ -371,6 +371,7 @@ class Table:
         for seat in self.seats:
             close_bot(seat.bot)
             seat.bot = None
+            seat.helped = False
         number = self.game_number + 1
         await self.hub.store(
             self.hub.storage.start_game,
@@ -450,7 +451,7 @@ class Table:
         stats = [
             _stats_delta(game, seat, seat.player_hash)
             for seat in self.seats
-            if seat.kind == "human" and seat.player_hash and self.rated
+            if seat.kind == "human" and seat.player_hash and self.rated and not seat.helped
         ]
         try:
             await self.hub.store(
@@ -608,6 +609,10 @@ class Table:
                     # connecting leaves the decision as good as it was, and asking again
                     # would make the bots' play depend on timing.
                     continue
+                if how == "bot" and seat.kind == "human":
+                    # The computer moved for the person: their game no longer counts as
+                    # theirs in the statistics (as a hint or an undo does for everyone).
+                    seat.helped = True
                 try:
                     events = await self.commit(action)
                 except IllegalActionError:

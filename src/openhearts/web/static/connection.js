@@ -62,7 +62,9 @@ async function tryJoin() {
     await join(name);
   } catch (error) {
     if (error.code === "removed") storage.set(removedKey(app.tableId), "1");
-    if (error.status !== 409) toast(error.message);
+    // Another tab of this browser took the seat a moment ago: share its seat token.
+    if (error.code === "seated") app.token = storage.get(seatKey(app.tableId));
+    else if (error.status !== 409) toast(error.message);
   }
 }
 
