@@ -1176,7 +1176,7 @@ def test_the_tables_an_address_opened_count_when_unloaded(storage: Storage) -> N
 
 def test_the_lobby_lists_only_tables_whose_host_is_there(storage: Storage) -> None:
     """Only the host can start a table: one whose host closed the page is not offered."""
-    with running(storage) as server:
+    with running(storage, fast_settings(tables_per_address=0)) as server:
         here = new_table(server, name="Here", listed=True)
         gone = new_table(server, name="Gone", listed=True)
         host = Player(server.ws_url(here["table_id"]), token=here["token"]).open()
@@ -1191,6 +1191,18 @@ def test_the_lobby_lists_only_tables_whose_host_is_there(storage: Storage) -> No
         )
         listed = [t["id"] for t in server.get("/api/tables").json()["tables"]]
         assert listed == [here["table_id"]]
+        # Fifty newer listed tables whose hosts never came do not crowd it out, and a
+        # full table is not offered.
+        for number in range(50):
+            new_table(server, name=f"Ghost {number}", listed=True)
+        full = new_table(server, name="Full", listed=True)
+        full_host = Player(server.ws_url(full["table_id"]), token=full["token"]).open()
+        for name in ("A", "B", "C"):
+            joined = server.post(f"/api/tables/{full['table_id']}/join", {"name": name})
+            assert joined.status_code == 200, joined.text
+        listed = [t["id"] for t in server.get("/api/tables").json()["tables"]]
+        assert listed == [here["table_id"]]
+        full_host.close()
         host.close()
 
 

@@ -250,13 +250,20 @@ async def _create(request: Request, *, play_now: bool) -> Response:
 
 async def list_tables(request: Request) -> Response:
     hub = _hub(request)
-    summaries = []
-    for table_id in await hub.store(hub.storage.waiting_table_ids, 50):
-        table = await hub.get(table_id)
-        # Only the host can start a table: one whose host has gone could never start.
-        if table is not None and table.status == "waiting" and table.host_is_here():
-            summaries.append(table.summary())
-    return JSONResponse({"tables": summaries})
+    # Only the host can start a table, so one whose host has gone could never start: the
+    # tables listed are those in memory whose host is here, with a free seat, newest
+    # first (taken from the database's newest, old open tables were crowded out by new
+    # abandoned ones).
+    open_tables = [
+        table
+        for table in hub.tables.values()
+        if table.listed
+        and table.status == "waiting"
+        and table.host_is_here()
+        and any(seat.kind == "empty" for seat in table.seats)
+    ]
+    open_tables.sort(key=lambda table: table.created, reverse=True)
+    return JSONResponse({"tables": [table.summary() for table in open_tables[:50]]})
 
 
 async def get_table(request: Request) -> Response:

@@ -149,10 +149,11 @@ async function loadOpenTables() {
   const tables = (answer && answer.tables) || [];
   const list = $("open-table-list");
   list.replaceChildren();
-  for (const table of tables.slice(0, 10)) {
+  // Up to ten tables with a free seat (the full ones are skipped before counting).
+  const open = tables.filter((table) => table.seats.some((seat) => seat.kind === "empty"));
+  for (const table of open.slice(0, 10)) {
     const host = table.seats.find((seat) => seat.host);
     const free = table.seats.filter((seat) => seat.kind === "empty").length;
-    if (!free) continue;
     const who = host && host.name ? `${host.name}'s table` : "A table";
     list.appendChild(h("li", {}, [
       h("span", { class: "who", text: who }),
