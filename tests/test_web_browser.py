@@ -1901,3 +1901,31 @@ def test_the_new_table_form_offers_every_rule_option(server: str, browser: Brows
         rules = get_json(server, f"/api/tables/{page.url.rsplit('/', 1)[1]}")["rules"]
         assert rules["direction"] == "counterclockwise" and rules["cards_passed"] == 2
         assert rules["pass_cycle"] == ["right", "left"] and rules["first_lead"] == "2C"
+
+
+def test_a_page_refused_before_its_welcome_says_why_and_shows_no_host_buttons(
+    server: str, browser: Browser
+) -> None:
+    """Too many people watching from one address: the server refuses the page's hello.
+    The waiting room says why, and never shows the host's buttons to someone who is not
+    the host (they showed until a welcome came, and none came)."""
+
+    def route(ws: Any) -> None:
+        def on_message(message: str | bytes) -> None:
+            if json.loads(message)["type"] == "hello":
+                ws.send(json.dumps({
+                    "type": "error", "code": "full",
+                    "message": "your address is watching this table enough times",
+                }))  # fmt: skip
+
+        ws.on_message(on_message)
+
+    with new_page(browser, viewport={"width": 1000, "height": 760}) as page:
+        page.route_web_socket(re.compile(r"/ws/WatchTable01$"), route)
+        open_seat(page, server, {"table_id": "WatchTable01", "token": "t" * 32,
+                                 "url": "/t/WatchTable01"})  # fmt: skip
+        expect(page.locator("#waiting-note")).to_have_text(
+            "Your address is watching this table enough times."
+        )
+        for button in ("#start-game", "#fill-bots", "#share-box"):
+            expect(page.locator(button)).to_be_hidden()

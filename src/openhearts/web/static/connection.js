@@ -30,6 +30,10 @@ export async function openTable(tableId) {
   $("waiting-title").textContent = "Table";
   $("waiting-note").textContent = "Connecting…";
   $("seat-list").replaceChildren();
+  // Nothing of a host's until the server says who this page is.
+  for (const id of ["fill-bots", "start-game", "share-box", "join-form", "list-box"]) {
+    $(id).hidden = true;
+  }
   resetChat();
   if (!app.token) await tryJoin();
   connect();
@@ -273,6 +277,13 @@ function onError(message) {
     return;
   }
   const text = asSentence(message.message || "That is not possible now.");
+  if (app.role === null && !$("waiting").hidden) {
+    // Refused before the welcome (too many watching from here, say): the waiting
+    // room, not a status line out of sight, says why.
+    $("waiting-note").textContent = text;
+    toast(text);
+    return;
+  }
   if (type === "chat") {
     chatRefused(message.code, text);
     return;
