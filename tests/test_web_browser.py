@@ -1929,3 +1929,69 @@ def test_a_page_refused_before_its_welcome_says_why_and_shows_no_host_buttons(
         )
         for button in ("#start-game", "#fill-bots", "#share-box"):
             expect(page.locator(button)).to_be_hidden()
+
+
+def test_a_spectator_is_told_of_a_pending_moon_and_a_new_game_forgets_the_old_marks(
+    server: str, browser: Browser
+) -> None:
+    """A spectator's status says who is choosing how the moon scores.  A player whose
+    page comes back in the next game's first deals (no "started" event seen) shows no
+    moon mark of the last game in the score table."""
+    table = {
+        "id": "MoonTable002", "url": "/t/MoonTable002", "status": "playing",
+        "preset": "source-000", "rules": {"players": 4, "moon": "shooter_chooses"},
+        "describe": [], "level": "random", "game": 1, "spectators": 1,
+        "seats": [
+            {"seat": s, "name": n, "kind": "human" if s == 0 else "bot", "host": s == 0}
+            for s, n in enumerate(["Ann", "Blaise", "Carmen", "Dmitri"])
+        ],
+    }  # fmt: skip
+    script: list[dict[str, Any]] = []
+
+    def route(ws: Any) -> None:
+        def on_message(message: str | bytes) -> None:
+            if json.loads(message)["type"] == "hello":
+                for answer in script:
+                    ws.send(json.dumps(answer))
+
+        ws.on_message(on_message)
+
+    watching = {**_moon_state(), "seat": None, "hand": [], "legal": [], "passed": None,
+                "received": None, "can_undo": False, "can_hint": False}  # fmt: skip
+    script[:] = [
+        {"type": "welcome", "protocol": 1, "role": "spectator", "table": table},
+        {"type": "state", "seq": 52, "events": [], "state": watching},
+    ]
+    with new_page(browser, viewport={"width": 1000, "height": 760}) as page:
+        page.route_web_socket(re.compile(r"/ws/MoonTable002$"), route)
+        # (A token kept, so the page goes straight to the table the test plays.)
+        open_seat(page, server, {"table_id": "MoonTable002", "token": "t" * 32,
+                                 "url": table["url"]})  # fmt: skip
+        expect(page.locator("#status")).to_contain_text(
+            "You are watching. Ann shot the moon and is choosing how it scores."
+        )
+
+    ended = {**_moon_state(), "phase": "passing", "deal": 1, "deal_points": [[0, 26, 26, 26]],
+             "scores": [0, 26, 26, 26], "moon": None, "hand": ["2C"], "legal": []}  # fmt: skip
+    next_game = {**ended, "game": 2, "deal_points": [[5, 8, 13, 0]], "scores": [5, 8, 13, 0]}
+    deal_over = {"event": "deal_over", "deal": 0, "points": [0, 26, 26, 26],
+                 "taken": [26, 0, 0, 0], "shooter": 0, "shot": "moon", "moon_choice": "others_add",
+                 "scores": [0, 26, 26, 26], "tricks": []}  # fmt: skip
+    script[:] = [
+        {"type": "welcome", "protocol": 1, "seat": 0, "role": "player", "host": True,
+         "table": table},
+        {"type": "state", "seq": 53, "events": [deal_over], "state": ended},
+        {"type": "state", "seq": 5, "events": [], "state": next_game},
+    ]  # fmt: skip
+    with new_page(browser, viewport={"width": 1000, "height": 760}) as page:
+        page.route_web_socket(re.compile(r"/ws/MoonTable002$"), route)
+        open_seat(page, server, {"table_id": "MoonTable002", "token": "t" * 32,
+                                 "url": table["url"]})  # fmt: skip
+        page.wait_for_function(
+            "() => window.openhearts.state && window.openhearts.state.game === 2"
+        )
+        page.keyboard.press("Escape")
+        page.keyboard.press("d")
+        expect(page.locator("#scores-dialog")).to_be_visible()
+        expect(page.locator("#scores-table tbody")).to_contain_text("13")
+        expect(page.locator("#scores-table tbody")).not_to_contain_text("☾")

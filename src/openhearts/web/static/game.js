@@ -26,6 +26,10 @@ export function onState(message) {
   }
   if (app.flash && app.flash.seq !== app.seq) app.flash = null;
   const newDeal = previous && (previous.deal !== state.deal || previous.game !== state.game);
+  // What the page kept of each deal (moon marks, points) is the game's: a new game,
+  // however the page learns of it (a reconnect may skip the "started" event), starts
+  // afresh.
+  if (previous && previous.game !== state.game) app.dealInfo = new Map();
   // The cards chosen to pass live only here, until they are passed.
   if (newDeal || state.phase !== "passing" || state.passed) app.selected = [];
   app.selected = app.selected.filter((c) => (state.hand || []).includes(c));

@@ -20,6 +20,10 @@ export function statusText() {
   if (me === null) {
     if (s.phase === "passing") return "You are watching. The players are passing cards.";
     if (s.phase === "playing") return `You are watching. ${nameOf(s.to_move)} to play.`;
+    if (s.phase === "moon_choice") {
+      const shooter = s.moon ? s.moon.shooter : s.to_move;
+      return `You are watching. ${nameOf(shooter)} shot the moon and is choosing how it scores.`;
+    }
     return "You are watching.";
   }
   const prefix = s.bot_playing ? "A bot is playing for you: act to take your seat back. " : "";
