@@ -1995,3 +1995,45 @@ def test_a_spectator_is_told_of_a_pending_moon_and_a_new_game_forgets_the_old_ma
         expect(page.locator("#scores-dialog")).to_be_visible()
         expect(page.locator("#scores-table tbody")).to_contain_text("13")
         expect(page.locator("#scores-table tbody")).not_to_contain_text("☾")
+
+
+def test_a_connection_that_falls_silent_is_given_up_and_made_again(
+    server: str, browser: Browser
+) -> None:
+    """A phone asleep or a network changed: the socket neither answers nor closes.  The
+    page, hearing not even a pong for a minute, connects again by itself."""
+    hellos: list[int] = []
+    table = {
+        "id": "QuietTable01", "url": "/t/QuietTable01", "status": "playing",
+        "preset": "source-000", "rules": {"players": 4}, "describe": [], "level": "random",
+        "game": 1, "spectators": 0,
+        "seats": [
+            {"seat": s, "name": n, "kind": "human" if s == 0 else "bot", "host": s == 0}
+            for s, n in enumerate(["Ann", "Blaise", "Carmen", "Dmitri"])
+        ],
+    }  # fmt: skip
+
+    def route(ws: Any) -> None:
+        def on_message(message: str | bytes) -> None:
+            if json.loads(message)["type"] == "hello":
+                hellos.append(1)
+                welcome = {"type": "welcome", "protocol": 1, "seat": 0, "role": "player"}
+                ws.send(json.dumps({**welcome, "host": True, "table": table}))
+                ws.send(json.dumps({"type": "state", "seq": 52, "events": [],
+                                    "state": _moon_state()}))  # fmt: skip
+            # Pings go unanswered: the line is dead.
+
+        ws.on_message(on_message)
+
+    with new_page(browser, viewport={"width": 1000, "height": 760}) as page:
+        page.clock.install()
+        page.route_web_socket(re.compile(r"/ws/QuietTable01$"), route)
+        open_seat(page, server, {"table_id": "QuietTable01", "token": "t" * 32,
+                                 "url": table["url"]})  # fmt: skip
+        expect(page.locator("#moon-dialog")).to_be_visible()
+        assert len(hellos) == 1
+        page.clock.run_for(80_000)
+        deadline = time.monotonic() + 10
+        while len(hellos) < 2 and time.monotonic() < deadline:
+            page.wait_for_timeout(100)
+        assert len(hellos) >= 2, "the silent connection was never made again"

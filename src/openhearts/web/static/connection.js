@@ -134,11 +134,21 @@ export function connect() {
     app.wsOpen = true;
     app.reconnectDelay = 500;
     sendRaw({ type: "hello", ...(app.token ? { token: app.token } : {}) });
+    app.lastHeard = Date.now();
     clearInterval(app.pingTimer);
-    app.pingTimer = setInterval(() => sendRaw({ type: "ping" }), 25000);
+    app.pingTimer = setInterval(() => {
+      if (Date.now() - app.lastHeard > SILENT_MS) {
+        // Nothing heard, not even a pong (a phone asleep, a network changed): the
+        // socket may never report its end, so the page gives it up and reconnects.
+        giveUp(ws);
+        return;
+      }
+      sendRaw({ type: "ping" });
+    }, PING_MS);
   });
   ws.addEventListener("message", (event) => {
     if (app.ws !== ws) return;
+    app.lastHeard = Date.now();
     let message;
     try { message = JSON.parse(event.data); } catch { return; }
     if (message && typeof message === "object") handleMessage(message);
@@ -154,6 +164,22 @@ export function connect() {
     app.reconnectTimer = setTimeout(connect, app.reconnectDelay);
     app.reconnectDelay = Math.min(app.reconnectDelay * 2, 4000);
   });
+}
+
+/** How often the page pings, and how long a silent connection is trusted. */
+const PING_MS = 25000;
+const SILENT_MS = 60000;
+
+function giveUp(ws) {
+  clearInterval(app.pingTimer);
+  app.ws = null;
+  app.wsOpen = false;
+  app.busy = false;
+  try { ws.close(); } catch { /* already closed */ }
+  document.body.dataset.connection = "lost";
+  flash("Connection lost: reconnecting…", "error");
+  clearTimeout(app.reconnectTimer);
+  app.reconnectTimer = setTimeout(connect, 0);
 }
 
 export function closeSocket() {

@@ -10,6 +10,8 @@ export const app = {
   closing: false,
   reconnectDelay: 500,
   reconnectTimer: null,
+  /** When the page last heard from the server (a silent socket is given up). */
+  lastHeard: 0,
   pingTimer: null,
   joinTried: false,
   askName: false,
