@@ -2037,3 +2037,41 @@ def test_a_connection_that_falls_silent_is_given_up_and_made_again(
         while len(hellos) < 2 and time.monotonic() < deadline:
             page.wait_for_timeout(100)
         assert len(hellos) >= 2, "the silent connection was never made again"
+
+
+def test_six_players_on_a_wide_screen_keep_each_trick_card_in_sight(
+    server: str, browser: Browser
+) -> None:
+    """1280 × 720: the felt is too low for a cross of six cards (the two seats on one side
+    covered each other's corner and name), so the trick lies in a row there too."""
+    answer = post(
+        server, "/api/play-now",
+        {"name": "Wide", "level": "random", "preset": "source-003", "players": 6},
+    )  # fmt: skip
+    with new_page(browser, viewport={"width": 1280, "height": 720}) as page:
+        open_seat(page, server, answer)
+        wait_passing(page)
+        for code in hand(page)[:3]:
+            page.click(f'#hand [data-card="{code}"]')
+        page.click("#pass-confirm")
+        for _ in range(12):
+            page.wait_for_function(
+                "() => document.body.dataset.myTurn === 'true'"
+                " || document.getElementById('scores-dialog').open"
+            )
+            if page.locator("#scores-dialog").evaluate("d => d.open"):
+                break
+            if page.locator("#trick .trick-card").count() >= 3:
+                boxes = page.eval_on_selector_all(
+                    "#trick .trick-card",
+                    "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
+                    " return [r.left, r.top, r.right, r.bottom]; })",
+                )
+                for a, b in itertools.combinations(boxes, 2):
+                    apart = a[2] <= b[0] + 1 or b[2] <= a[0] + 1
+                    assert apart or a[3] <= b[1] + 1 or b[3] <= a[1] + 1, (a, b)
+                return
+            code = page.eval_on_selector("#hand .hand-card.legal", "n => n.dataset.card")
+            page.click(f'#hand [data-card="{code}"]')
+            wait_played(page, code)
+        pytest.fail("no trick of three cards or more reached this seat's turn")

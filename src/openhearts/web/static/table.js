@@ -165,9 +165,10 @@ function renderTrick() {
   const room = (height - block) / 2 - cardH / 2 - 4;
   const reachX = Math.min(cardW * (players > 4 ? 1.2 : 1.0), width * 0.2);
   const reachY = Math.max(cardH * 0.4, Math.min(cardH * (players > 4 ? 1.0 : 0.56), room));
-  // Five or six cards on a narrow table have no room for a cross that keeps every card's
-  // corner and its player's name in sight: a row, read left to right as played.
-  const row = narrow && players > 4;
+  // Five or six cards need a cross tall enough that the cards of two seats on one side
+  // (a card's height apart) do not cover each other's corner and name; where the felt
+  // is too low or narrow for that, a row, read left to right as played.
+  const row = players > 4 && (narrow || reachY < cardH);
   const gap = 6;
   const rowStep = Math.min(cardW + gap, (width - 24) / Math.max(1, cards.length));
   cards.forEach(([seat, card], index) => {
