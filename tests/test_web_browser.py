@@ -1751,6 +1751,33 @@ def test_the_host_removes_a_stranger_who_then_may_only_watch(server: str, browse
         expect(host.locator("#seat-list")).not_to_contain_text("Mallory")
 
 
+def trick_of_three(page: Page, touch: bool) -> list[list[float]]:
+    """Pass, then play the first legal card until it is this seat's turn on a trick of
+    three cards or more; the trick cards' boxes (left, top, right, bottom)."""
+    press = page.tap if touch else page.click
+    for code in hand(page)[:3]:
+        press(f'#hand [data-card="{code}"]')
+    press("#pass-confirm")
+    for _ in range(12):
+        page.wait_for_function(
+            "() => document.body.dataset.myTurn === 'true'"
+            " || document.getElementById('scores-dialog').open"
+        )
+        if page.locator("#scores-dialog").evaluate("d => d.open"):
+            break
+        if page.locator("#trick .trick-card").count() >= 3:
+            boxes: list[list[float]] = page.eval_on_selector_all(
+                "#trick .trick-card",
+                "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
+                " return [r.left, r.top, r.right, r.bottom]; })",
+            )
+            return boxes
+        code = page.eval_on_selector("#hand .hand-card.legal", "n => n.dataset.card")
+        press(f'#hand [data-card="{code}"]')
+        wait_played(page, code)
+    pytest.fail("no trick of three cards or more reached this seat's turn")
+
+
 def test_six_players_on_a_small_phone_keep_each_trick_card_and_name_in_sight(
     server: str, browser: Browser
 ) -> None:
@@ -1774,30 +1801,10 @@ def test_six_players_on_a_small_phone_keep_each_trick_card_and_name_in_sight(
             "#hand .hand-card", "nodes => nodes.map(n => n.getBoundingClientRect().bottom)"
         )
         assert bottoms and max(bottoms) <= 640, bottoms
-        for code in hand(page)[:3]:
-            page.tap(f'#hand [data-card="{code}"]')
-        page.tap("#pass-confirm")
-        for _ in range(12):
-            page.wait_for_function(
-                "() => document.body.dataset.myTurn === 'true'"
-                " || document.getElementById('scores-dialog').open"
-            )
-            if page.locator("#scores-dialog").evaluate("d => d.open"):
-                break
-            if page.locator("#trick .trick-card").count() >= 3:
-                boxes = page.eval_on_selector_all(
-                    "#trick .trick-card",
-                    "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
-                    " return [r.left, r.right]; })",
-                )
-                ordered = sorted(boxes)
-                assert all(a[1] <= b[0] + 1 for a, b in itertools.pairwise(ordered)), boxes
-                assert all(left >= 0 and right <= 360 for left, right in boxes), boxes
-                return
-            code = page.eval_on_selector("#hand .hand-card.legal", "n => n.dataset.card")
-            page.tap(f'#hand [data-card="{code}"]')
-            wait_played(page, code)
-        pytest.fail("no trick of three cards or more reached this seat's turn")
+        boxes = trick_of_three(page, touch=True)
+        ordered = sorted(boxes)
+        assert all(a[2] <= b[0] + 1 for a, b in itertools.pairwise(ordered)), boxes
+        assert all(box[0] >= 0 and box[2] <= 360 for box in boxes), boxes
 
 
 def _page_state(game: Game, seq: int) -> dict[str, Any]:
@@ -2051,27 +2058,7 @@ def test_six_players_on_a_wide_screen_keep_each_trick_card_in_sight(
     with new_page(browser, viewport={"width": 1280, "height": 720}) as page:
         open_seat(page, server, answer)
         wait_passing(page)
-        for code in hand(page)[:3]:
-            page.click(f'#hand [data-card="{code}"]')
-        page.click("#pass-confirm")
-        for _ in range(12):
-            page.wait_for_function(
-                "() => document.body.dataset.myTurn === 'true'"
-                " || document.getElementById('scores-dialog').open"
-            )
-            if page.locator("#scores-dialog").evaluate("d => d.open"):
-                break
-            if page.locator("#trick .trick-card").count() >= 3:
-                boxes = page.eval_on_selector_all(
-                    "#trick .trick-card",
-                    "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
-                    " return [r.left, r.top, r.right, r.bottom]; })",
-                )
-                for a, b in itertools.combinations(boxes, 2):
-                    apart = a[2] <= b[0] + 1 or b[2] <= a[0] + 1
-                    assert apart or a[3] <= b[1] + 1 or b[3] <= a[1] + 1, (a, b)
-                return
-            code = page.eval_on_selector("#hand .hand-card.legal", "n => n.dataset.card")
-            page.click(f'#hand [data-card="{code}"]')
-            wait_played(page, code)
-        pytest.fail("no trick of three cards or more reached this seat's turn")
+        boxes = trick_of_three(page, touch=False)
+        for a, b in itertools.combinations(boxes, 2):
+            apart = a[2] <= b[0] + 1 or b[2] <= a[0] + 1
+            assert apart or a[3] <= b[1] + 1 or b[3] <= a[1] + 1, (a, b)
