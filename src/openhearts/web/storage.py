@@ -666,16 +666,6 @@ class Storage:
             )
             return [r.id for r in rows]
 
-    def waiting_table_ids(self, limit: int = 50) -> list[str]:
-        with self.engine.connect() as connection:
-            rows = connection.execute(
-                sa.select(tables_table.c.id)
-                .where(tables_table.c.status == "waiting", tables_table.c.listed == sa.true())
-                .order_by(tables_table.c.created_at.desc())
-                .limit(limit)
-            )
-            return [r.id for r in rows]
-
     def _table_of(self, connection: Connection, row: Any) -> TableRow:
         seats = [
             SeatRow(
