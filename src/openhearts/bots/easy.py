@@ -34,6 +34,7 @@ from .policy import (
     QS_BIT,
     SPADES,
     SUITS,
+    _low,
     moon_threat,
     pass_policy,
     play_policy,
@@ -127,7 +128,7 @@ def careful_card(view: PlayerView) -> int:
             return thumb(legal & ~JD_BIT)
     if not follow & BELOW[high] and card != _low(follow) and len(trick) < players - 1:
         later = [(leader + i) % players for i in range(len(trick) + 1, players)]
-        if any(_suit(led) in view.voids[other] for other in later):
+        if any(Suit(led) in view.voids[other] for other in later):
             # Forced over with a void player still to come, who may throw points on
             # it: the lowest card leaves the others room to go higher.
             return _low(follow & ~QS_BIT or follow)
@@ -162,16 +163,4 @@ def _keep_stoppers(hand: int, legal: int) -> int:
             best |= 1 << (held.bit_length() - 1)
     spare = cards & ~best or cards
     # Lowest rank first, non-point cards on ties.
-    return min(_cards(spare), key=lambda c: (c % 13, not NOT_POINTS >> c & 1))
-
-
-def _cards(mask: int) -> list[int]:
-    return [c for c in range(mask.bit_length()) if mask >> c & 1]
-
-
-def _low(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
-
-
-def _suit(index: int) -> Suit:
-    return Suit(index)
+    return min(map(int, CardSet(spare)), key=lambda c: (c % 13, not NOT_POINTS >> c & 1))
