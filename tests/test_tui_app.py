@@ -28,6 +28,7 @@ from openhearts.record import save
 from openhearts.sentences import spoken as words
 from openhearts.session import Seats, Session
 from openhearts.session.memory import known_voids
+from openhearts.session.saving import AskedFor, save_session
 from openhearts.tui.app import HeartsApp, TableScreen
 from openhearts.tui.options_screen import OptionsScreen
 from openhearts.tui.screens import ChoiceScreen, InfoScreen, ReviewScreen
@@ -507,6 +508,8 @@ def test_g_has_the_computer_pass_and_play_for_you(tmp_path: Path) -> None:
             )
             said = next(line for line in reversed(app.announcements) if "for you" in line)
             card = Card.parse(said.removeprefix("The computer plays the ").split(" for ")[0])
+            # Said once, by that line.
+            assert not any(line.startswith(("You play", "You lead")) for line in app.announcements)
             mine = [a for a in session.game.actions if a.seat == session.human]
             assert Play(session.human, card) in mine[before:]
 
@@ -776,6 +779,26 @@ def test_resuming_a_finished_game_shows_the_result(tmp_path: Path) -> None:
             await pilot.press("escape")
             await settle(pilot, lambda: app.screen is table(app))
             assert table(app).session.game.is_over
+
+    asyncio.run(run())
+
+
+def test_resume_says_which_typed_options_the_saved_game_keeps(tmp_path: Path) -> None:
+    session = Session.new(Rules(), seed=6, names=["You"], level="random")
+    path = tmp_path / "saved.json"
+    save_session(str(path), session.game, session.info())
+
+    async def run() -> None:
+        asked = AskedFor(level="hard", seed=True)
+        app = HeartsApp(Storage(tmp_path), Settings(speed="off"), resume=str(path), asked=asked)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: app.table is not None)
+            assert table(app).session.seats.level == "random"
+            said = (
+                "A resumed game keeps its computer players (random) and its shuffles: "
+                "--level and --seed apply to new games only."
+            )
+            assert any(said in line for line in app.announcements), app.announcements
 
     asyncio.run(run())
 

@@ -17,8 +17,17 @@ import json
 from typing import Any
 
 from .rules import PRESETS, Rules, RulesError
+from .session.saving import AskedFor
 
-__all__ = ["add_rules_arguments", "rules_from_args", "parse_option", "Given", "given"]
+__all__ = [
+    "add_rules_arguments",
+    "rules_from_args",
+    "parse_option",
+    "Given",
+    "given",
+    "rules_given",
+    "asked_for",
+]
 
 
 class Given(argparse.Action):
@@ -40,6 +49,26 @@ class Given(argparse.Action):
 def given(args: argparse.Namespace) -> frozenset[str]:
     """The options of ``args`` typed on the command line (those with :class:`Given`)."""
     return frozenset(getattr(args, "given_options", ()))
+
+
+def rules_given(args: argparse.Namespace) -> bool:
+    """Whether any rules option was typed (a typed ``--preset standard`` counts)."""
+    return (
+        "preset" in given(args)
+        or getattr(args, "players", None) is not None
+        or getattr(args, "end_score", None) is not None
+        or bool(getattr(args, "option", None))
+    )
+
+
+def asked_for(args: argparse.Namespace) -> AskedFor:
+    """What ``hearts play`` was asked for that a resumed game keeps from its save."""
+    level = getattr(args, "level", None)
+    return AskedFor(
+        rules=rules_given(args),
+        level=level if "level" in given(args) else None,
+        seed=getattr(args, "seed", None) is not None,
+    )
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:

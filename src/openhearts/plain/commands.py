@@ -9,7 +9,7 @@ from ..cards import Suit
 from ..game import Game, PlayerView
 from ..phases import Phase
 from ..sentences import spoken
-from ..sentences.advice import chosen_line, hint_lines
+from ..sentences.advice import after_chosen, chosen_line, hint_lines
 from ..sentences.records import deal_summary, review_trick_line
 from ..session import NoHint, SessionError
 from ..session.keys import KEYS, Command, command_for_word
@@ -254,7 +254,7 @@ def _play_for_me(plain: Table) -> None:
         plain.say(f"The computer could not choose this time ({error}).")
         return
     plain.say(chosen_line(hint, plain.console.style))
-    plain.tell(events)
+    plain.tell(after_chosen(hint, events))
 
 
 def _rules(plain: Table) -> None:

@@ -7,13 +7,13 @@ import os
 import shlex
 import sys
 
-from ..options import rules_from_args
+from ..options import asked_for, rules_from_args
 from ..record import RecordError
 from ..rules import RulesError
 from ..sentences import Style, supports_symbols
 from ..session import Session
 from ..session.names import table_names
-from ..session.saving import load_session
+from ..session.saving import kept_from_save, load_session
 from ..session.seats import BotError, make_bot
 from .game import PlainSession
 from .saving import keep_aside
@@ -95,8 +95,9 @@ def run_plain(args: argparse.Namespace) -> int:
         except SetupError as error:
             print(f"hearts play: {error}", file=sys.stderr)
             return 2
-    if args.resume and (args.preset != "standard" or args.players or args.end_score or args.option):
-        plain.say("The rules come from the saved game; the rules options are ignored.")
+    notice = kept_from_save(asked_for(args), session.seats.level) if args.resume else None
+    if notice:
+        plain.say(notice)
     if session.game.is_over:
         plain.say(f"That game is already over ({args.resume}).")
         plain.finish(save_record=False)

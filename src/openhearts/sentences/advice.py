@@ -16,14 +16,15 @@ hint ranks them, each with the numbers it is ranked by.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ..cards import CardSet
+from ..session.events import CardPlayed, CardsPassed, Event
 from ..session.hints import Hint, HintKind, HintOption
 from ..session.words import join_words
 from .style import Style
 
-__all__ = ["chosen_line", "hint_line", "hint_lines", "TOP"]
+__all__ = ["chosen_line", "after_chosen", "hint_line", "hint_lines", "TOP"]
 
 #: How many ranked choices the one-line hint names.
 TOP = 3
@@ -111,3 +112,13 @@ def chosen_line(hint: Hint, style: Style) -> str:
         return f"The computer chooses for you: you subtract {points} from your own total."
     verb = "plays" if hint.kind == HintKind.PLAY else "passes"
     return f"The computer {verb} {_cards(style, hint.best.cards)} for you."
+
+
+def after_chosen(hint: Hint, events: Iterable[Event]) -> list[Event]:
+    """The events of following ``hint`` that :func:`chosen_line` does not already say:
+    all but the person's own card or pass, which the line names."""
+    return [
+        event
+        for event in events
+        if not (isinstance(event, CardPlayed | CardsPassed) and event.seat == hint.seat)
+    ]

@@ -24,6 +24,7 @@ from typing import Any, Final
 
 from ..game import Game
 from ..record import RecordError, dumps, loads
+from .words import join_words
 
 __all__ = [
     "SESSION_KEY",
@@ -33,6 +34,8 @@ __all__ = [
     "save_session",
     "load_session",
     "write_atomic",
+    "AskedFor",
+    "kept_from_save",
 ]
 
 #: The record's key for the session's data.
@@ -126,3 +129,43 @@ def load_session(path: str | os.PathLike[str]) -> tuple[Game, SessionInfo | None
     except (OSError, UnicodeDecodeError) as error:
         raise RecordError(f"cannot read {source}: {error}") from None
     return loads_session(text)
+
+
+@dataclass(frozen=True)
+class AskedFor:
+    """What the command line asked for besides the file to resume: the rules options,
+    the computer players' level (None when not typed), the seed."""
+
+    rules: bool = False
+    level: str | None = None
+    seed: bool = False
+
+
+def kept_from_save(asked: AskedFor, level: str) -> str | None:
+    """The sentence saying what a resumed game (whose computer players play at
+    ``level``) keeps from its save instead of what was asked for; None when nothing.
+
+    >>> print(kept_from_save(AskedFor(level="hard", seed=True), "easy"))  # doctest: +ELLIPSIS
+    A resumed game keeps its computer players (easy) and its shuffles: --level and --seed ...
+    >>> kept_from_save(AskedFor(level="hard"), "hard") is None
+    True
+    >>> kept_from_save(AskedFor(rules=True), "hard")
+    'A resumed game keeps its rules: the rules options apply to new games only.'
+    """
+    kept: list[str] = []
+    options: list[str] = []
+    if asked.rules:
+        kept.append("its rules")
+        options.append("the rules options")
+    if asked.level is not None and asked.level != level:
+        kept.append(f"its computer players ({level})")
+        options.append("--level")
+    if asked.seed:
+        kept.append("its shuffles")
+        options.append("--seed")
+    if not kept:
+        return None
+    verb = "apply" if len(options) > 1 or asked.rules else "applies"
+    return (
+        f"A resumed game keeps {join_words(kept)}: {join_words(options)} {verb} to new games only."
+    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..options import given, rules_from_args
+from ..options import asked_for, given, rules_from_args, rules_given
 from ..rules import RulesError
 from ..session.names import clean_name
 from .storage import Settings, Storage
@@ -21,13 +21,7 @@ def settings_from_args(settings: Settings, args: argparse.Namespace) -> Settings
     """Saved settings with whatever the command line gives on top (raises RulesError)."""
     preset = getattr(args, "preset", "standard") or "standard"
     typed = given(args)
-    given_rules = (
-        "preset" in typed
-        or getattr(args, "players", None) is not None
-        or getattr(args, "end_score", None) is not None
-        or bool(getattr(args, "option", None))
-    )
-    if given_rules:
+    if rules_given(args):
         settings.preset = preset
         settings.rules = rules_from_args(args).to_dict()
     name = getattr(args, "name", None)
@@ -57,7 +51,11 @@ def run_tui(args: argparse.Namespace) -> int:
         return 2
     # The seed is read by the session core, the same way as in the plain game.
     app = HeartsApp(
-        storage, settings, seed=getattr(args, "seed", None), resume=getattr(args, "resume", None)
+        storage,
+        settings,
+        seed=getattr(args, "seed", None),
+        resume=getattr(args, "resume", None),
+        asked=asked_for(args),
     )
     result = app.run()
     farewell = app.farewell()

@@ -13,7 +13,7 @@ from ..rules import Rules
 from ..sentences import spoken as words
 from ..session import Session
 from ..session.names import table_names
-from ..session.saving import SessionInfo
+from ..session.saving import AskedFor, SessionInfo, kept_from_save
 from ..session.seeds import game_seed
 from .options_screen import OptionsResult, OptionsScreen
 from .screens import ChoiceScreen
@@ -38,12 +38,14 @@ class HeartsApp(App[int]):
         seed: object = None,
         resume: str | None = None,
         show_options: bool = True,
+        asked: AskedFor | None = None,
     ) -> None:
         super().__init__()
         self.storage = storage or Storage()
         self.settings = settings or self.storage.load_settings()
         self.first_seed = seed
         self.resume_path = resume
+        self.asked = asked or AskedFor()
         self.show_options_first = show_options
         self.announcements: list[str] = []
         self.speaker = Speaker(self.settings.speech_command)
@@ -173,7 +175,12 @@ class HeartsApp(App[int]):
             # A saved game keeps its own, as in the plain game.
             session.auto_play_one = self.settings.auto_play_one
         self._show_table(session)
-        self.announce(f"Game resumed: deal {game.deal_number + 1}. {words.status(session.view())}")
+        notice = kept_from_save(self.asked, session.seats.level)
+        self.asked = AskedFor()  # said once: the next resume in this run asks for nothing
+        if notice:
+            self.notify(notice, title="Resumed", timeout=10)
+        resumed = f"Game resumed: deal {game.deal_number + 1}."
+        self.announce(" ".join(filter(None, (resumed, notice, words.status(session.view())))))
 
     def _show_table(self, session: Session) -> None:
         if session.seats.problem:

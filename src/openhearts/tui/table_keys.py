@@ -9,7 +9,7 @@ from textual import work
 
 from ..phases import Phase
 from ..sentences import spoken as words
-from ..sentences.advice import chosen_line, hint_line
+from ..sentences.advice import after_chosen, chosen_line, hint_line
 from ..session import Hint, NoHint, SessionError
 from ..session.hints import make_hint
 from .table_base import SPOKEN, TableBase
@@ -84,7 +84,7 @@ class KeysMixin(TableBase):
                 self.refuse(str(error))
                 return
             self.say([chosen_line(hint, SPOKEN)])
-            self.after_action(events)
+            self.after_action(after_chosen(hint, events))
             self.advance()
         else:
             if hint.best.cards:
