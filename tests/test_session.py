@@ -469,6 +469,20 @@ def test_a_plain_record_resumes_with_the_named_seat() -> None:
     assert resumed.human == 1
 
 
+def test_a_computer_player_in_a_seat_called_you_gets_its_compass_name() -> None:
+    """A record made from seat 0 ("You"), resumed at North: the computer player now at
+    seat 0 was announced as "You plays ..."."""
+    game = Game(Rules(), 3, ["You", "West", "North", "East"])
+    resumed = Session.resume(loads(dumps_session(game, SessionInfo())), None, name="North")
+    assert resumed.human == 2
+    assert resumed.names == ("South", "West", "North", "East")
+    also = Game(Rules(), 3, ["you", "South", "Ann", "East"])
+    again = Session.resume(also, SessionInfo((2,), "random"))
+    assert again.names == ("South 2", "South", "Ann", "East")
+    mine = Session.resume(Game(Rules(), 3, ["You", "W", "N", "E"]), SessionInfo((0,), "random"))
+    assert mine.names == ("You", "W", "N", "E")
+
+
 def test_keys_are_case_insensitive_and_documented() -> None:
     for letter in "CSTRHULWMD":
         assert command_for_key(letter) == command_for_key(letter.lower()) is not None

@@ -27,13 +27,13 @@ from collections.abc import Iterable, Sequence
 from ..cards import Card, CardSet
 from ..game import Action, Game, MoonChoice, Pass, Play, PlayerView
 from ..phases import Phase
-from ..rules import Rules
+from ..rules import Rules, seat_names
 from .checks import SessionError, not_now, pass_problem, play_problem
 from .driver import Decision, decide
 from .events import AutoPlay, BotReplaced, Event, apply_with_events
 from .hints import Hint, HintKind, make_hint, turn_of
 from .memory import MemoryAids, memory_aids
-from .names import seated_compass_names, table_names
+from .names import seated_compass_names, table_names, unique_name
 from .outcome import Outcome, game_outcome
 from .saving import SessionInfo
 from .seats import Seats
@@ -93,6 +93,7 @@ class Session:
         if info is None:
             seat = list(game.names).index(name) if name in game.names else 0
             info = SessionInfo((seat,), level)
+        game.names = _no_other_you(game.names, info.humans, game.rules.direction)
         seats = Seats.build(game.rules.players, info.humans, info.level, game.seed)
         return cls(game, seats, auto_play_one=info.auto_play_one)
 
@@ -276,3 +277,18 @@ class Session:
 
     def memory(self, seat: int | None = None) -> MemoryAids:
         return memory_aids(self.view(seat))
+
+
+def _no_other_you(names: Sequence[str], people: Sequence[int], direction: str) -> tuple[str, ...]:
+    """The names with a computer player called "You" (in a record made from another
+    seat) given its compass name, so that no computer player is announced as "You".
+
+    >>> _no_other_you(("You", "West", "North", "East"), (2,), "clockwise")
+    ('South', 'West', 'North', 'East')
+    """
+    compass = seat_names(len(names), direction)
+    renamed = list(names)
+    for seat, name in enumerate(names):
+        if seat not in people and name.casefold() == "you":
+            renamed[seat] = unique_name(compass[seat], renamed[:seat] + renamed[seat + 1 :])
+    return tuple(renamed)
