@@ -910,6 +910,27 @@ def test_saving_as_it_goes_moves_elsewhere_when_the_save_file_cannot_be_written(
     assert len(load(saved).actions) >= 1
 
 
+class _Killed(BaseException):
+    """What a kill -9 at a prompt amounts to: nothing after it runs."""
+
+
+def test_a_kill_at_the_first_prompt_keeps_the_deal_shown(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "g.json"
+    console = Console(monkeypatch)
+
+    def killed(prompt: str = "") -> str:
+        raise _Killed
+
+    monkeypatch.setattr(builtins, "input", killed)
+    with pytest.raises(_Killed):
+        run_plain(parse_args("--seed", "12", "--save", str(path)))
+    assert "Your hand:" in console.text
+    saved = load(str(path))
+    assert saved.seed == 12 and not saved.actions
+
+
 def test_the_same_keys_as_the_other_faces(monkeypatch: pytest.MonkeyPatch) -> None:
     """Key letters work as commands, in either case: C, 1-6, S, T, R, H, M, W, D, L."""
     lines = ("T", "s", "C", "1", "R", "W", "M", "D", "L", "quit")

@@ -88,6 +88,10 @@ class PlainSession:
         with self.console.signals():
             try:
                 self._intro()
+                if not self.game.actions:
+                    # The deal the person is shown is kept even if the program is killed
+                    # before the first choice.
+                    self._autosave()
                 while not self.game.is_over:
                     self.console.check()
                     self._step()
