@@ -281,18 +281,38 @@ def test_a_version_1_database_is_brought_up_to_date(tmp_path: Path) -> None:
     storage.migrate()
     with storage.engine.begin() as connection:
         # What a version 1 database lacks.
-        for table, column in (("tables", "listed"), ("tables", "turn_clock"), ("games", "rated")):
+        lacks = (
+            ("tables", "listed"),
+            ("tables", "turn_clock"),
+            ("games", "rated"),
+            ("seats", "helped"),
+        )
+        for table, column in lacks:
             connection.exec_driver_sql(f"ALTER TABLE {table} DROP COLUMN {column}")
         connection.exec_driver_sql("DROP TABLE server_keys")
-        connection.exec_driver_sql("DELETE FROM schema_migrations WHERE version = 2")
+        connection.exec_driver_sql("DELETE FROM schema_migrations WHERE version >= 2")
     assert storage.schema_version() == 1
-    assert storage.migrate() == 2
+    assert storage.migrate() == SCHEMA_VERSION == 3
     row = _table("upgraded")
     row.listed = True
     storage.create_table(row)
     loaded = storage.load_table("upgraded")
     assert loaded is not None and loaded.listed and loaded.turn_clock is None
+    assert not loaded.seats[0].helped
     assert storage.server_key("k") == storage.server_key("k")
+
+
+def test_a_seat_a_bot_moved_for_is_remembered(storage: Storage) -> None:
+    """A game a bot moved in for a person counts in none of their statistics, after a
+    restart of the server too."""
+    storage.migrate()
+    storage.create_table(_table("helped"))
+    loaded = storage.load_table("helped")
+    assert loaded is not None and not loaded.seats[0].helped
+    loaded.seats[0].helped = True
+    storage.update_seats("helped", [loaded.seats[0]])
+    again = storage.load_table("helped")
+    assert again is not None and again.seats[0].helped
 
 
 def test_the_servers_prune_follows_its_retention_for_abandoned_games(tmp_path: Path) -> None:

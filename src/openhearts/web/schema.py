@@ -354,6 +354,7 @@ class StoredSeat(_Strict):
     level: Annotated[str, Field(max_length=64)] | None
     host: bool
     auto_play_one: bool
+    helped: bool = False
 
 
 class StoredAction(_Strict):

@@ -60,6 +60,7 @@ class Seat:
             level=self.level,
             host=self.host,
             auto_play_one=self.auto_play_one,
+            helped=self.helped,
         )
 
     @classmethod
@@ -73,6 +74,7 @@ class Seat:
             level=row.level,
             host=row.host,
             auto_play_one=row.auto_play_one,
+            helped=row.helped,
         )
 
     def summary(self) -> dict[str, Any]:

@@ -126,6 +126,8 @@ seats_table = sa.Table(
     sa.Column("level", sa.String(64)),
     sa.Column("host", sa.Boolean, nullable=False, default=False),
     sa.Column("auto_play_one", sa.Boolean, nullable=False, default=True),
+    # A bot moved for this person in the game in progress: it counts in no statistics.
+    sa.Column("helped", sa.Boolean, nullable=False, default=False, server_default=sa.false()),
 )
 
 games_table = sa.Table(
@@ -205,10 +207,19 @@ def _migration_2(connection: Connection) -> None:
     keys_table.create(connection, checkfirst=True)
 
 
+def _migration_3(connection: Connection) -> None:
+    inspector = sa.inspect(connection)
+    if "helped" not in {c["name"] for c in inspector.get_columns("seats")}:
+        connection.execute(
+            sa.text("ALTER TABLE seats ADD COLUMN helped BOOLEAN NOT NULL DEFAULT FALSE")
+        )
+
+
 #: version -> (description, function).  Append new versions; never edit an old one.
 MIGRATIONS: Final[dict[int, tuple[str, Callable[[Connection], None]]]] = {
     1: ("tables, seats, games, actions, player statistics", _migration_1),
     2: ("listed tables, turn clocks, unrated games, server keys", _migration_2),
+    3: ("seats a bot moved for", _migration_3),
 }
 
 SCHEMA_VERSION: Final = max(MIGRATIONS)
@@ -224,6 +235,7 @@ class SeatRow:
     level: str | None = None
     host: bool = False
     auto_play_one: bool = True
+    helped: bool = False
 
 
 @dataclass
@@ -419,6 +431,7 @@ class Storage:
                 "level": seat.level,
                 "host": seat.host,
                 "auto_play_one": seat.auto_play_one,
+                "helped": seat.helped,
             }
             if insert:
                 connection.execute(
@@ -677,6 +690,7 @@ class Storage:
                 level=s.level,
                 host=bool(s.host),
                 auto_play_one=bool(s.auto_play_one),
+                helped=bool(s.helped),
             )
             for s in connection.execute(
                 sa.select(seats_table)

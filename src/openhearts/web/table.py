@@ -609,10 +609,7 @@ class Table:
                     # connecting leaves the decision as good as it was, and asking again
                     # would make the bots' play depend on timing.
                     continue
-                if how == "bot" and seat.kind == "human":
-                    # The computer moved for the person: their game no longer counts as
-                    # theirs in the statistics (as a hint or an undo does for everyone).
-                    seat.helped = True
+                newly_helped = how == "bot" and seat.kind == "human" and not seat.helped
                 try:
                     events = await self.commit(action)
                 except IllegalActionError:
@@ -622,6 +619,15 @@ class Table:
                 except WebError:
                     await asyncio.sleep(0.5)
                     continue
+                if newly_helped:
+                    # The computer moved for the person: their game no longer counts as
+                    # theirs in the statistics (as a hint or an undo does for everyone),
+                    # after a restart too.
+                    seat.helped = True
+                    try:
+                        await self.hub.store(self.hub.storage.update_seats, self.id, [seat.row()])
+                    except Exception:  # the game goes on; only a restart would forget it
+                        log.exception("table %s: storing a seat failed", self.id)
                 if how == "auto":
                     _mark_auto(events, seat.index)
                 seat.overdue = False
