@@ -333,6 +333,8 @@ def test_leave_hands_the_seat_to_a_bot_at_once(storage: Storage) -> None:
             "/api/stats", headers={"Authorization": f"Bearer {data['player_token']}"}
         ).json()
         assert stats["games"] == 0, stats
+        stored = server.hub.storage.load_table(data["table_id"])
+        assert stored is not None and stored.seats[0].helped  # a restart keeps it so
         # The host starts another game at the same table; acting brings them back.
         assert player.request({"type": "start"})["type"] == "ack"
         state = player.until(lambda m: m["type"] == "state")["state"]
