@@ -1751,6 +1751,23 @@ def test_the_host_removes_a_stranger_who_then_may_only_watch(server: str, browse
         expect(host.locator("#seat-list")).not_to_contain_text("Mallory")
 
 
+def test_a_guest_becomes_the_host_when_the_host_leaves_before_the_start(
+    server: str, browser: Browser
+) -> None:
+    with (
+        new_page(browser, viewport={"width": 1100, "height": 800}) as host,
+        new_page(browser, viewport={"width": 1100, "height": 800}) as guest,
+    ):
+        guest_waiting(server, host, guest, "Bob")
+        expect(guest.locator("#start-game")).to_be_hidden()
+        # What the page's Leave does, from the waiting room.
+        host.evaluate("async () => (await import('/static/leave.js')).leaveTable()")
+        expect(guest.locator("#start-game")).to_be_visible()
+        expect(guest.locator("#announcer")).to_contain_text("you are the host now")
+        guest.click("#start-game")
+        wait_passing(guest)
+
+
 def trick_of_three(page: Page, touch: bool) -> list[list[float]]:
     """Pass, then play the first legal card until it is this seat's turn on a trick of
     three cards or more; the trick cards' boxes (left, top, right, bottom)."""

@@ -1063,6 +1063,30 @@ def test_the_host_can_remove_a_person_before_the_game_starts(server: ServerThrea
         player.close()
 
 
+def test_a_host_who_leaves_before_the_start_hands_the_table_on(server: ServerThread) -> None:
+    """The guests were left at a table nobody could start."""
+    host = new_table(server, name="Ann")
+    table_id = host["table_id"]
+    guest = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"}).json()
+    ann = Player(server.ws_url(table_id), token=host["token"]).open()
+    bob = Player(server.ws_url(table_id), token=guest["token"]).open()
+    assert bob.request({"type": "start"})["code"] == "not_host"
+    assert ann.request({"type": "leave"})["type"] == "ack"
+    bob.until(lambda m: m["type"] == "table" and m["table"]["seats"][guest["seat"]]["host"])
+    summary = server.get(f"/api/tables/{table_id}").json()
+    assert [seat["host"] for seat in summary["seats"]].count(True) == 1
+
+    def stored_host() -> bool:
+        stored = server.hub.storage.load_table(table_id)
+        return stored is not None and stored.seats[guest["seat"]].host
+
+    wait_for(stored_host, what="the new host to be stored")
+    assert ann.request({"type": "start"})["code"] == "not_host"
+    assert bob.request({"type": "start"})["type"] == "ack"
+    for player in (ann, bob):
+        player.close()
+
+
 def test_a_failing_bot_driver_is_logged_at_once(
     storage: Storage, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

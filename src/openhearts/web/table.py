@@ -40,6 +40,7 @@ from .seat import BOT_NAMES, Seat
 from .storage import (
     ActionRow,
     GameRow,
+    SeatRow,
     StatsDelta,
     TableRow,
 )
@@ -276,6 +277,34 @@ class Table:
     def host_is_here(self) -> bool:
         """Whether the host has the table open (in a tab, or reconnecting now)."""
         return any(seat.host and seat.connections for seat in self.seats)
+
+    def hand_host_on(self) -> None:
+        """Between games, a host who left (or stayed away past the takeover delay) hands
+        the table to the first person here, so that the others can still start a game.
+        The caller broadcasts the table."""
+        if self.status == "playing":
+            return
+        host = next((seat for seat in self.seats if seat.host), None)
+        if host is not None and host.kind == "human" and not host.away:
+            return
+        heir = next(
+            (s for s in self.seats if s.kind == "human" and s.connections and not s.away), None
+        )
+        if heir is None:
+            return
+        changed = [heir]
+        if host is not None:
+            host.host = False
+            changed.append(host)
+        heir.host = True
+        self.version += 1
+        self.hub.background(self._store_seats([seat.row() for seat in changed]))
+
+    async def _store_seats(self, rows: list[SeatRow]) -> None:
+        try:
+            await self.hub.store(self.hub.storage.update_seats, self.id, rows)
+        except Exception:  # kept in memory; only a restart would forget it
+            log.exception("table %s: storing seats failed", self.id)
 
     def bar_player(self, player_hash: str) -> None:
         """The host removed this player (by its player token's hash): it may watch, not
@@ -652,6 +681,7 @@ class Table:
             seat.takeover = None
         seat.away = False
         self.version += 1
+        self.hand_host_on()
 
     def detach(self, connection: Connection) -> None:
         self.last_seen = time.monotonic()
@@ -677,6 +707,7 @@ class Table:
             return
         seat.away = True
         self.version += 1
+        self.hand_host_on()
         self.broadcast_table()
         if self.game is not None and not self.game.is_over:
             self.broadcast_state([])
@@ -688,6 +719,7 @@ class Table:
             seat.takeover = None
         seat.away = True
         self.version += 1
+        self.hand_host_on()
         self.broadcast_table()
         if self.game is not None and not self.game.is_over:
             self.broadcast_state([])

@@ -11,6 +11,14 @@ export function setTable(table) {
   if (!table) return;
   const before = app.table;
   app.table = table;
+  // The host who left before a game hands the table on (the server says so here).
+  const mine = app.seat === null ? null : (table.seats || [])[app.seat];
+  if (mine && Boolean(mine.host) !== app.host) {
+    app.host = Boolean(mine.host);
+    if (app.host && table.status !== "playing") {
+      announce("The host has left: you are the host now, and can start the game.");
+    }
+  }
   if (table.status === "waiting" || !app.state) renderWaiting();
   if (app.state) renderTable();
   // The host listed the table in the lobby or took it off (from this page or another):
