@@ -171,6 +171,39 @@ def test_full_game_from_options_to_winner(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+def test_an_unreadable_speech_command_is_refused_and_never_stops_the_game(
+    tmp_path: Path,
+) -> None:
+    """An unclosed quote in the speech command was a traceback, and once saved, at every
+    start after."""
+
+    async def run() -> None:
+        app = make_app(tmp_path, seed=3, show_options=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, OptionsScreen))
+            app.screen.query_one("#opt-speech", Input).value = 'espeak-ng -v "en'
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert isinstance(app.screen, OptionsScreen)
+            error = str(app.screen.query_one("#options-error", Static).render())
+            assert "the speech command cannot be read: no closing quotation" in error
+            assert app.storage.load_settings().speech_command == ""
+
+    asyncio.run(run())
+    storage = Storage(tmp_path)
+    settings = storage.load_settings()
+    settings.speech_command = 'espeak-ng -v "en'
+    storage.save_settings(settings)
+
+    async def saved_by_hand() -> None:
+        app = HeartsApp(Storage(tmp_path), Storage(tmp_path).load_settings(), show_options=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: app.table is not None)
+            assert app.speaker.problem is not None and not app.speaker.active
+
+    asyncio.run(saved_by_hand())
+
+
 def test_illegal_card_is_refused_with_a_reason(tmp_path: Path) -> None:
     async def run() -> None:
         app = make_app(tmp_path)

@@ -520,6 +520,10 @@ def test_speaker_runs_the_command_in_order(tmp_path: Path) -> None:
     failing.close(wait=10)
     assert failing.problem == "the speech command 'sh' failed (exit code 3): no audio device"
     assert not failing.active
+    # An unclosed quote (typed, or saved by hand) switches speech off, saying why.
+    unread = Speaker('espeak-ng -v "en')
+    assert unread.problem == "the speech command cannot be read: no closing quotation"
+    assert not unread.active
 
 
 def test_a_six_player_score_sheet_fits_80_columns_with_names_told_apart() -> None:

@@ -29,6 +29,7 @@ from ..rules import (
     Seating,
 )
 from ..session.names import NAME_CHARS, clean_name
+from .speech import command_problem
 from .storage import LEVEL_NAMES, SPEEDS, Settings
 
 __all__ = ["OptionsScreen", "OptionsResult"]
@@ -404,7 +405,10 @@ class OptionsScreen(Screen[OptionsResult | None]):
 
     def action_start(self) -> None:
         rules = self._update_summary()
-        if rules is None:
+        speech = command_problem(str(self._value("speech")))
+        if rules is not None and speech is not None:
+            self._show_error(speech)
+        if rules is None or speech is not None:
             self.app.bell()
             self._announce(f"Cannot start: {self.error}")
             return
@@ -431,4 +435,8 @@ class OptionsScreen(Screen[OptionsResult | None]):
         if rules is None:
             settings.preset = self.settings.preset
             self.app.notify(f"The rules were not changed: {self.error}", severity="warning")
+        speech = command_problem(settings.speech_command)
+        if speech is not None:
+            settings.speech_command = self.settings.speech_command
+            self.app.notify(f"The speech command was not changed: {speech}.", severity="warning")
         self.dismiss(OptionsResult("back", settings))

@@ -12,15 +12,30 @@ import shlex
 import subprocess
 import threading
 
-__all__ = ["Speaker"]
+__all__ = ["Speaker", "command_problem"]
+
+
+def command_problem(command: str) -> str | None:
+    """Why a speech command cannot be read as words (an unclosed quote), or None.
+
+    >>> command_problem('espeak-ng -v "en'), command_problem("espeak-ng -v en")
+    ('the speech command cannot be read: no closing quotation', None)
+    """
+    try:
+        shlex.split(command)
+    except ValueError as error:
+        return f"the speech command cannot be read: {str(error).lower()}"
+    return None
 
 
 class Speaker:
     """Runs ``command SENTENCE`` for each sentence, in order, off the main thread."""
 
     def __init__(self, command: str) -> None:
-        self.words = shlex.split(command) if command.strip() else []
-        self.problem: str | None = None
+        # A command saved by hand (settings.json) may not be readable: speech is then
+        # off, saying why, rather than the game failing to start.
+        self.problem: str | None = command_problem(command)
+        self.words = shlex.split(command) if command.strip() and not self.problem else []
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._speaking = False
