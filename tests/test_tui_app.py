@@ -24,7 +24,7 @@ from openhearts.bots import act, make_bot
 from openhearts.cards import Suit
 from openhearts.game import Pass, Play
 from openhearts.phases import Phase
-from openhearts.record import save
+from openhearts.record import load, save
 from openhearts.sentences import spoken as words
 from openhearts.session import Seats, Session
 from openhearts.session.memory import known_voids
@@ -832,6 +832,40 @@ def test_resume_says_which_typed_options_the_saved_game_keeps(tmp_path: Path) ->
                 "--level and --seed apply to new games only."
             )
             assert any(said in line for line in app.announcements), app.announcements
+
+    asyncio.run(run())
+
+
+def test_a_new_game_never_replaces_the_file_given_to_resume(tmp_path: Path) -> None:
+    """Play again after `--resume done.json` wrote the new game over the record opened."""
+    game = Game(Rules.preset("standard", end_score=1), seed=2, names=["You", "W", "N", "E"])
+    bots = [make_bot("random", seed=s) for s in range(4)]
+    while not game.is_over:
+        act(game, game.to_act()[0], bots[game.to_act()[0]])
+    path = tmp_path / "done.json"
+    save(game, str(path))
+    unfinished = Session.new(Rules(), seed=8, names=["You"], level="random")
+    going = tmp_path / "going.json"
+    save_session(str(going), unfinished.game, unfinished.info())
+
+    async def run() -> None:
+        app = HeartsApp(Storage(tmp_path), Settings(speed="off"), resume=str(path))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            await pilot.press("enter")  # Play again
+            await settle(pilot, lambda: app.table is not None and app.screen is app.table)
+            assert not table(app).session.game.is_over
+        assert load(str(path)).is_over
+        assert app.storage.save_path == tmp_path / "saved-game.json"
+        assert not load(str(app.storage.save_path)).is_over
+
+        # An unfinished game resumed from its file is saved back there.
+        app = HeartsApp(Storage(tmp_path), Settings(speed="off"), resume=str(going))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: app.table is not None and human_turn(app))
+            await human_move_by_keys(pilot, app)
+            assert app.storage.save_path == going
+        assert load(str(going)).actions
 
     asyncio.run(run())
 

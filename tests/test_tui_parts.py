@@ -142,6 +142,26 @@ def test_saved_game_round_trip(tmp_path: Path) -> None:
         store.load_game()
 
 
+def test_hearts_play_resume_keeps_new_games_out_of_the_resumed_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from openhearts.cli import build_parser
+    from openhearts.tui import run_tui
+    from openhearts.tui.app import HeartsApp
+
+    monkeypatch.setenv("OPENHEARTS_HOME", str(tmp_path))
+    seen: list[Storage] = []
+    monkeypatch.setattr(HeartsApp, "run", lambda app: seen.append(app.storage))
+    record = tmp_path / "done.json"
+    run_tui(build_parser("play").parse_args(["play", "--resume", str(record)]))
+    assert seen[0].new_game_path == tmp_path / "saved-game.json"
+    chosen = tmp_path / "mine.json"
+    run_tui(
+        build_parser("play").parse_args(["play", "--resume", str(record), "--save", str(chosen)])
+    )
+    assert seen[1].new_game_path == seen[1].save_path == chosen
+
+
 def test_settings_from_command_line() -> None:
     parser = argparse.ArgumentParser()
     add_rules_arguments(parser)

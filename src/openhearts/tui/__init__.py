@@ -42,8 +42,10 @@ def run_tui(args: argparse.Namespace) -> int:
     """Run the terminal game; returns the exit status."""
     from .app import HeartsApp
 
-    # As in the plain line mode, a resumed game is saved back to its own file.
-    storage = Storage(save_path=getattr(args, "save", None) or getattr(args, "resume", None))
+    # As in the plain line mode, a resumed game is saved back to its own file (unless
+    # --save names another); a new game goes to --save or the default file, never over
+    # the file opened with --resume.
+    storage = Storage(save_path=getattr(args, "save", None))
     try:
         settings = settings_from_args(storage.load_settings(), args)
     except RulesError as error:

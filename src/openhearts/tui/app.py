@@ -83,6 +83,7 @@ class HeartsApp(App[int]):
                 self.notify(str(error), title="Cannot resume", severity="error", timeout=10)
                 self.show_options(in_game=False)
                 return
+            self.storage.resumed_from(self.resume_path)
             self.resume_game(game, info)
             return
         if self.storage.has_unfinished_game():

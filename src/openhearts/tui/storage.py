@@ -128,9 +128,12 @@ class Storage:
             self.data_dir = paths.data_dir()
         self.settings_path = self.config_dir / "settings.json"
         self.stats_path = self.data_dir / "statistics.json"
-        self.save_path = (
+        #: Where new games are saved; a resumed game is saved back to its own file.
+        self.new_game_path = (
             Path(save_path).expanduser() if save_path else (self.data_dir / "saved-game.json")
         )
+        self.save_path = self.new_game_path
+        self.save_path_given = bool(save_path)
         self.announcements_path = self.data_dir / "announcements.txt"
         #: The last problem met reading or writing, for the interface to show.
         self.problem: str | None = None
@@ -206,7 +209,15 @@ class Storage:
             return False
         return not game.is_over
 
+    def resumed_from(self, path: str | os.PathLike[str]) -> None:
+        """A game resumed from ``path`` is saved back there, unless a save file was given."""
+        if not self.save_path_given:
+            self.save_path = Path(path).expanduser()
+
     def clear_game(self) -> None:
+        """Make room for a new game in :attr:`new_game_path` (the file of a resumed game
+        stays as it is)."""
+        self.save_path = self.new_game_path
         with contextlib.suppress(OSError):
             self.save_path.unlink()
 
