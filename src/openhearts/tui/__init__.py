@@ -58,6 +58,7 @@ def run_tui(args: argparse.Namespace) -> int:
         seed=getattr(args, "seed", None),
         resume=getattr(args, "resume", None),
         asked=asked_for(args),
+        handle_signals=True,
     )
     result = app.run()
     farewell = app.farewell()

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import shlex
+import signal
 
 from rich.text import Text
 from textual.app import App
@@ -39,6 +42,7 @@ class HeartsApp(App[int]):
         resume: str | None = None,
         show_options: bool = True,
         asked: AskedFor | None = None,
+        handle_signals: bool = False,
     ) -> None:
         super().__init__()
         self.storage = storage or Storage()
@@ -46,6 +50,7 @@ class HeartsApp(App[int]):
         self.first_seed = seed
         self.resume_path = resume
         self.asked = asked or AskedFor()
+        self.handle_signals = handle_signals
         self.show_options_first = show_options
         self.announcements: list[str] = []
         self.speaker = Speaker(self.settings.speech_command)
@@ -69,7 +74,17 @@ class HeartsApp(App[int]):
 
     # Flow --------------------------------------------------------------------------------
 
+    def stop_on_signals(self) -> None:
+        """A kill (SIGTERM) or a closed terminal (SIGHUP) ends the app as Ctrl+Q does: the
+        terminal is given back and the farewell says where the game is saved."""
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(signum, self.exit)
+
     def on_mount(self) -> None:
+        if self.handle_signals:
+            self.stop_on_signals()
         try:
             self.storage.announcements_path.parent.mkdir(parents=True, exist_ok=True)
             self.storage.announcements_path.write_text("", encoding="utf-8")
