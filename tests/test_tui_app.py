@@ -705,9 +705,13 @@ def test_typed_card_and_dialog_keys(tmp_path: Path) -> None:
             assert card not in screen.session.view().hand
             await pilot.press("slash", "x", "x", "enter")
             assert screen.message.startswith("Cannot read 'xx' as a card")
-            # A rank key opens the entry with that rank, and the suit key follows it.
+            # A rank key opens the entry with that rank, and the suit key follows it; in
+            # either case.
             await pilot.press("q", "s")
             assert table(app).query_one("#entry", Input).value == "qs"
+            await pilot.press("escape")
+            await pilot.press("K", "H")
+            assert table(app).query_one("#entry", Input).value == "KH"
             await pilot.press("escape")
             for key, kind in (
                 ("l", ReviewScreen),
@@ -931,18 +935,19 @@ def test_moon_choice_dialog(tmp_path: Path) -> None:
             assert isinstance(app.screen, ChoiceScreen)
             assert app.announcements[-1].startswith("You shot the moon! Choose")
             # The table's keys that still make sense here: H hints (and the choice is
-            # asked again), U takes back the last card, G lets the computer choose.
-            await pilot.press("h")
+            # asked again), U takes back the last card, G lets the computer choose; in
+            # either case, as everywhere.
+            await pilot.press("H")
             await settle(pilot, lambda: app.announcements[-1].startswith("Hint:"))
             await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
             assert game.phase == "moon_choice"
-            await pilot.press("u")
+            await pilot.press("U")
             await settle(pilot, lambda: human_turn(app))
             assert game.phase == "playing" and game.view(0).hand  # cards to play again
             await play_to_end_of_deal(pilot, app)
             assert isinstance(app.screen, ChoiceScreen)
             said = len(app.announcements)
-            await pilot.press("g")
+            await pilot.press("G")
             await settle(pilot, lambda: bool(game.results))
             assert any(a.startswith("The computer") for a in app.announcements[said:])
             assert game.results[0].shooter == 0

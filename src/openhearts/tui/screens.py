@@ -26,7 +26,7 @@ from textual.widgets import Button, Static
 from ..cards import CardSet, Suit
 from ..game import Game, PlayerView
 from ..sentences.records import takes
-from ..session.keys import KEYS
+from ..session.keys import KEYS, Command, textual_keys
 from ..session.memory import hearts_free, known_voids
 from ..session.names import SHORT_COMPASS, marked_names
 from ..session.review import DealReview
@@ -396,9 +396,9 @@ class MoonChoiceScreen(ChoiceScreen):
     hint, G to let the computer choose, U to take back the last card."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("h", "choose('hint')", "Hint"),
-        Binding("g", "choose('for_me')", "For me"),
-        Binding("u,ctrl+z", "choose('undo')", "Undo"),
+        Binding(textual_keys(Command.HINT), "choose('hint')", "Hint"),
+        Binding(textual_keys(Command.PLAY_FOR_ME), "choose('for_me')", "For me"),
+        Binding(textual_keys(Command.UNDO) + ",ctrl+z", "choose('undo')", "Undo"),
     ]
 
 

@@ -57,6 +57,7 @@ class TableScreen(KeysMixin, HandMixin, DialogsMixin):
         # The log is not in the focus order (the hand keeps the keys): these scroll it.
         Binding("pageup", "scroll_log(-1)", show=False),
         Binding("pagedown", "scroll_log(1)", show=False),
-        *(Binding(key, f"type_card('{key}')", show=False) for key in "qkaj789"),
+        # Letters in either case, as every key (the entry reads "QS" as "qs").
+        *(Binding(key, f"type_card('{key}')", show=False) for key in "qkajQKAJ789"),
         _bind(Command.CLEAR),
     ]
