@@ -692,8 +692,12 @@ def test_typed_card_and_dialog_keys(tmp_path: Path) -> None:
             screen = table(app)
             view = screen.session.view()
             first = view.hand.cards()[:3]
+            await pilot.press("slash", *str(first[0]).lower(), "enter")
+            await pilot.press("slash", *str(first[0]).lower(), "enter")
+            assert app.announcements[-1] == f"Already chosen: the {first[0].name}. 1 of 3 chosen."
             await pilot.press("slash", *" ".join(str(c).lower() for c in first), "enter")
             assert screen.chosen == CardSet(first)
+            assert app.announcements[-1].endswith("3 of 3 chosen. Press P to pass them.")
             await pilot.press("p")
             await settle(pilot, lambda: human_turn(app))
             view = screen.session.view()
@@ -728,7 +732,14 @@ def test_typed_card_and_dialog_keys(tmp_path: Path) -> None:
                 if key == "d" and not screen.session.game.results:
                     # Only a Total row yet: a listener is told so, not left in silence.
                     assert app.announcements[-1].startswith("No deal has been finished yet.")
+                if key == "n":
+                    assert app.announcements[-1] == (
+                        "New game? The game in progress will be abandoned."
+                    )
                 await pilot.press("escape")
+                if key == "n":
+                    await settle(pilot, lambda: app.screen is screen)
+                    assert app.announcements[-1] == "No new game: this one goes on."
             await pilot.press("o")
             assert isinstance(app.screen, OptionsScreen)
             await pilot.press("escape")
@@ -807,6 +818,8 @@ def test_resuming_a_finished_game_shows_the_result(tmp_path: Path) -> None:
             await pilot.press("escape")
             await pilot.press("u")
             assert table(app).message == "The game is over: there is nothing to undo."
+            await pilot.press("h")
+            assert table(app).message == "The game is over: there is no move to choose."
             # Game over, then Options: Escape goes back to the finished table (there was
             # no way back but Start game or Quit).
             table(app).show_game_over()
@@ -816,6 +829,12 @@ def test_resuming_a_finished_game_shows_the_result(tmp_path: Path) -> None:
             await pilot.press("escape")
             await settle(pilot, lambda: app.screen is table(app))
             assert table(app).session.game.is_over
+            # N on a finished game abandons nothing, and says so.
+            await pilot.press("n")
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            said = "New game? Start another game with the same settings?"
+            assert app.announcements[-1] == said
+            await pilot.press("escape")
 
     asyncio.run(run())
 

@@ -108,6 +108,10 @@ def test_statistics_count_games_deals_points_and_moons(tmp_path: Path) -> None:
     # A moon subtracted or the J♦ can leave points and a final total below 0: kept.
     negative = Stats.from_dict(Stats(1, 1, 2, -3, 1, 0, -26).to_dict())
     assert (negative.points_taken, negative.best_total) == (-3, -26)
+    # One of a kind is said in the singular.
+    one = Stats(games_played=1, games_won=1, deals_played=1, moons_shot=1, suns_shot=1)
+    assert one.summary().startswith("1 game, 1 won (100%), 1 deal, ")
+    assert one.summary().endswith(", 1 moon shot, 1 sun.")
 
 
 def test_a_damaged_statistics_file_is_set_aside_not_written_over(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from ..sentences import spoken
 from ..sentences.advice import after_chosen, chosen_line, hint_lines
 from ..sentences.records import deal_summary, review_trick_line
 from ..session import NoHint, SessionError
+from ..session.checks import no_hint_now
 from ..session.keys import KEYS, Command, command_for_word
 from ..session.memory import hearts_sentence
 from ..session.outcome import Ending
@@ -223,7 +224,7 @@ def _hint(plain: Table) -> None:
     session = plain.session
     view = session.view()
     if session.human not in session.game.to_act():
-        plain.say("A hint is for when it is your turn.")
+        plain.say(no_hint_now(view))
         return
     plain.say("Thinking...")
     try:

@@ -32,6 +32,7 @@ __all__ = [
     "play_problem",
     "repeat_problem",
     "not_now",
+    "no_hint_now",
     "typed_cards",
 ]
 
@@ -73,6 +74,13 @@ def not_now(view: PlayerView) -> str:
     if mover is None or mover == view.seat:
         return "You cannot play now."
     return f"Wait: it is {view.names[mover]}'s turn."
+
+
+def no_hint_now(view: PlayerView) -> str:
+    """Why there is no hint for the view's seat now (nor a move made for it)."""
+    if view.phase == Phase.GAME_OVER:
+        return "The game is over: there is no move to choose."
+    return "A hint is for when it is your turn."
 
 
 def repeat_problem(cards: Sequence[Card]) -> str | None:

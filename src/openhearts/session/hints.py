@@ -28,6 +28,7 @@ from enum import StrEnum
 from ..cards import Card, CardSet
 from ..game import PlayerView
 from ..phases import Phase
+from .checks import no_hint_now
 
 __all__ = ["Hint", "HintKind", "HintOption", "make_hint", "NoHint", "turn_of"]
 
@@ -98,7 +99,7 @@ def make_hint(view: PlayerView, seed: object = "hint", budget: int | None = None
     elif view.phase == Phase.MOON_CHOICE and view.is_my_turn:
         hint = _moon_hint(view)
     else:
-        raise NoHint("A hint is for when it is your turn.")
+        raise NoHint(no_hint_now(view))
     return replace(hint, turn=turn_of(view))
 
 

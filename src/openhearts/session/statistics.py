@@ -26,6 +26,7 @@ from typing import Any
 from ..game import Game
 from ..paths import data_dir
 from ..phases import Shot
+from .words import plural
 
 __all__ = ["Stats", "default_stats_path", "load_stats", "record_game"]
 
@@ -92,20 +93,11 @@ class Stats:
         if not self.games_played:
             return "No game finished yet."
         text = (
-            f"{self.games_played} game{'s' if self.games_played != 1 else ''}, "
-            f"{self.games_won} won ({self.win_rate:.0%}), {self.deals_played} deals, "
-            f"{self.average_per_deal:.1f} points per deal, {self.moons_shot} moon"
-            f"{'s' if self.moons_shot != 1 else ''} shot"
+            f"{plural(self.games_played, 'game')}, "
+            f"{self.games_won} won ({self.win_rate:.0%}), {plural(self.deals_played, 'deal')}, "
+            f"{self.average_per_deal:.1f} points per deal, {plural(self.moons_shot, 'moon')} shot"
         )
-        return (
-            text
-            + (
-                f", {self.suns_shot} sun{'s' if self.suns_shot != 1 else ''}"
-                if self.suns_shot
-                else ""
-            )
-            + "."
-        )
+        return text + (f", {plural(self.suns_shot, 'sun')}" if self.suns_shot else "") + "."
 
     @classmethod
     def from_dict(cls, data: object) -> Stats:

@@ -210,16 +210,26 @@ class DialogsMixin(TableBase):
         self.hearts.show_options(in_game=True)
 
     def action_new_game(self) -> None:
+        over = self.session.game.is_over
+
         def chosen(choice: str | None) -> None:
             if choice == "new":
                 self.hearts.start_game(self.hearts.settings)
             elif choice == "options":
                 self.hearts.show_options(in_game=True)
+            elif not over:
+                self.hearts.announce("No new game: this one goes on.")
 
+        question = (
+            "Start another game with the same settings?"
+            if over
+            else "The game in progress will be abandoned."
+        )
+        self.hearts.announce(f"New game? {question}")
         self.app.push_screen(
             ChoiceScreen(
                 "New game?",
-                Text("The game in progress will be abandoned."),
+                Text(question),
                 [("new", "New game"), ("options", "Options first"), ("cancel", "Cancel")],
                 focus="cancel",
             ),

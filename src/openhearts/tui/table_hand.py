@@ -152,7 +152,7 @@ class HandMixin(TableBase):
 
     def _type_pass(self, cards: list[Card]) -> None:
         """Typed cards to pass: all held, none twice, at most the number passed; then
-        chosen (and passed, when that makes the number)."""
+        chosen, as Enter on each would (P passes them)."""
         view = self.session.view()
         count = view.rules.cards_passed
         wanted = [*(c for c in self.chosen if c not in cards), *cards]
@@ -177,9 +177,15 @@ class HandMixin(TableBase):
         if problem is not None:
             self.refuse(problem)
             return
-        self.chosen = CardSet(wanted)
         said = ", ".join(f"the {c.name}" for c in cards)
-        self.say([f"Chosen: {said}. {len(self.chosen)} of {count} chosen."])
+        if all(c in self.chosen for c in cards):
+            self.say([f"Already chosen: {said}. {len(self.chosen)} of {count} chosen."])
+            return
+        self.chosen = CardSet(wanted)
+        text = f"Chosen: {said}. {len(self.chosen)} of {count} chosen."
+        if len(self.chosen) == count:
+            text += " Press P to pass them."
+        self.say([text])
 
     def action_clear(self) -> None:
         entry = self.query_one("#entry", Input)

@@ -11,6 +11,7 @@ from ..phases import Phase
 from ..sentences import spoken as words
 from ..sentences.advice import after_chosen, chosen_line, hint_line
 from ..session import Hint, NoHint, SessionError
+from ..session.checks import no_hint_now
 from ..session.hints import make_hint
 from .table_base import SPOKEN, TableBase
 from .widgets import HandView
@@ -39,7 +40,7 @@ class KeysMixin(TableBase):
             return
         session = self.session
         if session.human not in session.game.to_act():
-            self.refuse("A hint is for when it is your turn.")
+            self.refuse(no_hint_now(session.view()))
             return
         self.say(["Thinking about a hint…"])
         self._work_out(self.generation, session.view(), follow=False)

@@ -16,7 +16,7 @@ from ..game import (
     Pass,
     Play,
 )
-from ..session.checks import not_now, pass_problem, play_problem
+from ..session.checks import no_hint_now, not_now, pass_problem, play_problem
 from ..session.undo import UndoError, undo_last_choice
 from .connection import Connection
 from .hints import hint_json
@@ -216,7 +216,7 @@ async def _hint(hub: Hub, connection: Connection, table: Table, message: Any) ->
         if not table.is_solo(seat):
             raise WebError("not_allowed", "Hints are only for games against computer players.")
         if seat.index not in game.to_act():
-            raise WebError("not_your_turn", "A hint is for when it is your turn.")
+            raise WebError("not_your_turn", no_hint_now(game.view(seat.index)))
         view = game.view(seat.index)
         seed = game.seed
         seq = table.seq
