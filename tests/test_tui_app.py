@@ -960,6 +960,14 @@ def test_moon_choice_dialog(tmp_path: Path) -> None:
             await settle(pilot, lambda: app.announcements[-1].startswith("Hint:"))
             await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
             assert game.phase == "moon_choice"
+            # The hint is in the dialog, where it can be read (the log is behind it).
+            hint = app.announcements[-1]
+
+            def shown() -> str:
+                return str(app.screen.query_one(".dialog-body Static", Static).content)
+
+            await settle(pilot, lambda: hint in shown())
+            assert "Totals now:" in shown()
             await pilot.press("U")
             await settle(pilot, lambda: human_turn(app))
             assert game.phase == "playing" and game.view(0).hand  # cards to play again

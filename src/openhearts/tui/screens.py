@@ -401,6 +401,27 @@ class MoonChoiceScreen(ChoiceScreen):
         Binding(textual_keys(Command.UNDO) + ",ctrl+z", "choose('undo')", "Undo"),
     ]
 
+    hint_line: str | None = None
+
+    def show_hint(self, line: str) -> None:
+        """The hint under the totals: the table's log behind the dialog cannot be read."""
+        self.hint_line = line
+        if self.is_mounted:
+            self._show_hint()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        if self.hint_line is not None:
+            self._show_hint()
+
+    def _show_hint(self) -> None:
+        body = self.body.copy() if isinstance(self.body, Text) else Text(str(self.body))
+        body.append(f"\n\n{self.hint_line}")
+        self.query_one(".dialog-body Static", Static).update(body)
+        self.fit(body, least=buttons_width([label for _, label in self.choices]) + 4)
+        scroll = self.query_one(".dialog-body", VerticalScroll)
+        self.call_after_refresh(scroll.scroll_end, animate=False)
+
 
 class ReviewScreen(FittedDialog[None]):
     """The tricks of the game (``L``), one deal at a time: it opens at the deal whose

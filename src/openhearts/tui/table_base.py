@@ -75,6 +75,8 @@ class TableBase(Screen[None]):
         self.pending_sheet = False
         #: The last trick of the deal just finished, shown until the score sheet opens.
         self.previous_trick: TrickRecord | None = None
+        #: The hint on the moon choice (its deal, the line), shown in the dialog.
+        self.moon_hint: tuple[int, str] | None = None
         self.stats_recorded = session.game.is_over
         self.final_stats: Stats | None = None
         players = session.game.rules.players

@@ -102,6 +102,10 @@ class DialogsMixin(TableBase):
                 f"{points}. Suggested: {'add' if suggested else 'subtract'}."
             ]
         )
+        hinted = self.moon_hint
+        if hinted is not None and hinted[0] == game.deal_number:
+            # Asked again after H: the hint stays in sight.
+            totals += f"\n\n{hinted[1]}"
         self.app.push_screen(
             MoonChoiceScreen(
                 "You shot the moon!",

@@ -12,7 +12,8 @@ from ..sentences import spoken as words
 from ..sentences.advice import after_chosen, chosen_line, hint_line
 from ..session import Hint, NoHint, SessionError
 from ..session.checks import no_hint_now
-from ..session.hints import make_hint
+from ..session.hints import HintKind, make_hint
+from .screens import MoonChoiceScreen
 from .table_base import SPOKEN, TableBase
 from .widgets import HandView
 
@@ -91,7 +92,12 @@ class KeysMixin(TableBase):
             if hint.best.cards:
                 self.query_one(HandView).place(hint.best.cards.cards()[0])
             names = [words.subject(view, seat) for seat in range(view.players)]
-            self.say([hint_line(hint, SPOKEN, names)])
+            line = hint_line(hint, SPOKEN, names)
+            self.say([line])
+            if hint.kind is HintKind.MOON:
+                self.moon_hint = (self.session.game.deal_number, line)
+                if isinstance(self.app.screen, MoonChoiceScreen):
+                    self.app.screen.show_hint(line)
 
     def action_scroll_log(self, pages: int) -> None:
         """PageUp and PageDown: the announcements log a page back or on (a long hint at
