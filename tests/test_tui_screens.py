@@ -403,6 +403,33 @@ def test_game_over_at_80x24_shows_the_totals_and_statistics(tmp_path: Path) -> N
     asyncio.run(run())
 
 
+def test_game_over_at_60x20_keeps_every_button_in_sight(tmp_path: Path) -> None:
+    """Stacked, the three buttons of Game over took three rows each: Options and Quit
+    were below the screen, and Tab to them showed nothing."""
+    from openhearts import Game, Rules
+    from openhearts.bots import act, make_bot
+    from openhearts.record import save
+    from openhearts.tui.storage import Settings, Storage
+
+    game = Game(Rules.preset("standard", end_score=20), seed=2, names=["You", "W", "N", "E"])
+    bots = [make_bot("random", seed=s) for s in range(4)]
+    while not game.is_over:
+        act(game, game.to_act()[0], bots[game.to_act()[0]])
+    path = tmp_path / "done.json"
+    save(game, str(path))
+
+    async def run() -> None:
+        app = HeartsApp(Storage(tmp_path), Settings(speed="off"), resume=str(path))
+        async with app.run_test(size=(60, 20)) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            await pilot.pause()
+            for button in ("#choice-again", "#choice-options", "#choice-quit"):
+                region = app.screen.query_one(button).region
+                assert region.height and region.bottom <= 20 and region.right <= 60, button
+
+    asyncio.run(run())
+
+
 def test_the_welcome_is_shown_from_its_start(tmp_path: Path) -> None:
     """At 80×24 the log showed the welcome from its second line and the status line's
     second line was blank; below 24 rows, with no log, "Press ? for the keys" was never
