@@ -583,6 +583,33 @@ def test_a_six_player_score_sheet_fits_80_columns_with_names_told_apart() -> Non
     assert "Total" in tight and "◀" in tight
 
 
+def test_a_score_sheet_of_long_names_cuts_the_names_not_the_figures() -> None:
+    """With names of 24 letters every figure read "…" at 80 and at 100 columns."""
+    from rich.console import Console
+
+    from openhearts.tui.screens import score_table
+
+    names = [
+        "Alexandria-Ocasio-Cortez",
+        "Bartholomew-Fitzgerald-S",
+        "Maximiliana-Wolkenstein-",
+        "Konstantinopoulos-Papado",
+    ]
+    game = Game(Rules(), seed=1, names=names)
+    bots = [make_bot("random", seat) for seat in range(4)]
+    while not game.results:
+        act(game, game.to_act()[0], bots[game.to_act()[0]])
+    for room in (48, 68, 88):
+        console = Console(width=room, record=True, color_system=None)
+        console.print(score_table(game, 0, room, totals_first=True))
+        text = console.export_text()
+        assert max(len(line) for line in text.splitlines()) <= room
+        total = next(line for line in text.splitlines() if "Total" in line)
+        figures = [int(n) for n in re.findall(r"-?\d+", total)]
+        assert figures == list(game.scores), (room, text)
+        assert "Alexandria" in text or "Alex" in text
+
+
 def test_the_help_lists_every_key_and_wraps_in_its_column() -> None:
     from rich.console import Console
 

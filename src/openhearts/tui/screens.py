@@ -101,6 +101,13 @@ def score_table(
     # mark of one column, rather than headings and numbers cut to "…".
     narrow_width = 4 + 7 + sum(max(len(name) + 2, 6) + 3 for name in names)
     tight_width = 5 + sum(max(len(name) + 1, 5) + 2 for name in names)
+    if room is not None and tight_width > room:
+        # Long names (24 letters) would squeeze the numbers to "…": the headings give
+        # way instead, cut to the columns' share of the room.
+        longest = max(3, (room - 5) // len(names) - 4)
+        names = [name if len(name) <= longest else name[: longest - 1] + "…" for name in names]
+        narrow_width = 4 + 7 + sum(max(len(name) + 2, 6) + 3 for name in names)
+        tight_width = 5 + sum(max(len(name) + 1, 5) + 2 for name in names)
     tight = room is not None and narrow_width > room and tight_width <= room
     mark_width = 1 if tight else 2
     if tight:
