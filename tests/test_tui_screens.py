@@ -466,3 +466,21 @@ def test_the_side_panels_keep_the_totals_in_sight_at_64_columns(tmp_path: Path) 
             assert text.count("deal 0 · total 0") >= 2, text
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("players", [3, 5, 6])
+def test_every_total_stays_whole_at_60x20(tmp_path: Path, players: int) -> None:
+    """With five or six players at 60 columns every opponent's panel read "deal 0 ·
+    tota…": the total comes first there, and compass names go short ("NW")."""
+
+    async def run() -> None:
+        app = make_app(tmp_path, seed=1, players=players)
+        async with app.run_test(size=(60, 20)) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            await pilot.pause()
+            text = screen_text(app)
+            assert "tota…" not in text, text
+            assert len(re.findall(r"total 0\b|\b0 total", text)) >= players - 1, text
+            assert len(re.findall(r"· \d+ cards", text)) == players - 1, text
+
+    asyncio.run(run())

@@ -487,18 +487,27 @@ class SeatPanel(Widget):
             head.append(" · dealer", style=Style(italic=True))
         if info.passed and not info.you:
             head.append(" · passed", style=Style(italic=True))
+        width = self.content_size.width
         points_line = f"{info.taken} this deal · {info.total} total"
-        if not info.you and len(points_line) > self.content_size.width:
+        if not info.you and len(points_line) > width:
             # Two- and three-digit figures: the short form, rather than a wrapped line
-            # pushing the cards won out of the panel.
+            # pushing the cards won out of the panel; narrower still (five or six
+            # players at 60 columns), the total first, so that it is never cut.
             points_line = f"deal {info.taken} · total {info.total}"
+            if len(points_line) > width:
+                points_line = f"total {info.total} (+{info.taken})"
         won = won_summary(info.won, info.tricks, info.jack)
         if info.you:
             head.append(f" · {points_line} · {won}")
             return head
         cards = f"{info.cards} card{'s' if info.cards != 1 else ''}"
         if self.size.height < 4:
-            # A small terminal: two lines, without the card backs.
+            # A small terminal: two lines, without the card backs; the count whole,
+            # with a compass name written short where the panel is narrow.
+            if len(head) + len(cards) + 3 > width:
+                head = Text(arrow, style=Style(bold=True))
+                room = width - len(arrow) - len(cards) - 3
+                head.append(short_name(info.name, max(2, room)), style=name_style)
             head.append(f" · {cards}")
             return Text("\n").join([head, Text(f"{points_line} · {won}")])
         # As many card backs as leave the count in sight (13 at the usual width).
