@@ -222,6 +222,42 @@ def test_card_set_operations() -> None:
     assert CardSet.full_deck().mask == FULL_DECK and len(CardSet.full_deck()) == 52
 
 
+def test_a_card_operand_of_a_card_set_operator_is_that_one_card() -> None:
+    """A Card is an int (its number): taken as a mask, ``hand - QS`` removed the 7C
+    (card 36 = bits 2 and 5) and left the Q♠."""
+    hand = CardSet.parse("2C 3C 5C 7C QS AH")
+    qs, ah, seven = Card.parse("QS"), Card.parse("AH"), Card.parse("7C")
+    assert hand - qs == CardSet.parse("2C 3C 5C 7C AH")
+    assert CardSet() | ah == CardSet.parse("AH")
+    assert hand & qs == CardSet.parse("QS") and hand & ah.mask == CardSet.parse("AH")
+    assert hand ^ seven == CardSet.parse("2C 3C 5C QS AH")
+    assert hand - int(qs) == hand - CardSet.parse("4C 7C"), "a plain int is a mask"
+    assert CardSet(qs) == CardSet.parse("QS") and CardSet(int(qs)) == CardSet.parse("4C 7C")
+    hand -= qs
+    assert hand == CardSet.parse("2C 3C 5C 7C AH")
+    for bad in ("QS", 1.5, True, None):
+        with pytest.raises(TypeError):
+            hand | bad  # type: ignore[operator]
+        with pytest.raises(TypeError):
+            hand - bad  # type: ignore[operator]
+    with pytest.raises(TypeError, match=r"CardSet\.parse"):
+        CardSet("QS")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="not True"):
+        CardSet(True)
+    with pytest.raises(TypeError):
+        assert hand <= qs  # type: ignore[operator]
+
+
+def test_numpy_integers_are_masks_and_card_numbers() -> None:
+    """What learning code passes: ``np.flatnonzero(mask)`` gives numpy integers."""
+    np = pytest.importorskip("numpy")
+    assert CardSet(np.int64(5)) == CardSet.parse("2C 4C")
+    assert CardSet(np.flatnonzero(np.arange(52) % 36 == 0)) == CardSet.parse("2C QS")
+    assert np.int64(36) in CardSet.parse("QS") and np.int64(35) not in CardSet.parse("QS")
+    assert CardSet.parse("QS") | np.int64(1) == CardSet.parse("2C QS")
+    assert type(CardSet(np.int64(5)).mask) is int and len(CardSet([np.int8(3)])) == 1
+
+
 def test_card_set_is_immutable() -> None:
     hand = CardSet.parse("2C")
     with pytest.raises(AttributeError):

@@ -228,7 +228,7 @@ def test_the_doctests_of_the_compiled_modules_pass_on_their_source() -> None:
     sources = [
         str(Path("src", *name.split(".")).with_suffix(".py")) for name in _engine.COMPILED_MODULES
     ]
-    assert "2 passed" in pytest_on_the_pure_python_engine("--doctest-modules", *sources)
+    assert "3 passed" in pytest_on_the_pure_python_engine("--doctest-modules", *sources)
 
 
 #: The engine's rules tests, run again on the pure-Python engine (the fallback) below.

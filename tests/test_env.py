@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from conftest import CONFIGS, config_id
-from openhearts import IllegalActionError, Rules
+from openhearts import IllegalActionError, Rules, RulesError
 
 pytest.importorskip("pettingzoo", reason="the rl extra (pettingzoo) is not installed")
 pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed")
@@ -164,6 +164,37 @@ def test_render_shows_the_table_as_text() -> None:
     hearts.reset(seed=1)
     text = hearts.render()
     assert text is not None and "player_3: 13 cards" in text
+
+
+def test_render_after_a_one_deal_episode_shows_the_finished_deal() -> None:
+    """The game underneath has dealt the next deal by then: render showed its 13 cards a
+    seat and no points instead of the deal that ended."""
+    hearts = HeartsEnv(render_mode="ansi")
+    run_episode(hearts, 3)
+    points = hearts.turns.game.results[0].points
+    text = hearts.render()
+    assert text is not None and text.startswith("game_over; to act: None")
+    for seat in range(4):
+        assert f"player_{seat}: 0 cards, points {points[seat]}" in text
+    single = SingleSeatEnv(opponents="random", render_mode="ansi")
+    single.reset(seed=3)
+    done = False
+    while not done:
+        _, _, done, _, _ = single.step(single.turns.legal_actions()[0])
+    text = single.render()
+    assert text is not None and "13 cards" not in text and "player_0: 0 cards" in text
+
+
+def test_players_among_the_options_is_players_given_once() -> None:
+    """A configuration's options may hold the player count: it raised a bare TypeError
+    (Rules.preset got multiple values for 'players')."""
+    assert HeartsEnv(options={"players": 5}).rules.players == 5
+    assert HeartsEnv(players=5, options={"players": 5, "sun": True}).rules.players == 5
+    assert SingleSeatEnv(preset="source-003", options={"players": 6}).rules.players == 6
+    with pytest.raises(RulesError, match=r"^players: 4 as players= but 5 in options"):
+        HeartsEnv(players=4, options={"players": 5})
+    with pytest.raises(RulesError, match=r"^players: Hearts is played by 3 to 6"):
+        HeartsEnv(options={"players": 0})
 
 
 def test_gymnasium_env_checker() -> None:

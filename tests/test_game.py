@@ -143,6 +143,61 @@ def test_names_and_scores_must_match_the_players() -> None:
     assert game.scores == [5, 6, 7, 8]
 
 
+@pytest.mark.parametrize(
+    "hands",
+    [
+        [SUIT_HANDS[s] for s in range(4)],
+        [CardSet.parse(SUIT_HANDS[s]) for s in range(4)],
+        [int(CardSet.parse(SUIT_HANDS[s])) for s in range(4)],
+        SUIT_HANDS[0],
+        5,
+    ],
+    ids=["texts", "card-sets", "masks", "one-text", "int"],
+)
+def test_hands_without_the_outer_list_of_deals_say_so(hands: object) -> None:
+    """``hands`` is one list of hands per deal: a plain list of hands (as a reader of
+    the README's form easily writes) is refused saying so, not counted as deals."""
+    with pytest.raises(IllegalActionError, match=re.escape("one list of hands per deal")):
+        Game(hold_rules(), hands=hands)  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match="hand 1: a card set is made of"):
+        Game(Rules(), hands=[[None, None, None, None]])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize(
+    "scores", [["10", 0, 0, 0], [1.5, 0, 0, 0], [True, 0, 0, 0], [None, 0, 0, 0], "0000", 5]
+)
+def test_starting_totals_must_be_whole_numbers(scores: object) -> None:
+    """Refused when the game is built: taken, a text total broke the game at the end of
+    the first deal (its phase over, its undo failing) and a fractional one saved a record
+    that could not be loaded."""
+    with pytest.raises(ValueError, match="scores: "):
+        Game(Rules(), seed=3, scores=scores)  # type: ignore[arg-type]
+
+
+def test_starting_totals_of_numpy_integers_are_kept_as_ints() -> None:
+    np = pytest.importorskip("numpy")
+    game = Game(Rules(), seed=3, scores=np.array([1, 2, 3, 4]))
+    assert game.scores == [1, 2, 3, 4] and all(type(t) is int for t in game.initial_scores)
+    assert record.loads(record.dumps(game)).initial_scores == (1, 2, 3, 4)
+
+
+@pytest.mark.parametrize("seed", [True, False])
+def test_a_true_or_false_seed_is_refused(seed: bool) -> None:
+    """A record keeps it as it is and then refuses to load it."""
+    with pytest.raises(ValueError, match="seed: a number or a text, not"):
+        Game(Rules(), seed=seed)
+
+
+@pytest.mark.parametrize("name", ["", "   ", "a\nb", "tab\there", "\x1b[31mEvil", "a\u202eb"])
+def test_blank_names_or_names_with_control_characters_are_refused(name: str) -> None:
+    """The rule records hold names to (a terminal obeys an escape sequence in a name
+    printed by a replay), so that every game built can be saved and loaded back."""
+    with pytest.raises(ValueError, match="is blank or holds a control character"):
+        Game(Rules(), names=["Ann", name, "Cy", "Di"])
+    game = Game(Rules(), names=["Ann", 'Bob "B" Lee', "Zoë", "李"])
+    assert record.loads(record.dumps(game)).names == game.names
+
+
 def test_replace_hands_before_the_first_action_only() -> None:
     game = Game(Rules(), seed=4)
     hands = build_hands(game.rules, SUIT_HANDS)

@@ -259,6 +259,41 @@ def test_resampled_worlds_look_the_same_to_the_seat(config: tuple[str, int]) -> 
     assert changed > 0, "the other hands are never redrawn"
 
 
+def _before_the_first_lead(game: Any, rng: np.random.Generator) -> Any:
+    """A random deal played (passes and all) up to its first lead."""
+    state = game.new_initial_state()
+    while state.is_chance_node() or state.turns.game.phase == "passing":
+        if state.is_chance_node():
+            state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+@pytest.mark.parametrize(
+    "config", [("standard", 4), ("source-003", 5), ("source-002", 5)], ids=config_id
+)
+def test_resampled_worlds_keep_the_first_leader_for_every_seat(config: tuple[str, int]) -> None:
+    """Before the first lead, who leads is part of what every seat observes, so a world
+    redrawn for a seat not to move gives the first lead card to the seat to lead: it was
+    dealt anywhere, and another seat led (the observation's leader differed)."""
+    preset, players = config
+    game = load(preset=preset, players=players)
+    rng = np.random.default_rng(7)
+    for _ in range(6):
+        state = _before_the_first_lead(game, rng)
+        leader = state.current_player()
+        lead = state.rules.first_lead_card
+        assert lead in state.turns.game.hand(leader)
+        for seat in range(players):
+            for _ in range(4):
+                world = state.resample_from_infostate(seat, lambda: float(rng.random()))
+                assert world.current_player() == leader
+                assert lead in world.turns.game.hand(leader)
+                assert world.observation_tensor(seat) == state.observation_tensor(seat)
+                assert world.information_state_string(seat) == state.information_state_string(seat)
+
+
 def test_openspiel_ismcts_plays_the_game_on_resampled_worlds(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -53,15 +53,28 @@ def test_a_moon_choice_a_text_seed_and_starting_totals_round_trip() -> None:
     assert_same(seeded, pbn.loads(text))
 
 
-def test_line_ends_in_names_and_seeds_round_trip() -> None:
-    """A tag is one line: a name or text seed with a line end, a carriage return or a
-    tab (the JSON record keeps them) is escaped, not cut in two."""
-    names = ["line\nbreak", "cr\rhere", "tab\there", "back\\n"]
-    game = Game(Rules(), seed="a\nb", names=names)
+def test_line_ends_in_seeds_and_backslashes_in_names_round_trip() -> None:
+    """A tag is one line: a text seed with a line end, a carriage return or a tab (the
+    JSON record keeps them) is escaped, not cut in two; so is a backslash in a name."""
+    names = ["back\\n", "South", "West", "East"]
+    game = Game(Rules(), seed="a\nb\rc\td", names=names)
     text = pbn.dumps(game)
-    assert r'[Name0 "line\nbreak"]' in text and r'[Name3 "back\\n"]' in text
+    assert r'[SeedText "a\nb\rc\td"]' in text and r'[Name0 "back\\n"]' in text
     again = pbn.loads(text)
-    assert list(again.names) == names and again.seed == "a\nb"
+    assert list(again.names) == names and again.seed == "a\nb\rc\td"
+
+
+@pytest.mark.parametrize(
+    "name", ["\x1b[2J\x1b[31mEvil\x1b[0m", "line\\nbreak", "tab\\there", "", "  "]
+)
+def test_a_blank_name_or_one_with_control_characters_is_refused_at_its_line(name: str) -> None:
+    """As the JSON record refuses them (a terminal would obey an escape sequence when
+    the game is replayed), and with the line of the name's tag."""
+    text = pbn.dumps(Game(Rules(), seed=1)).replace('[Name2 "North"]', f'[Name2 "{name}"]')
+    number = line_number(text, "[Name2 ")
+    message = refused(text)
+    assert message.startswith(f"line {number}: Name2: ")
+    assert "blank or holds a control character" in message
 
 
 @pytest.fixture(scope="module")
@@ -98,6 +111,10 @@ def test_a_card_played_out_of_turn_or_not_held_is_refused(text: str) -> None:
         ('[Moon "others_add"]', '[Moon "sideways"]', "moon"),
         ('[Event "OpenHearts game"]', '[Vulnerable "None"]', "not a tag"),
         ('[Deal "0:', '[Deal "1:', "Deal"),
+        ('[Seed "5"]', '[Seed "five"]', "Seed: a whole number"),
+        ('[FirstDeal "0"]', '[FirstDeal "x"]', "FirstDeal: a whole number"),
+        ('[InitialScores "0 0 0 0"]', '[InitialScores "1.5 0 0 0"]', "InitialScores"),
+        ('[Name1 "West"]', '[Name1 "We\\tst"]', "Name1: 'We\\tst' is blank or holds"),
     ],
 )
 def test_tampered_tags_are_refused_with_their_line(

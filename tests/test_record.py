@@ -134,6 +134,23 @@ def test_round_trip_with_a_moon_choice(tmp_path: Path) -> None:
 # Tampering --------------------------------------------------------------------------
 
 
+@settings(max_examples=300, deadline=None)
+@given(name=st.text(max_size=6), seed=st.one_of(st.integers(), st.text(max_size=6), st.booleans()))
+def test_a_game_that_can_be_built_can_be_saved_and_loaded_back(name: str, seed: object) -> None:
+    """Game and record loading hold names and seeds to the same rules: what Game takes a
+    record keeps, and a record naming what Game refuses is refused (not a game that
+    saves but never loads again)."""
+    try:
+        game = Game(Rules(), seed=seed, names=["Ann", name, "Cy", "Di"])
+    except ValueError:
+        text = dumps(Game(Rules(), seed=1)).replace('"West"', json.dumps(name), 1)
+        if not isinstance(seed, bool):
+            with pytest.raises(RecordError, match="line 6: names: "):
+                loads(text)
+        return
+    assert_same(loads(dumps(game)), game)
+
+
 @pytest.fixture(scope="module")
 def record() -> str:
     game = random_game(Rules.preset("standard", end_score=30), seed=5)

@@ -243,6 +243,8 @@ INVALID: list[tuple[dict[str, Any], str]] = [
     ({"end_score": "100"}, "end_score"),
     ({"first_dealer": 4}, "first_dealer"),
     ({"first_dealer": -1}, "first_dealer"),
+    ({"first_dealer": True}, "first_dealer"),
+    ({"first_dealer": "1"}, "first_dealer"),
     ({"direction": "widdershins"}, "direction"),
 ]
 
@@ -402,6 +404,15 @@ def test_preset_without_players_is_four(name: str) -> None:
 def test_four_player_sources_refuse_other_counts(name: str, players: int) -> None:
     with pytest.raises(RulesError, match=r"^players:"):
         Rules.preset(name, players)
+
+
+@pytest.mark.parametrize("name", ["standard", "source-002", "source-003"])
+@pytest.mark.parametrize("players", [0, 2, 7, True, "5", 4.0])
+def test_preset_refuses_a_bad_player_count(name: str, players: object) -> None:
+    """Checked as Rules checks it: the presets read a missing count as their default,
+    and took 0 for it, so ``players=0`` gave four players."""
+    with pytest.raises(RulesError, match=r"^players: "):
+        Rules.preset(name, players)  # type: ignore[arg-type]
 
 
 def test_source_002_refuses_six_players() -> None:

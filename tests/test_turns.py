@@ -77,6 +77,23 @@ def test_bad_actions_are_refused_clearly(action: object, message: str) -> None:
     assert turns.selected(0) == CardSet()
 
 
+def test_numpy_integers_are_action_numbers() -> None:
+    """What ``np.flatnonzero(mask)`` and ``action_space.sample()`` give: action_name
+    crashed on them and apply refused them as no action."""
+    np = pytest.importorskip("numpy")
+    turns = TurnGame(Rules(), seed=5)
+    mask = np.zeros(54, dtype=np.int8)
+    mask[turns.legal_actions()] = 1
+    first = np.flatnonzero(mask)[0]
+    assert action_name(first) == action_name(int(first)) == str(turns.game.hand(0).cards()[0])
+    assert action_name(np.int64(MOON_OTHERS_ADD)) == "moon: others add"
+    turns.apply(first)
+    assert turns.selected(0) == CardSet([int(first)])
+    for bad in (54, -1, "QS", True, 1.5):
+        with pytest.raises(ValueError, match="is not an action"):
+            action_name(bad)  # type: ignore[arg-type]
+
+
 def test_illegal_cards_say_why_and_change_nothing() -> None:
     turns = TurnGame(Rules(), seed=5)
     hand = turns.game.hand(0)

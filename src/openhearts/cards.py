@@ -17,6 +17,7 @@ Card.parse('QS')
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
@@ -300,11 +301,21 @@ class CardSet:
     mask: int
 
     def __init__(self, cards: int | Iterable[int] = 0) -> None:
-        if isinstance(cards, int):
-            mask = cards
-        else:
+        """A set from a :class:`Card` (that one card), a bitmask (an int, or any integer
+        such as numpy's), or card numbers; text is read by :meth:`parse`.
+
+        >>> str(CardSet(Card.parse("QS"))), str(CardSet(0b101)), str(CardSet([0, 36]))
+        ('QS', '2C 4C', '2C QS')
+        """
+        mask = _mask_of(cards)
+        if mask is None:
+            if isinstance(cards, str):
+                raise TypeError(f"a card set from text is read by CardSet.parse, not {cards!r}")
+            if not isinstance(cards, Iterable):
+                raise TypeError(f"a card set is made of cards or a mask, not {cards!r}")
             mask = 0
-            for card in cards:
+            for item in cards:
+                card = _card_number(item)
                 if not 0 <= card < 52:
                     raise ValueError(f"a card number is 0 to 51, not {card}")
                 mask |= 1 << card
@@ -354,7 +365,12 @@ class CardSet:
         return self.mask != 0
 
     def __contains__(self, card: object) -> bool:
-        return isinstance(card, int) and 0 <= card < 52 and bool(self.mask >> card & 1)
+        if not isinstance(card, int):
+            try:
+                card = operator.index(card)  # type: ignore[arg-type]
+            except TypeError:
+                return False
+        return 0 <= card < 52 and bool(self.mask >> card & 1)
 
     def __int__(self) -> int:
         return self.mask
@@ -370,19 +386,36 @@ class CardSet:
     def __hash__(self) -> int:
         return hash(self.mask)
 
+    # The other operand of | & - ^ is a CardSet, a Card (that one card) or a bitmask:
+    # a Card is an int too, but taken as a mask it would stand for unrelated cards.
+
     def __or__(self, other: CardSet | int) -> CardSet:
-        return CardSet(self.mask | int(other))
+        """The cards in either; a :class:`Card` operand is that one card.
+
+        >>> hand = CardSet.parse("2C 7C QS")
+        >>> str(hand | Card.parse("AH")), str(hand - Card.parse("QS"))
+        ('2C 7C QS AH', '2C 7C')
+        >>> str(hand & Card.parse("7C")), str(hand ^ CardSet.parse("2C 3C"))
+        ('7C', '3C 7C QS')
+        """
+        mask = _mask_of(other)
+        return NotImplemented if mask is None else CardSet(self.mask | mask)
 
     def __and__(self, other: CardSet | int) -> CardSet:
-        return CardSet(self.mask & int(other))
+        mask = _mask_of(other)
+        return NotImplemented if mask is None else CardSet(self.mask & mask)
 
     def __sub__(self, other: CardSet | int) -> CardSet:
-        return CardSet(self.mask & ~int(other))
+        mask = _mask_of(other)
+        return NotImplemented if mask is None else CardSet(self.mask & ~mask)
 
     def __xor__(self, other: CardSet | int) -> CardSet:
-        return CardSet(self.mask ^ int(other))
+        mask = _mask_of(other)
+        return NotImplemented if mask is None else CardSet(self.mask ^ mask)
 
     def __le__(self, other: CardSet) -> bool:
+        if not isinstance(other, CardSet):
+            return NotImplemented
         return self.mask & ~other.mask == 0
 
     def __str__(self) -> str:
@@ -397,6 +430,33 @@ class CardSet:
 
     def cards(self) -> list[Card]:
         return list(self)
+
+
+def _mask_of(value: object) -> int | None:
+    """The mask ``value`` stands for: a Card's own bit, a CardSet's mask, an integer as
+    it is (numpy's integers too); None for anything else (True and False included)."""
+    if type(value) is int:
+        return value
+    if isinstance(value, Card):
+        return 1 << value
+    if isinstance(value, CardSet):
+        return value.mask
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:  # no integer (a numpy array has __index__ but refuses it)
+        return None
+
+
+def _card_number(value: object) -> int:
+    """A card number from an item of a card list (numpy's integers too)."""
+    if isinstance(value, int):
+        return value
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"a card number is an int from 0 to 51, not {value!r}") from None
 
 
 def parse_cards(text: str) -> list[Card]:

@@ -41,7 +41,7 @@ from pettingzoo import AECEnv
 
 from .bots import Bot, decide, make_bot
 from .observation import bounds, encode
-from .rules import Rules
+from .rules import Rules, RulesError
 from .turns import ACTION_COUNT, TurnGame, action_name
 
 __all__ = ["HeartsEnv", "SingleSeatEnv", "env", "agent_name"]
@@ -117,6 +117,21 @@ def _new_turns(rules: Rules, seed: int, draw: int, whole_game: bool) -> TurnGame
     return TurnGame(rules, seed, first_deal=draw % deals)
 
 
+def _preset_rules(preset: str, players: int | None, options: dict[str, Any] | None) -> Rules:
+    """The rules of ``preset`` for ``players`` with ``options``; a player count among the
+    options (as a configuration file may give it) is the same as ``players=``."""
+    changes = dict(options or {})
+    if "players" in changes:
+        given = changes.pop("players")
+        if players is not None and given != players:
+            raise RulesError(
+                f"players: {players} as players= but {given!r} in options; give it once, "
+                "as players="
+            )
+        players = given
+    return Rules.preset(preset, players=players, **changes)
+
+
 def _check_render_mode(mode: str | None) -> None:
     if mode is not None and mode not in _RENDER_MODES:
         raise ValueError(f"render_mode: one of {', '.join(_RENDER_MODES)}, not {mode!r}")
@@ -127,12 +142,14 @@ def _render(turns: TurnGame, mode: str | None) -> str | None:
     if mode is None:
         gymnasium.logger.warn("render() needs a render_mode: 'ansi' or 'human'")
         return None
-    game = turns.game
+    # The view, not the game: once a one-deal episode is over the game has dealt the next
+    # deal, and the view still shows the finished one.
+    view = turns.view(0)
     points = turns.points_so_far()
     lines = [f"{turns.phase}; to act: {turns.seat}"]
     for seat in range(turns.rules.players):
-        lines.append(f"  player_{seat}: {len(game.hand(seat))} cards, points {points[seat]}")
-    lines.append("  trick: " + " ".join(action_name(int(card)) for card in game.deal.trick))
+        lines.append(f"  player_{seat}: {view.hand_sizes[seat]} cards, points {points[seat]}")
+    lines.append("  trick: " + " ".join(action_name(card) for _seat, card in view.trick))
     text = "\n".join(lines)
     if mode == "human":
         print(text)
@@ -144,7 +161,8 @@ class HeartsEnv(AECEnv):  # type: ignore[misc]
     """Hearts for several learning agents, one action at a time (PettingZoo AEC).
 
     :param rules: the rules; or build them from ``preset``, ``players`` and ``options``
-        (rules options by name, e.g. ``{"jack_of_diamonds": True}``).
+        (rules options by name, e.g. ``{"jack_of_diamonds": True}``; a ``"players"``
+        entry is the same as ``players=``).
     :param whole_game: an episode is a whole game (to the end score), not one deal.
     :param trick_rewards: reward each trick's points as it is won.
     :param render_mode: ``"ansi"`` (``render()`` returns text) or ``"human"`` (prints it).
@@ -169,7 +187,7 @@ class HeartsEnv(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         _check_render_mode(render_mode)
-        self.rules = rules or Rules.preset(preset, players=players, **(options or {}))
+        self.rules = rules or _preset_rules(preset, players, options)
         self.whole_game = whole_game
         self.render_mode = render_mode
         self.possible_agents = [agent_name(s) for s in range(self.rules.players)]
@@ -294,7 +312,7 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise ValueError(f"illegal_action: 'raise' or 'random', not {illegal_action!r}")
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
-        self.rules = rules or Rules.preset(preset, players=players, **(options or {}))
+        self.rules = rules or _preset_rules(preset, players, options)
         players = self.rules.players
         if not 0 <= seat < players:
             raise ValueError(f"seat: a seat from 0 to {players - 1}, not {seat!r}")

@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import operator
 import random
+import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from types import ModuleType
@@ -50,6 +51,8 @@ from .view import PlayerView
 
 __all__ = [
     "Game",
+    "NAME_PATTERN",
+    "name_problem",
     "Pass",
     "Play",
     "MoonChoice",
@@ -138,7 +141,82 @@ def _deal_seed(seed: object, deal_number: int) -> int | str:
     return f"{seed}:deal:{deal_number}"
 
 
-def _check_hands(rules: Rules, hands: Sequence[CardSet | int | Iterable[int] | str]) -> list[int]:
+#: A player's name: not blank, and without control characters, line and paragraph
+#: separators or the marks that reorder text on screen, since names are printed as they
+#: are (a terminal would obey a control sequence).  Records and their published schema
+#: hold names to the same pattern.
+NAME_PATTERN: Final = (
+    r"^(?=.*\S)[^\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]*$"
+)
+_NAME: Final = re.compile(NAME_PATTERN, re.DOTALL)
+
+
+def name_problem(name: object) -> str | None:
+    """Why ``name`` cannot be a player's name (see :data:`NAME_PATTERN`), or None.
+
+    >>> name_problem("Ann Lee") is None
+    True
+    >>> print(name_problem("Ann\\x1b[2J"))
+    'Ann\\x1b[2J' is blank or holds a control character
+    """
+    if not isinstance(name, str):
+        return f"{name!r} is not a text"
+    if not _NAME.fullmatch(name):
+        return f"{name!r} is blank or holds a control character"
+    return None
+
+
+def _check_seed(seed: object) -> None:
+    # A record keeps an int or a text seed (anything else as its text); True and False
+    # would be kept as they are and then refused when the record is read.
+    if isinstance(seed, bool):
+        raise ValueError(f"seed: a number or a text, not {seed!r}")
+
+
+def _check_scores(scores: object, players: int) -> list[int]:
+    """The starting totals as plain ints: whole numbers (numpy's too), one per seat."""
+    if scores is None:
+        return [0] * players
+    if isinstance(scores, str) or not isinstance(scores, Iterable):
+        raise ValueError(f"scores: one total per seat in a list, not {scores!r}")
+    given = list(scores)
+    totals: list[int] = []
+    for total in given:
+        number = _whole_number(total)
+        if number is None:
+            raise ValueError(f"scores: totals are whole numbers, not {given!r}")
+        totals.append(number)
+    if len(totals) != players:
+        raise ValueError(f"expected {players} scores, got {len(totals)}")
+    return totals
+
+
+def _is_one_hand(value: object) -> bool:
+    """Whether ``value`` can only be one hand (text, a card set, a mask), not a list of them."""
+    return isinstance(value, (str, CardSet)) or not isinstance(value, Iterable)
+
+
+def _check_deals(rules: Rules, hands: object) -> list[list[int]]:
+    """The masks of the given deals' hands; ``hands`` is a list of deals, each a list of
+    hands, and a plain list of hands (one level short) is refused saying so."""
+    if hands is None:
+        return []
+    short = "hands: one list of hands per deal (hands=[[...]] for the first deal alone)"
+    if _is_one_hand(hands):
+        raise IllegalActionError(f"{short}, not {hands!r}")
+    assert isinstance(hands, Iterable)
+    deals = list(hands)
+    for deal in deals:
+        if _is_one_hand(deal):
+            raise IllegalActionError(f"{short}: {deal!r} is a hand, not a deal")
+    return [_check_hands(rules, deal) for deal in deals]
+
+
+def _check_hands(rules: Rules, hands: object) -> list[int]:
+    if _is_one_hand(hands):
+        raise IllegalActionError(f"hands: one hand per seat in a list, not {hands!r}")
+    assert isinstance(hands, Iterable)
+    hands = list(hands)
     if len(hands) != rules.players:
         raise IllegalActionError(f"expected {rules.players} hands, got {len(hands)}")
     masks: list[int] = []
@@ -146,7 +224,7 @@ def _check_hands(rules: Rules, hands: Sequence[CardSet | int | Iterable[int] | s
     for seat, hand in enumerate(hands):
         try:
             mask = int(CardSet.parse(hand) if isinstance(hand, str) else CardSet(hand))
-        except (CardParseError, ValueError) as error:
+        except (CardParseError, ValueError, TypeError) as error:
             raise IllegalActionError(f"hand {seat + 1}: {error}") from None
         if mask.bit_count() != rules.hand_size:
             raise IllegalActionError(
@@ -172,14 +250,20 @@ class Game:
     signatures) and leaves the game unchanged.
 
     :param rules: the options in force.
-    :param seed: decides every shuffle (and the seating, when shuffled); any str or int.
-    :param names: player names in seat order (before any seating shuffle).
-    :param hands: explicit dealt hands for the first deals (one list of hands per deal);
-        deals beyond those are shuffled from the seed.
+    :param seed: decides every shuffle (and the seating, when shuffled); any str or int
+        (not True or False).
+    :param names: player names in seat order (before any seating shuffle); none blank or
+        holding a control character (:data:`NAME_PATTERN`).
+    :param hands: explicit dealt hands for the first deals (one list of hands per deal:
+        ``hands=[[south, west, north, east]]`` for the first deal alone); deals beyond
+        those are shuffled from the seed.
     :param first_deal: the number of the first deal (decides dealer and pass direction).
-    :param scores: totals to start from.
+    :param scores: totals to start from, whole numbers.
     :param seated: the names are already in seat order (as in a record), so a shuffled
         seating is not drawn again.
+
+    A wrong argument raises :class:`ValueError` (for hands :class:`IllegalActionError`)
+    saying which and why.
     """
 
     def __init__(
@@ -194,6 +278,7 @@ class Game:
         seated: bool = False,
     ) -> None:
         self.rules = rules or Rules()
+        _check_seed(seed)
         self.seed = seed
         players = self.rules.players
         if isinstance(names, str):
@@ -205,6 +290,10 @@ class Game:
         )
         if len(given) != players or not all(isinstance(name, str) for name in given):
             raise ValueError(f"expected {players} names, got {given!r}")
+        for name in given:
+            problem = name_problem(name)
+            if problem is not None:
+                raise ValueError(f"names: {problem}")
         if self.rules.seating is Seating.SHUFFLED and not seated:
             # Only the order around the table matters, so keeping the first player (the
             # person at the screen, in the faces) in seat 0 and shuffling the others gives
@@ -216,11 +305,9 @@ class Game:
         self.first_deal = first_deal
         # Hands given for particular deals (by number); other deals come from the seed.
         self._given_hands: dict[int, list[int]] = {
-            first_deal + index: _check_hands(self.rules, h) for index, h in enumerate(hands or [])
+            first_deal + index: masks for index, masks in enumerate(_check_deals(self.rules, hands))
         }
-        start = list(scores) if scores is not None else [0] * players
-        if len(start) != players:
-            raise ValueError(f"expected {players} scores, got {len(start)}")
+        start = _check_scores(scores, players)
         self.initial_scores: tuple[int, ...] = tuple(start)
         self.results: list[DealResult] = []
         self.scores: list[int] = start[:]

@@ -42,11 +42,12 @@ import numpy as np
 import pyspiel
 
 from .bots.dealt import held_since_exchange, undo_exchange
-from .bots.sampler import constraints, sample
+from .bots.sampler import Knowledge, constraints, sample
 from .cards import CardSet, cards_of
-from .game import PASSING, IllegalActionError
+from .game import PASSING, IllegalActionError, PlayerView
 from .observation import PIECES, SIZE, encode
 from .options import rules_from_args
+from .phases import Phase
 from .rules import Rules, RulesError
 from .turns import ACTION_COUNT, TurnGame, action_name
 
@@ -294,7 +295,7 @@ def _consistent_deal(
             unseen=knowledge.unseen & ~own_pass,
             allowed=tuple(mask & ~own_pass for mask in knowledge.allowed),
         )
-    held = held_since_exchange(view, sample(knowledge, rng))
+    held = held_since_exchange(view, sample(_with_first_leader(view, knowledge), rng))
     # How many pass cards each seat has chosen so far, from the moves.
     counts = [0] * players
     offset = rules.pass_offset(state.deal_number)
@@ -315,6 +316,28 @@ def _consistent_deal(
     for order in chosen:
         rng.shuffle(order)
     return [cards_of(hand) for hand in dealt], chosen
+
+
+def _with_first_leader(view: PlayerView, knowledge: Knowledge) -> Knowledge:
+    """``knowledge`` with the fact that, before the first lead, the seat to lead holds the
+    first lead card (the seat to move is part of the observation).
+
+    The bots' :func:`~openhearts.bots.sampler.constraints` leaves it out: a bot samples
+    when it is itself to move, and then holds that card; OpenSpiel resamples for any seat.
+    """
+    leader = view.to_move
+    if view.phase != Phase.PLAYING or view.tricks or view.trick or leader in (None, view.seat):
+        return knowledge
+    card = 1 << view.rules.first_lead_card
+    if not knowledge.unseen & card:
+        return knowledge
+    fixed = list(knowledge.fixed)
+    fixed[leader] |= card
+    allowed = tuple(
+        mask | card if other == leader else mask & ~card
+        for other, mask in enumerate(knowledge.allowed)
+    )
+    return dataclasses.replace(knowledge, fixed=tuple(fixed), allowed=allowed)
 
 
 def _moves_text(moves: list[tuple[int, int]]) -> str:

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .cards import Card, CardParseError, CardSet, Suit
-from .game import Game, IllegalActionError, MoonChoice, Pass, Play
+from .game import Game, IllegalActionError, MoonChoice, Pass, Play, name_problem
 from .record import RecordError, events
 from .rules import Rules, RulesError
 
@@ -239,6 +239,15 @@ def _parse_rule(name: str, text: str, default: Any) -> Any:
     return text
 
 
+def _number(line: _Line, what: str) -> int:
+    try:
+        return int(line.value)
+    except ValueError:
+        raise RecordError(
+            f"line {line.number}: {what}: a whole number, not {line.value!r}"
+        ) from None
+
+
 def _integers(text: str, what: str) -> list[int]:
     try:
         return [int(part) for part in text.split()]
@@ -312,22 +321,26 @@ def _new_game(header: dict[str, _Line], first_board: _Line | None) -> Game:
         if tag not in known and not re.fullmatch(r"Name\d+", tag):
             raise RecordError(f"line {line.number}: [{tag}] is not a tag of a text record")
     seed: object = 0
-    try:
-        if "Seed" in header:
-            seed = int(header["Seed"].value)
-        elif "SeedText" in header:
-            seed = header["SeedText"].value
-        first_deal = int(header["FirstDeal"].value) if "FirstDeal" in header else 0
-        scores = (
-            _integers(header["InitialScores"].value, "InitialScores")
-            if "InitialScores" in header
-            else None
-        )
-    except ValueError as error:
-        raise RecordError(f"line {at('Seed')}: {error}") from None
+    if "Seed" in header:
+        seed = _number(header["Seed"], "Seed")
+    elif "SeedText" in header:
+        seed = header["SeedText"].value
+    first_deal = _number(header["FirstDeal"], "FirstDeal") if "FirstDeal" in header else 0
+    scores = None
+    if "InitialScores" in header:
+        try:
+            scores = _integers(header["InitialScores"].value, "InitialScores")
+        except ValueError as error:
+            raise RecordError(f"line {at('InitialScores')}: {error}") from None
     names = [
         header[f"Name{seat}"].value for seat in range(rules.players) if f"Name{seat}" in header
     ]
+    for seat in range(rules.players):
+        # The game would refuse it too, but here the error can point at the name's line.
+        tag = f"Name{seat}"
+        problem = name_problem(header[tag].value) if tag in header else None
+        if problem is not None:
+            raise RecordError(f"line {at(tag)}: {tag}: {problem}")
     if first_board is None or first_board.tag != "Board":
         raise RecordError("a text record needs at least the first [Board]")
     try:

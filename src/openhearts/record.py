@@ -23,16 +23,34 @@ openhearts.record.RecordError: line 15: cannot read 'X2C' as a card: ...
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
 from .cards import Card, CardParseError, CardSet
 from .deal import DealState
-from .game import Action, Game, IllegalActionError, MoonChoice, Pass, Play
+from .game import (
+    NAME_PATTERN,
+    Action,
+    Game,
+    IllegalActionError,
+    MoonChoice,
+    Pass,
+    Play,
+    name_problem,
+)
 from .rules import Rules, RulesError
 
-__all__ = ["RecordError", "dumps", "loads", "save", "load", "events", "FORMAT", "VERSION"]
+__all__ = [
+    "RecordError",
+    "dumps",
+    "loads",
+    "save",
+    "load",
+    "events",
+    "FORMAT",
+    "VERSION",
+    "NAME_PATTERN",
+]
 
 FORMAT: Final = "openhearts-record"
 VERSION: Final = 1
@@ -130,15 +148,6 @@ def _event_lines(text: str) -> list[int]:
     return lines
 
 
-#: A player's name in a record: not blank, and without control characters, line and
-#: paragraph separators or the marks that reorder text on screen (the published schema
-#: holds names to the same pattern).
-NAME_PATTERN: Final = (
-    r"^(?=.*\S)[^\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]*$"
-)
-_NAME: Final = re.compile(NAME_PATTERN, re.DOTALL)
-
-
 def loads(text: str) -> Game:
     """Rebuild a game from a record, replaying and checking every event."""
     # A byte-order mark, as some editors write one, is not part of the record.
@@ -167,10 +176,10 @@ def loads(text: str) -> Game:
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
         raise at("names", f"names: a list of texts, not {names!r}")
     for name in names:
-        # Names are printed as they are: no control characters (a terminal would obey
-        # them) and none blank.
-        if not _NAME.fullmatch(name):
-            raise at("names", f"names: {name!r} is blank or holds a control character")
+        # The game would refuse it too, but here the error can point at the names.
+        problem = name_problem(name)
+        if problem is not None:
+            raise at("names", f"names: {problem}")
     if "result" in data and not isinstance(data["result"], dict):
         raise at("result", "result: expected an object")
     try:

@@ -250,7 +250,11 @@ class Rules:
             raise RulesError(f"end_score: a whole number, not {self.end_score!r}")
         if self.end_score < 1:
             raise RulesError(f"end_score: must be at least 1, not {self.end_score}")
-        if not isinstance(self.first_dealer, int) or not 0 <= self.first_dealer < self.players:
+        if (
+            isinstance(self.first_dealer, bool)
+            or not isinstance(self.first_dealer, int)
+            or not 0 <= self.first_dealer < self.players
+        ):
             raise RulesError(
                 f"first_dealer: a seat from 0 to {self.players - 1}, not {self.first_dealer!r}"
             )
@@ -381,6 +385,13 @@ class Rules:
             raise RulesError(
                 f"preset: no preset named {name!r} (presets: {', '.join(PRESETS)})"
             ) from None
+        # Checked here, as Rules would: the presets read a missing count (None) as their
+        # default, and 0 would pass for it.
+        if players is not None:
+            if isinstance(players, bool) or not isinstance(players, int):
+                raise RulesError(f"players: a whole number from 3 to 6, not {players!r}")
+            if not 3 <= players <= 6:
+                raise RulesError(f"players: Hearts is played by 3 to 6 players, not {players}")
         cls._refuse_unknown(changes)
         return make(players, **changes)
 

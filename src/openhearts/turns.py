@@ -28,10 +28,11 @@ openhearts.actions.IllegalActionError: 99 is not an action: actions are cards 0-
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from .cards import CardSet, cards_of
+from .cards import CARDS, CardSet, cards_of
 from .deal import DONE
 from .game import (
     GAME_OVER,
@@ -64,16 +65,39 @@ ACTION_COUNT: Final = 54
 
 
 def action_name(action: int) -> str:
-    """A short readable name: the card (``QS``) or the moon choice.
+    """A short readable name: the card (``QS``) or the moon choice; any integer type
+    (numpy's, as ``np.flatnonzero(mask)`` gives) is an action number.
 
     >>> action_name(36), action_name(MOON_OTHERS_ADD)
     ('QS', 'moon: others add')
     """
-    if action == MOON_OTHERS_ADD:
+    number = _action_number(action)
+    if number is None:
+        raise ValueError(_not_an_action(action))
+    if number == MOON_OTHERS_ADD:
         return "moon: others add"
-    if action == MOON_SHOOTER_SUBTRACTS:
+    if number == MOON_SHOOTER_SUBTRACTS:
         return "moon: shooter subtracts"
-    return str(CardSet(1 << action))
+    return str(CARDS[number])
+
+
+def _action_number(action: object) -> int | None:
+    """``action`` as a plain int if it is an action number (numpy's integers too), else
+    None; True and False are no actions."""
+    if isinstance(action, bool):
+        return None
+    try:
+        number = operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+    return number if 0 <= number < ACTION_COUNT else None
+
+
+def _not_an_action(action: object) -> str:
+    return (
+        f"{action!r} is not an action: actions are cards 0-51, "
+        f"{MOON_OTHERS_ADD} and {MOON_SHOOTER_SUBTRACTS}"
+    )
 
 
 class TurnGame:
@@ -154,26 +178,24 @@ class TurnGame:
     def apply(self, action: object) -> None:
         """Take ``action`` for :attr:`seat`; an illegal one (or anything that is no
         action number) raises :class:`~openhearts.IllegalActionError` and changes nothing."""
-        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < 54:
-            raise IllegalActionError(
-                f"{action!r} is not an action: actions are cards 0-51, "
-                f"{MOON_OTHERS_ADD} and {MOON_SHOOTER_SUBTRACTS}"
-            )
+        number = _action_number(action)
+        if number is None:
+            raise IllegalActionError(_not_an_action(action))
         seat = self.seat
         if seat is None:
             raise IllegalActionError("the game is over")
-        if not self.legal_mask() >> action & 1:
-            raise IllegalActionError(self._why_illegal(seat, action))
+        if not self.legal_mask() >> number & 1:
+            raise IllegalActionError(self._why_illegal(seat, number))
         game = self.game
         if game.phase == PASSING:
-            self._selected[seat] |= 1 << action
+            self._selected[seat] |= 1 << number
             if self._selected[seat].bit_count() == self.rules.cards_passed:
                 chosen, self._selected[seat] = self._selected[seat], 0
                 game.pass_cards(seat, CardSet(chosen))
         elif game.phase == MOON_CHOICE:
-            game.choose_moon(seat, others_add=action == MOON_OTHERS_ADD)
+            game.choose_moon(seat, others_add=number == MOON_OTHERS_ADD)
         else:
-            game.play(action, seat=seat)
+            game.play(number, seat=seat)
 
     def apply_action(self, action: Action) -> None:
         """Apply a whole :class:`~openhearts.actions.Action` (e.g. a bot's decision) for
