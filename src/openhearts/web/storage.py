@@ -11,9 +11,9 @@ also keeps its whole engine record (:mod:`openhearts.record`).
 
 >>> store = Storage("sqlite://")
 >>> store.migrate()
-2
+3
 >>> store.schema_version()
-2
+3
 """
 
 from __future__ import annotations
