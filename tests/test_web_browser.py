@@ -1824,6 +1824,132 @@ def test_six_players_on_a_small_phone_keep_each_trick_card_and_name_in_sight(
         assert all(box[0] >= 0 and box[2] <= 360 for box in boxes), boxes
 
 
+def test_every_card_of_the_hand_stays_on_a_small_phone(server: str, browser: Browser) -> None:
+    """360 × 640, three players (17 cards): the rows of the hand stood side by side and a
+    card hung off the left edge at some hand sizes."""
+    answer = post(server, "/api/play-now", {"name": "Ned", "level": "random", "players": 3})
+    phone: dict[str, Any] = {
+        "viewport": {"width": 360, "height": 640},
+        "is_mobile": True,
+        "has_touch": True,
+    }
+    with new_page(browser, **phone) as page:
+        open_seat(page, server, answer)
+        wait_passing(page)
+        for code in hand(page)[:3]:
+            page.tap(f'#hand [data-card="{code}"]')
+        page.tap("#pass-confirm")
+        seen: set[int] = set()
+        for _ in range(17):
+            page.wait_for_function(
+                "() => document.body.dataset.myTurn === 'true'"
+                " || document.getElementById('scores-dialog').open"
+            )
+            if page.locator("#scores-dialog").evaluate("d => d.open"):
+                break
+            boxes = page.eval_on_selector_all(
+                "#hand .hand-card",
+                "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
+                " return [n.dataset.card, r.left, r.right]; })",
+            )
+            seen.add(len(boxes))
+            outside = [box for box in boxes if box[1] < 0 or box[2] > 360]
+            assert not outside, (len(boxes), outside)
+            code = page.eval_on_selector("#hand .hand-card.legal", "n => n.dataset.card")
+            page.tap(f'#hand [data-card="{code}"]')
+            wait_played(page, code)
+        assert len(seen) >= 10, seen
+
+
+def test_the_live_region_narrates_the_play(server: str, browser: Browser) -> None:
+    """A screen reader heard only the card led and its own turn: who took each trick,
+    the other cards of the trick and hearts broken went unsaid (the other faces say
+    them)."""
+    answer = post(server, "/api/play-now", {"name": "Ned", "level": "random"})
+    with new_page(browser) as page:
+        open_seat(page, server, answer)
+        wait_passing(page)
+        page.evaluate(
+            """() => { window.__said = [];
+            new MutationObserver((changes) => { for (const change of changes)
+              for (const node of change.addedNodes) window.__said.push(node.textContent); })
+            .observe(document.getElementById('announcer'), { childList: true }); }"""
+        )
+        for code in hand(page)[:3]:
+            page.click(f'#hand [data-card="{code}"]')
+        page.click("#pass-confirm")
+        for _ in range(13):
+            page.wait_for_function(
+                "() => document.body.dataset.myTurn === 'true'"
+                " || document.getElementById('scores-dialog').open"
+            )
+            if page.locator("#scores-dialog").evaluate("d => d.open"):
+                break
+            # Each card is played by the keyboard, from the card the turn focused.
+            code = page.evaluate("() => document.activeElement.dataset.card")
+            assert code in page.evaluate("() => window.openhearts.state.legal"), code
+            page.keyboard.press("Enter")
+            wait_played(page, code)
+        page.wait_for_function("() => document.getElementById('scores-dialog').open")
+        page.wait_for_timeout(200)
+        said: list[str] = page.evaluate("() => window.__said")
+    taken = [line for line in said if re.search(r"^(You take|\w+ takes) the trick with the ", line)]
+    assert len(taken) == 13, said
+    assert said.count("Hearts are broken.") == 1, said
+    # The trick so far in the turn, each card after the first "played".
+    turns = [line for line in said if line.startswith("Your turn: ")]
+    assert any(", " in line and " played the " in line for line in turns), turns
+    assert all(
+        re.fullmatch(r"Your turn: \w+ led the [\w ]+(, \w+ played the [\w ]+)*\.", t) for t in turns
+    ), turns
+    # Hearts are broken before the trick that broke them is taken.
+    broken = said.index("Hearts are broken.")
+    assert any(said.index(line) > broken for line in taken)
+
+
+def test_a_turn_that_came_behind_a_dialog_focuses_a_playable_card_on_close(
+    server: str, browser: Browser
+) -> None:
+    """Closing a dialog opened before the turn came gave the focus back to the card it
+    had, often one that may not be played: Enter then sent a refused card."""
+    answer = post(server, "/api/play-now", {"name": "Ned", "level": "random"})
+    with new_page(browser) as page:
+        page.goto(server + "/healthz")
+        page.evaluate("() => localStorage.setItem('openhearts.speed', 'slow')")
+        open_seat(page, server, answer)
+        wait_passing(page)
+        for code in hand(page)[:3]:
+            page.click(f'#hand [data-card="{code}"]')
+        page.click("#pass-confirm")
+        for _ in range(8):
+            page.wait_for_function(
+                "() => document.body.dataset.myTurn === 'true'"
+                " || document.getElementById('scores-dialog').open"
+            )
+            if page.locator("#scores-dialog").evaluate("d => d.open"):
+                break
+            legal = page.evaluate("() => window.openhearts.state.legal")
+            # Played by the keyboard from the card the turn focused; then the focus goes
+            # to the hand's last card and the dialog opens before the next turn shows.
+            code = page.evaluate("() => document.activeElement.dataset.card")
+            assert code in legal, (code, legal)
+            page.keyboard.press("Enter")
+            page.keyboard.press("End")
+            page.keyboard.press("m")
+            expect(page.locator("#played-dialog")).to_be_visible()
+            page.wait_for_function(
+                "() => document.body.dataset.myTurn === 'true'"
+                " || document.getElementById('scores-dialog').open"
+            )
+            page.keyboard.press("Escape")
+            expect(page.locator("#played-dialog")).to_be_hidden()
+            if page.evaluate("() => document.body.dataset.myTurn") == "true":
+                page.wait_for_timeout(50)
+                focused = page.evaluate("() => document.activeElement.dataset.card")
+                legal = page.evaluate("() => window.openhearts.state.legal")
+                assert focused in legal, (focused, legal)
+
+
 def _page_state(game: Game, seq: int) -> dict[str, Any]:
     """Seat 0's state as the server sends it, for a page whose WebSocket the test plays."""
     from openhearts.web.memory import memory_json

@@ -12,6 +12,7 @@ import { renderUnread, sendChat } from "./chat.js";
 import { connect, joinWithName, route, send } from "./connection.js";
 import { closeDialog, openDialog } from "./dialogs.js";
 import { $, storage } from "./dom.js";
+import { focusAfterDialog } from "./game.js";
 import { requestHint, requestPlayForMe, requestUndo } from "./hints.js";
 import { loadKeys, onKeyDown } from "./keys.js";
 import { askToLeave, leaveTable } from "./leave.js";
@@ -31,6 +32,10 @@ import { onListChange } from "./waiting.js";
 
 function init() {
   installSprite();
+  for (const dialog of document.querySelectorAll("dialog")) {
+    // After the browser has given the focus back to what had it before the dialog.
+    dialog.addEventListener("close", () => setTimeout(focusAfterDialog, 0));
+  }
   $("play-now-form").addEventListener("submit", playNow);
   $("new-table-form").addEventListener("submit", createTable);
   $("player-name").addEventListener("change", keepPlayerName);

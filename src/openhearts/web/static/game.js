@@ -8,6 +8,7 @@ import { focusCard } from "./hand.js";
 import { renderPlayed } from "./memory.js";
 import { followReview } from "./review.js";
 import { openScores } from "./scores.js";
+import { trickTakenSentence } from "./sentences.js";
 import { statusText } from "./status.js";
 import { app, mayPlay, mustPass, mySeat, nameOf, settledForMe } from "./store.js";
 import { renderTable } from "./table.js";
@@ -37,8 +38,18 @@ export function onState(message) {
 
   let dealOver = null;
   let gameOver = null;
+  // What the other faces narrate of the play, for a screen reader: hearts broken (where
+  // they can be), then each trick's taker; the cards themselves are said with the turn.
+  let breaking = previous && !newDeal && !previous.hearts_broken && state.hearts_broken
+    && !state.hearts_free;
   for (const event of message.events || []) {
-    if (event.event === "deal_over") {
+    if (breaking && (event.event === "played" || event.event === "trick")) {
+      announce("Hearts are broken.", { queue: true });
+      breaking = false;
+    }
+    if (event.event === "trick") {
+      announce(trickTakenSentence(event), { queue: true });
+    } else if (event.event === "deal_over") {
       dealOver = event;
       app.dealInfo.set(event.deal, event);
     } else if (event.event === "game_over") {
@@ -84,18 +95,40 @@ export function onState(message) {
   }
 }
 
+/**
+ * A dialog closed (the scores after a deal, say) after your turn came while it was
+ * open: the focus the browser gives back may be a card you may not play. Keyboard
+ * players land on a playable card, as when the turn comes with no dialog open.
+ */
+export function focusAfterDialog() {
+  if (!app.turnInDialog || document.querySelector("dialog[open]")) return;
+  app.turnInDialog = false;
+  if (!mayPlay()) return;
+  const legal = (app.state && app.state.legal) || [];
+  const active = document.activeElement;
+  const inHand = active && active.classList && active.classList.contains("hand-card");
+  if (active && active !== document.body && !inHand) return;  // a form field keeps it
+  if (inHand && legal.includes(active.dataset.card)) return;
+  focusCard(legal[0]);
+}
+
 function onMyTurn() {
   const s = app.state;
   const trick = s.trick || [];
   let text = "Your turn";
   if (trick.length) {
-    text += `: ${nameOf(trick[0][0])} led the ${cardName(trick[0][1])}`;
+    // Every card so far, as the other faces say each as it is played.
+    const cards = trick.map(([seat, card], i) => `${nameOf(seat)} ${i ? "played" : "led"} `
+      + `the ${cardName(card)}`);
+    text += `: ${cards.join(", ")}`;
   } else text += " to lead";
   announce(`${text}.`, { queue: true });
   // Keyboard players land on a playable card; nobody loses focus from a form or dialog.
   const active = document.activeElement;
   const inHand = active && active.classList && active.classList.contains("hand-card");
-  if ((!active || active === document.body || inHand) && !document.querySelector("dialog[open]")) {
+  if (document.querySelector("dialog[open]")) {
+    app.turnInDialog = true;  // focusAfterDialog, once it closes
+  } else if (!active || active === document.body || inHand) {
     const focused = inHand && (s.legal || []).includes(active.dataset.card);
     if (!focused) focusCard((s.legal || [])[0]);
   }

@@ -24,6 +24,15 @@ export function tableSentence() {
     + `${taker} the trick with the ${cardName(winning)}: ${points}.`;
 }
 
+/** A trick taken, said as it happens (openhearts.sentences.events, ``TrickTaken``). */
+export function trickTakenSentence(trick) {
+  const players = app.state.players || app.state.names.length;
+  const winning = trick.cards[(trick.winner - trick.leader + players) % players];
+  const taker = trick.winner === mySeat() ? "You take" : `${nameOf(trick.winner)} takes`;
+  const points = trick.points ? ` (${plural(trick.points, "point")})` : "";
+  return `${taker} the trick with the ${cardName(winning)}${points}.`;
+}
+
 /** The 1-6 keys, as in every face: a card of the trick on the table, or of the last
  * trick while the table is empty (1 is the card led). */
 export function oneCardSentence(n) {

@@ -25,6 +25,8 @@ export const app = {
   pending: new Map(),
   /** An undo asked while the player's own choice was on its way (hints.js). */
   undoQueued: false,
+  /** The turn came while a dialog was open: focus a playable card once it closes. */
+  turnInDialog: false,
   /** The game ("table:number") whose loss of rating the page has already said. */
   unratedSaid: null,
   selected: [],
