@@ -56,6 +56,17 @@ def make_app(
     return HeartsApp(Storage(home), settings, seed=seed, show_options=show_options)
 
 
+def finished_record(folder: Path, end_score: int = 1) -> tuple[Game, Path]:
+    """A game of random players played to its end (seed 2), saved as ``done.json``."""
+    game = Game(Rules.preset("standard", end_score=end_score), seed=2, names=["You", "W", "N", "E"])
+    bots = [make_bot("random", seed=s) for s in range(4)]
+    while not game.is_over:
+        act(game, game.to_act()[0], bots[game.to_act()[0]])
+    path = folder / "done.json"
+    save(game, str(path))
+    return game, path
+
+
 async def settle(pilot: Pilot[int], until: Callable[[], bool] | None = None) -> None:
     """Let the computer players move until the condition holds (or nothing moves)."""
     for _ in range(400):
@@ -800,13 +811,7 @@ def test_memory_aids_key(tmp_path: Path) -> None:
 
 
 def test_resuming_a_finished_game_shows_the_result(tmp_path: Path) -> None:
-    game = Game(Rules.preset("standard", end_score=1), seed=2, names=["You", "W", "N", "E"])
-    bots = [make_bot("random", seed=s) for s in range(4)]
-    while not game.is_over:
-        seat = game.to_act()[0]
-        act(game, seat, bots[seat])
-    path = tmp_path / "done.json"
-    save(game, str(path))
+    _, path = finished_record(tmp_path)
 
     async def run() -> None:
         app = HeartsApp(Storage(tmp_path), Settings(speed="off"), resume=str(path))
@@ -861,12 +866,7 @@ def test_resume_says_which_typed_options_the_saved_game_keeps(tmp_path: Path) ->
 
 def test_a_new_game_never_replaces_the_file_given_to_resume(tmp_path: Path) -> None:
     """Play again after `--resume done.json` wrote the new game over the record opened."""
-    game = Game(Rules.preset("standard", end_score=1), seed=2, names=["You", "W", "N", "E"])
-    bots = [make_bot("random", seed=s) for s in range(4)]
-    while not game.is_over:
-        act(game, game.to_act()[0], bots[game.to_act()[0]])
-    path = tmp_path / "done.json"
-    save(game, str(path))
+    _, path = finished_record(tmp_path)
     unfinished = Session.new(Rules(), seed=8, names=["You"], level="random")
     going = tmp_path / "going.json"
     save_session(str(going), unfinished.game, unfinished.info())

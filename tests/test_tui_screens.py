@@ -17,7 +17,14 @@ from openhearts.tui.app import HeartsApp
 from openhearts.tui.options_screen import OptionsScreen
 from openhearts.tui.screens import ChoiceScreen, InfoScreen
 from openhearts.tui.widgets import TrickView
-from test_tui_app import human_move_by_keys, human_turn, make_app, settle, table
+from test_tui_app import (
+    finished_record,
+    human_move_by_keys,
+    human_turn,
+    make_app,
+    settle,
+    table,
+)
 
 SIZES = [(80, 24), (120, 40)]
 
@@ -378,19 +385,10 @@ def test_dialogs_refit_on_resize_and_keep_their_buttons_in_sight(tmp_path: Path)
 def test_game_over_at_80x24_shows_the_totals_and_statistics(tmp_path: Path) -> None:
     """After a long game the deals filled the dialog at 80×24 and the totals and your
     statistics were below the fold; they now come first, the deals scroll below."""
-    from openhearts import Game, Rules
-    from openhearts.bots import act, make_bot
-    from openhearts.record import save
     from openhearts.tui.storage import Settings, Storage
 
-    game = Game(Rules.preset("standard"), seed=2, names=["You", "W", "N", "E"])
-    bots = [make_bot("random", seed=s) for s in range(4)]
-    while not game.is_over:
-        seat = game.to_act()[0]
-        act(game, seat, bots[seat])
+    game, path = finished_record(tmp_path, end_score=100)
     assert len(game.results) >= 5
-    path = tmp_path / "done.json"
-    save(game, str(path))
 
     async def run() -> None:
         app = HeartsApp(Storage(tmp_path), Settings(speed="off"), resume=str(path))
@@ -406,17 +404,9 @@ def test_game_over_at_80x24_shows_the_totals_and_statistics(tmp_path: Path) -> N
 def test_game_over_at_60x20_keeps_every_button_in_sight(tmp_path: Path) -> None:
     """Stacked, the three buttons of Game over took three rows each: Options and Quit
     were below the screen, and Tab to them showed nothing."""
-    from openhearts import Game, Rules
-    from openhearts.bots import act, make_bot
-    from openhearts.record import save
     from openhearts.tui.storage import Settings, Storage
 
-    game = Game(Rules.preset("standard", end_score=20), seed=2, names=["You", "W", "N", "E"])
-    bots = [make_bot("random", seed=s) for s in range(4)]
-    while not game.is_over:
-        act(game, game.to_act()[0], bots[game.to_act()[0]])
-    path = tmp_path / "done.json"
-    save(game, str(path))
+    _, path = finished_record(tmp_path, end_score=20)
 
     async def run() -> None:
         app = HeartsApp(Storage(tmp_path), Settings(speed="off"), resume=str(path))

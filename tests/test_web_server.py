@@ -65,6 +65,17 @@ def new_table(server: ServerThread, **body: Any) -> dict[str, Any]:
     return data
 
 
+def host_and_guest(server: ServerThread, host_name: str = "Ann") -> tuple[str, Player, Player]:
+    """A table of the host's with Bob joined, both connected: its id, the host's and Bob's
+    connections."""
+    host = new_table(server, name=host_name)
+    table_id = host["table_id"]
+    guest = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"}).json()
+    ann = Player(server.ws_url(table_id), token=host["token"]).open()
+    bob = Player(server.ws_url(table_id), token=guest["token"]).open()
+    return table_id, ann, bob
+
+
 def four_players(server: ServerThread, **options: Any) -> tuple[str, list[Player]]:
     host = new_table(server, name="Ann", options=options)
     table_id = host["table_id"]
@@ -851,11 +862,7 @@ def test_undo_and_hints_are_refused_with_other_people_at_the_table(
 
 
 def test_chat_reaches_everyone_at_the_table_as_typed(server: ServerThread) -> None:
-    host = new_table(server, name="<b>Ann</b>")
-    table_id = host["table_id"]
-    guest = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"}).json()
-    ann = Player(server.ws_url(table_id), token=host["token"]).open()
-    bob = Player(server.ws_url(table_id), token=guest["token"]).open()
+    table_id, ann, bob = host_and_guest(server, "<b>Ann</b>")
     watcher = Player(server.ws_url(table_id)).open()
     limit = server.get("/api/config").json()["limits"]["chat_chars"]
 
@@ -1070,20 +1077,18 @@ def test_the_host_can_remove_a_person_before_the_game_starts(server: ServerThrea
 
 def test_a_host_who_leaves_before_the_start_hands_the_table_on(server: ServerThread) -> None:
     """The guests were left at a table nobody could start."""
-    host = new_table(server, name="Ann")
-    table_id = host["table_id"]
-    guest = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"}).json()
-    ann = Player(server.ws_url(table_id), token=host["token"]).open()
-    bob = Player(server.ws_url(table_id), token=guest["token"]).open()
+    table_id, ann, bob = host_and_guest(server)
+    assert bob.welcome is not None
+    bobs = bob.welcome["seat"]
     assert bob.request({"type": "start"})["code"] == "not_host"
     assert ann.request({"type": "leave"})["type"] == "ack"
-    bob.until(lambda m: m["type"] == "table" and m["table"]["seats"][guest["seat"]]["host"])
+    bob.until(lambda m: m["type"] == "table" and m["table"]["seats"][bobs]["host"])
     summary = server.get(f"/api/tables/{table_id}").json()
     assert [seat["host"] for seat in summary["seats"]].count(True) == 1
 
     def stored_host() -> bool:
         stored = server.hub.storage.load_table(table_id)
-        return stored is not None and stored.seats[guest["seat"]].host
+        return stored is not None and stored.seats[bobs].host
 
     wait_for(stored_host, what="the new host to be stored")
     assert ann.request({"type": "start"})["code"] == "not_host"
