@@ -435,6 +435,8 @@ class CardSet:
 def _mask_of(value: object) -> int | None:
     """The mask ``value`` stands for: a Card's own bit, a CardSet's mask, an integer as
     it is (numpy's integers too); None for anything else (True and False included)."""
+    if type(value) is CardSet:  # the usual case first: this runs in the bots' loops
+        return value.mask
     if type(value) is int:
         return value
     if isinstance(value, Card):
