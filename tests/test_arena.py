@@ -118,6 +118,25 @@ def test_a_log_of_another_match_is_refused(tmp_path: Path, capsys: Any) -> None:
     assert "different match" in capsys.readouterr().err
 
 
+def test_an_output_that_cannot_be_written_is_said_before_playing(
+    tmp_path: Path, capsys: Any
+) -> None:
+    """A file where a folder should be was a traceback ("File exists")."""
+    blocker = tmp_path / "afile"
+    blocker.write_text("")
+    assert _run("--deals", "1", "--workers", "1", "--out", str(blocker / "x")) == 2
+    err = capsys.readouterr().err
+    assert f"hearts arena: cannot write {blocker / 'x.jsonl'}: Not a directory" in err
+    (tmp_path / "d.jsonl").mkdir()
+    assert _run("--deals", "1", "--workers", "1", "--out", str(tmp_path / "d")) == 2
+    assert f"cannot read {tmp_path / 'd.jsonl'}: Is a directory" in capsys.readouterr().err
+
+
+def test_one_board_is_said_in_the_singular(capsys: Any) -> None:
+    assert _run("--deals", "1", "--workers", "1") == 0
+    assert capsys.readouterr().out.startswith("1 duplicate deal of 4 players")
+
+
 def test_whole_games_report_win_rates(capsys: Any) -> None:
     assert _run("--bot", "easy", "--bot", "random", "--games", "2", "--end-score", "30",
                 "--workers", "1", "--players", "3") == 0  # fmt: skip

@@ -882,6 +882,17 @@ def test_a_failed_save_keeps_the_save_file_and_quit_still_saves(
     assert load(str(path)).names[0] == "You"
 
 
+def test_a_file_in_the_way_of_a_save_is_said_as_such(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A file where a folder should be was said as "File exists"."""
+    blocker = tmp_path / "afile"
+    blocker.write_text("")
+    console = Console(monkeypatch, lines=(f"save {blocker / 'g.json'}", "quit"))
+    assert run_plain(parse_args("--seed", "1", "--save", str(tmp_path / "g.json"))) == 0
+    assert f"Could not save the game to {blocker / 'g.json'}: Not a directory." in console.text
+
+
 def test_quit_saves_elsewhere_when_the_save_file_cannot_be_written(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -50,6 +50,7 @@ from .bots.engine import EngineBot, EngineFault
 from .game import PLAYING, Game
 from .options import add_rules_arguments, rules_from_args
 from .rules import Rules, RulesError
+from .session.saving import make_folder
 
 __all__ = [
     "add_arguments",
@@ -623,12 +624,20 @@ def run(args: argparse.Namespace) -> int:
     except ArenaError as error:
         print(f"hearts arena: {error}", file=sys.stderr)
         return 2
+    except OSError as error:
+        print(f"hearts arena: cannot read {log}: {error.strerror or error}", file=sys.stderr)
+        return 2
     if log is not None:
-        log.parent.mkdir(parents=True, exist_ok=True)
-        if not log.exists() or log.stat().st_size == 0:
-            log.write_text(json.dumps({"type": "match", "match": match.to_dict()}) + "\n")
-        else:
-            _end_last_line(log)
+        # An output that cannot be written is said before any board is played.
+        try:
+            make_folder(log.parent)
+            if not log.exists() or log.stat().st_size == 0:
+                log.write_text(json.dumps({"type": "match", "match": match.to_dict()}) + "\n")
+            else:
+                _end_last_line(log)
+        except OSError as error:
+            print(f"hearts arena: cannot write {log}: {error.strerror or error}", file=sys.stderr)
+            return 2
     todo = [board for board in range(total) if board not in done]
     if done and todo:
         print(f"Resuming: {total - len(todo)} of {total} boards already played.", file=sys.stderr)
@@ -654,11 +663,14 @@ def run(args: argparse.Namespace) -> int:
     summary = summarise(match, records)
     command = _command(args, lineup)
     if out is not None:
-        _write_outputs(out, match, summary, command)
-    unit = "games" if match.games else "deals"
+        try:
+            _write_outputs(out, match, summary, command)
+        except OSError as error:
+            print(f"hearts arena: cannot write the results: {error}", file=sys.stderr)
+    unit = "game" if match.games else "deal"
     print(
-        f"{len(records)} duplicate {unit} of {rules.players} players ({args.preset}), "
-        f"each in {rules.players} seat rotations"
+        f"{len(records)} duplicate {unit}{'' if len(records) == 1 else 's'} of "
+        f"{rules.players} players ({args.preset}), each in {rules.players} seat rotations"
     )
     print(markdown_table(summary, match.games))
     _report_faults(summary["faults"])

@@ -15,6 +15,7 @@ one).  ``hearts replay`` and every face read the same file; there is no second f
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import tempfile
@@ -34,6 +35,7 @@ __all__ = [
     "save_session",
     "load_session",
     "write_atomic",
+    "make_folder",
     "AskedFor",
     "kept_from_save",
 ]
@@ -96,9 +98,18 @@ def loads_session(text: str) -> tuple[Game, SessionInfo | None]:
     return game, SessionInfo.from_dict(data.get(SESSION_KEY), game.rules.players)
 
 
+def make_folder(folder: Path) -> None:
+    """``folder`` and its parents; a file in the way is "Not a directory" (``mkdir``
+    says "File exists", which reads as if the file to write were the trouble)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder)) from None
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Write the whole file or nothing (a crash mid-write keeps the old one)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
