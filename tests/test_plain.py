@@ -977,6 +977,28 @@ def test_a_new_game_keeps_an_unfinished_one_in_its_save_file(
     assert load(str(path)).seed == 8
 
 
+def test_saving_over_another_unfinished_game_keeps_it_aside(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`save FILE`, and `--resume A --save B`, wrote over the unfinished game in the file."""
+    other = tmp_path / "other.json"
+    Console(monkeypatch, limit=1)
+    run_plain(parse_args("--seed", "5", "--save", str(other)))
+    first = load(str(other))
+    assert not first.is_over and first.seed == 5
+    console = Console(monkeypatch, lines=(f"save {other}", "quit"))
+    run_plain(parse_args("--seed", "2", "--save", str(tmp_path / "mine.json")))
+    kept = tmp_path / "other-unfinished-1.json"
+    assert f"An unfinished game was in {other}; it is kept in {kept}" in console.text
+    assert load(str(kept)).seed == 5 and load(str(other)).seed == 2
+    # Resumed from one file and saved to another that holds a game: kept aside too.
+    console = Console(monkeypatch, lines=("quit",))
+    run_plain(parse_args("--resume", str(kept), "--save", str(other)))
+    again = tmp_path / "other-unfinished-2.json"
+    assert f"it is kept in {again}" in console.text
+    assert load(str(again)).seed == 2 and load(str(other)).seed == 5
+
+
 def test_words_that_are_no_card_are_told_as_such(monkeypatch: pytest.MonkeyPatch) -> None:
     lines = ("help me", "status", "2 c", "")
     console = Console(monkeypatch, lines=lines, limit=len(lines))

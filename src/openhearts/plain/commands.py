@@ -281,5 +281,8 @@ def _save(plain: Table, path: str) -> None:
             plain.say("Give one file name to save to, in quotes if it has spaces.")
             return
         path = words[0]
-    saved, problem = plain.slot.save(plain.session, path)
-    plain.say(f"The game is saved in {saved}." if saved is not None else str(problem))
+    saved, said = plain.slot.save(plain.session, path)
+    if said is not None:
+        plain.say(said)
+    if saved is not None:
+        plain.say(f"The game is saved in {saved}.")

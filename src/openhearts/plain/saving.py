@@ -67,13 +67,21 @@ class SaveSlot:
         return None
 
     def save(self, session: Session, path: str = "") -> tuple[str | None, str | None]:
-        """``save [FILE]``: (where it was saved or None, the problem or None).  A new
-        file becomes the save file only once a save to it worked."""
+        """``save [FILE]``: (where it was saved or None, what to say first or None: the
+        problem, or where another unfinished game in FILE was kept).  A new file becomes
+        the save file only once a save to it worked."""
         target = os.path.expanduser(path) if path else self.path
+        kept = None
+        if target != self.path:
+            try:
+                kept = keep_aside(target)
+            except OSError as error:
+                reason = error.strerror or str(error)
+                return None, f"{target} holds a game that could not be kept aside: {reason}."
         problem = self.save_to(session, target)
         if problem is None:
             self.path = target
-            return target, None
+            return target, kept
         return None, f"Could not save the game to {target}: {problem}."
 
     def save_somewhere(self, session: Session) -> tuple[str | None, list[str]]:

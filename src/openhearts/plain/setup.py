@@ -89,7 +89,12 @@ def run_plain(args: argparse.Namespace) -> int:
         level=session.seats.level,
     )
     plain.session.seats.problem = session.seats.problem
-    if not args.resume:
+    elsewhere = args.save is not None and os.path.expanduser(args.save) != os.path.expanduser(
+        args.resume or ""
+    )
+    if not args.resume or elsewhere:
+        # A new game, or a resumed one saved to another file: what that file holds is
+        # kept aside, not written over.
         try:
             _keep_an_unfinished_game(plain)
         except SetupError as error:
