@@ -159,7 +159,7 @@ def test_moon_and_pending_moon_choice(capsys: pytest.CaptureFixture[str], tmp_pa
     save(game, str(path))
     _, out, _ = run_replay(capsys, str(path))
     assert out.splitlines()[-1] == (
-        "The game is unfinished: deal 1 is over but Ann has not chosen the moon's scoring."
+        "The game is unfinished: deal 1 is over; the moon's scoring is still to be chosen by Ann."
     )
     act(game, 0, bot)
     save(game, str(path))

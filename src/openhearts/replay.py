@@ -139,7 +139,9 @@ def _where(game: Game) -> str:
     if game.phase == "moon_choice":
         shooter = game.current_player
         assert shooter is not None
-        return f"deal {number} is over but {game.names[shooter]} has not chosen the moon's scoring"
+        # Not "<name> has not chosen": the plain game names its player "You".
+        name = game.names[shooter]
+        return f"deal {number} is over; the moon's scoring is still to be chosen by {name}"
     mover = game.current_player
     assert mover is not None
     trick = len(game.view(mover).tricks) + 1

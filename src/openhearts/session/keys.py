@@ -80,8 +80,9 @@ KEYS: tuple[Key, ...] = (
         "card (or passes the cards, or makes the moon choice) a hint would suggest", "For me"),
     Key(Command.LAST_TRICK, ("L",), ("last",), "the last trick, and in the terminal and web "
         "games every trick of the game before it, deal by deal", "Tricks"),
-    Key(Command.TRICKS, (), ("tricks",), "every trick of this deal so far ('tricks 2': of deal "
-        "2), with who took it and its points"),
+    Key(Command.TRICKS, (), ("tricks",), "every trick of this deal so far (before its first "
+        "trick, of the deal just finished; 'tricks 2': of deal 2), with who took it and its "
+        "points"),
     Key(Command.WON, ("W",), ("won",), "the cards each player has won this deal", "Won"),
     Key(Command.MEMORY, ("M",), ("memory", "played"), "memory aids: cards played and not yet "
         "seen, known voids, hearts broken, points taken", "Memory"),
