@@ -542,3 +542,24 @@ def test_hearts_rules_shows_each_option_as_o_takes_it_back(
         if not option.startswith("players="):
             typed += ["-o", option]
     assert rules_from_args(parser.parse_args(typed)) == Rules.preset(preset, players=players)
+
+
+def test_hearts_rules_says_the_options_given_and_no_passing_where_there_is_none(
+    capsys: Any,
+) -> None:
+    """ "Pass cycle: hold (3 cards)" for a game without passing, and a heading that left
+    out the -o options it showed the rules of."""
+    from openhearts import rules_help
+
+    parser = argparse.ArgumentParser()
+    rules_help.add_arguments(parser)
+    argv = ["--preset", "source-000", "-o", "cards_passed=0", "-o", "first_trick=allowed"]
+    assert rules_help.run(parser.parse_args(argv)) == 0
+    out = capsys.readouterr().out
+    assert "The rules of --preset source-000 -o cards_passed=0 -o first_trick=allowed:" in out
+    assert "  No passing\n" in out and "Pass cycle" not in out
+    assert "No passing" in Rules.preset("standard", pass_cycle=("hold",)).describe()
+    assert (
+        "Pass cycle: left, right (1 card)"
+        in Rules.preset("standard", pass_cycle=("left", "right"), cards_passed=1).describe()
+    )

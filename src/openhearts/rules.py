@@ -403,6 +403,12 @@ class Rules:
         if unknown:
             raise RulesError(f"{unknown[0]}: not an option (options: {', '.join(sorted(known))})")
 
+    def _passing_line(self) -> str:
+        if not self.cards_passed or all(step == "hold" for step in self.pass_cycle or ()):
+            return "No passing"
+        cards = f"{self.cards_passed} card{'s' if self.cards_passed != 1 else ''}"
+        return "Pass cycle: " + ", ".join(self.pass_cycle or ()) + f" ({cards})"
+
     def describe(self) -> list[str]:
         """Plain sentences summarising the options, for help screens."""
         assert self.removed is not None and self.pass_cycle is not None
@@ -416,7 +422,7 @@ class Rules:
         lines = [
             f"{self.players} players, {self.hand_size} cards each"
             + (f" ({self.removed} removed)" if self.removed else ""),
-            "Pass cycle: " + ", ".join(self.pass_cycle) + f" ({self.cards_passed} cards)",
+            self._passing_line(),
             f"First lead: {self.first_lead_card.pretty}",
             "First trick: "
             + {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 
 from .options import add_rules_arguments, rules_from_args
@@ -23,11 +24,13 @@ def run(args: argparse.Namespace) -> int:
     print("Presets:")
     for name in PRESETS:
         print(f"  {name:<11} {PRESET_SOURCES[name]}")
-    print(
-        f"\nThe rules of --preset {args.preset}"
-        + (f" --players {args.players}" if args.players else "")
-        + ":"
-    )
+    given = [f"--preset {args.preset}"]
+    if args.players:
+        given.append(f"--players {args.players}")
+    if args.end_score is not None:
+        given.append(f"--end-score {args.end_score}")
+    given += [f"-o {shlex.quote(option)}" for option in args.option or ()]
+    print(f"\nThe rules of {' '.join(given)}:")
     for line in rules.describe():
         print(f"  {line}")
     print("\nOptions (change with -o NAME=VALUE):")
