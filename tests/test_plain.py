@@ -24,6 +24,7 @@ from openhearts.plain import PlainSession, run_plain
 from openhearts.record import load, save
 from openhearts.rules import Rules
 from openhearts.sentences import Style
+from openhearts.session.saving import SessionInfo, load_session
 from openhearts.session.statistics import load_stats
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -421,6 +422,19 @@ def test_bad_command_lines(
     monkeypatch.setattr(builtins, "input", lambda prompt="": pytest.fail("asked for input"))
     assert run_plain(parse_args(*argv)) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_level_takes_its_options_as_in_the_arena(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """'hard:budget=2' was read as module:Class: "No module named 'hard'"."""
+    console = Console(monkeypatch, lines=("quit",))
+    path = tmp_path / "g.json"
+    assert run_plain(parse_args("--level", "hard:budget=2", "--save", str(path))) == 0
+    assert "cannot load" not in console.text and "random" not in console.text
+    assert load_session(str(path))[1] == SessionInfo((0,), "hard:budget=2")
+    Console(monkeypatch, lines=("quit",))
+    assert run_plain(parse_args("--level", "hard:bogus=1", "--save", str(path))) == 2
 
 
 def test_a_level_name_in_any_case() -> None:
@@ -1014,7 +1028,7 @@ def test_a_game_resumed_mid_trick_says_the_trick_before_the_cards_that_follow(
 ) -> None:
     """As a kill -9 leaves it: saved after the person's card, the computer players to
     follow.  Their cards come after the trick so far, not out of the blue."""
-    from openhearts.session.saving import SessionInfo, save_session
+    from openhearts.session.saving import save_session
 
     path = tmp_path / "saved.json"
     game = Game(Rules.preset("standard", pass_cycle=("hold",)), seed=4)

@@ -44,7 +44,16 @@ from pathlib import Path
 from typing import Any
 
 from .arena_ray import RayUnavailableError, play_boards
-from .bots import BOTS, ENGINE_PREFIX, BotError, act, engine_bot, load_bot, make_bot
+from .bots import (
+    BOTS,
+    ENGINE_PREFIX,
+    BotError,
+    act,
+    engine_bot,
+    load_bot,
+    make_bot,
+    split_options,
+)
 from .bots.base import Bot
 from .bots.engine import EngineBot, EngineFault
 from .game import PLAYING, Game
@@ -82,19 +91,13 @@ class BotSpec:
         """Bot name (or import path, or ``cmd:PROGRAM``) and keyword options."""
         if self.text.startswith(ENGINE_PREFIX):
             return self.text, {}
-        head, sep, tail = self.text.partition(":")
-        if head in BOTS:
-            options: dict[str, Any] = {}
-            if sep:
-                for item in tail.split(","):
-                    name, eq, value = item.partition("=")
-                    if not eq or not name.strip():
-                        raise ArenaError(
-                            f"bot {self.text!r}: options are NAME=VALUE, comma separated"
-                        )
-                    options[name.strip()] = _number(value.strip())
-            return head, options
-        if not sep:
+        try:
+            name, options = split_options(self.text)
+        except BotError as error:
+            raise ArenaError(str(error)) from None
+        if name in BOTS:
+            return name, options
+        if ":" not in self.text:
             raise ArenaError(
                 f"no bot level {self.text!r}: choose {', '.join(BOTS)} or module:Class"
             )
@@ -110,15 +113,6 @@ class BotSpec:
             return make_bot(level, seed, **options)
         except BotError as error:
             raise ArenaError(f"bot {self.text!r}: {error}") from None
-
-
-def _number(text: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
 
 
 # The match -----------------------------------------------------------------------------

@@ -31,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=_level,
         help="computer players' level: "
         + "; ".join(f"{level} ({note})" for level, note in LEVEL_NOTES.items())
-        + "; or package.module:Class, or 'cmd:PROGRAM ARGS' (docs/playing.md); default: easy",
+        + "; a level with options as in the arena (hard:budget=60); or package.module:Class, "
+        "or 'cmd:PROGRAM ARGS' (docs/playing.md); default: easy",
     )
     parser.add_argument(
         "--no-auto-play-one",

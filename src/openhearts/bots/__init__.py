@@ -44,6 +44,7 @@ __all__ = [
     "LEVEL_NOTES",
     "level_note",
     "make_bot",
+    "split_options",
     "load_bot",
     "act",
     "BotError",
@@ -210,9 +211,41 @@ def make_bot(level: str, seed: object = 0, **options: object) -> Bot:
             raise BotError(f"bot {level!r}: {error}") from None
     if level.startswith(ENGINE_PREFIX):
         return engine_bot(level.removeprefix(ENGINE_PREFIX), seed, **options)
+    name, given = split_options(level)
+    if given:
+        return make_bot(name, seed, **{**given, **options})
     if ":" in level:
         return load_bot(level, seed)
     raise BotError(f"no bot level {level!r}: choose {', '.join(BOTS)}, module:Class or cmd:PROGRAM")
+
+
+def split_options(spec: str) -> tuple[str, dict[str, object]]:
+    """A bot named with its options, as the arena and ``hearts play --level`` take it:
+    ``hard:budget=20,pool=60`` is ``hard`` with ``budget=20`` and ``pool=60`` (numbers
+    read as numbers).  Anything else is returned whole, without options.
+
+    >>> split_options("hard:budget=20,moon_fear=1.5"), split_options("pkg.mod:Cls")
+    (('hard', {'budget': 20, 'moon_fear': 1.5}), ('pkg.mod:Cls', {}))
+    """
+    head, sep, tail = spec.partition(":")
+    if not sep or head not in BOTS:
+        return spec, {}
+    options: dict[str, object] = {}
+    for item in tail.split(","):
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip():
+            raise BotError(f"bot {spec!r}: options are NAME=VALUE, comma separated")
+        options[name.strip()] = _number(value.strip())
+    return head, options
+
+
+def _number(text: str) -> object:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 def add_level(name: str, spec: str) -> None:
