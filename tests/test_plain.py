@@ -437,6 +437,15 @@ def test_a_level_takes_its_options_as_in_the_arena(
     assert run_plain(parse_args("--level", "hard:bogus=1", "--save", str(path))) == 2
 
 
+def test_the_help_lines_up_every_row() -> None:
+    from openhearts.plain.commands import HELP
+
+    rows = [line for line in HELP.splitlines() if line.startswith("  ")]
+    assert rows[0].startswith("  a card ")
+    # Every description starts in the same column.
+    assert all(row[22] == " " and row[23] != " " for row in rows), rows
+
+
 def test_a_level_name_in_any_case() -> None:
     assert parse_args("--level", "Hard").level == "hard"
     assert parse_args("--level", "EXPERT").level == "expert"

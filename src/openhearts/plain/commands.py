@@ -28,7 +28,8 @@ __all__ = ["HELP", "run_command", "show_hand", "show_trick"]
 def _help() -> str:
     lines = [
         "Commands (type them at any prompt; a letter does the same as its word):",
-        '  a card       play it: any spelling works, e.g. 5C, 5c, 10h, TH, Q♠, "queen of spades"',
+        f"  {'a card':<20} "
+        'play it: any spelling works, e.g. 5C, 5c, 10h, TH, Q♠, "queen of spades"',
     ]
     for key in KEYS:
         if not key.plain:
