@@ -246,6 +246,18 @@ def wait_passing(page: Page) -> None:
     )
 
 
+def pass_first_three(page: Page, touch: bool = False) -> None:
+    """Choose the three lowest cards and pass them, by clicks (or taps)."""
+    press = page.tap if touch else page.click
+    for code in hand(page)[:3]:
+        press(f'#hand [data-card="{code}"]')
+    press("#pass-confirm")
+
+
+#: A small phone, 360 × 640.
+SMALL_PHONE: dict[str, Any] = {**PHONE, "viewport": {"width": 360, "height": 640}}
+
+
 def pass_by_clicking(page: Page) -> list[str]:
     """Choose the three highest cards with three clicks and confirm."""
     wait_passing(page)
@@ -622,9 +634,7 @@ def test_phone_sized_screen(server: str, browser: Browser) -> None:
         boxes = [page.locator(f'#hand [data-card="{code}"]').bounding_box() for code in hand(page)]
         assert all(box and box["x"] >= 0 and box["x"] + box["width"] <= 390 for box in boxes)
         wait_passing(page)
-        for code in hand(page)[:3]:
-            page.tap(f'#hand [data-card="{code}"]')
-        page.tap("#pass-confirm")
+        pass_first_three(page, touch=True)
         page.wait_for_function(
             "() => document.body.dataset.myTurn === 'true'"
             " && document.querySelectorAll('#hand .hand-card.legal').length > 1"
@@ -1772,9 +1782,7 @@ def trick_of_three(page: Page, touch: bool) -> list[list[float]]:
     """Pass, then play the first legal card until it is this seat's turn on a trick of
     three cards or more; the trick cards' boxes (left, top, right, bottom)."""
     press = page.tap if touch else page.click
-    for code in hand(page)[:3]:
-        press(f'#hand [data-card="{code}"]')
-    press("#pass-confirm")
+    pass_first_three(page, touch)
     for _ in range(12):
         page.wait_for_function(
             "() => document.body.dataset.myTurn === 'true'"
@@ -1805,12 +1813,7 @@ def test_six_players_on_a_small_phone_keep_each_trick_card_and_name_in_sight(
         "/api/play-now",
         {"name": "Ned", "level": "random", "preset": "source-003", "players": 6},
     )
-    phone: dict[str, Any] = {
-        "viewport": {"width": 360, "height": 640},
-        "is_mobile": True,
-        "has_touch": True,
-    }
-    with new_page(browser, **phone) as page:
+    with new_page(browser, **SMALL_PHONE) as page:
         open_seat(page, server, answer)
         wait_passing(page)
         page.evaluate("() => window.scrollTo(0, 0)")
@@ -1828,17 +1831,10 @@ def test_every_card_of_the_hand_stays_on_a_small_phone(server: str, browser: Bro
     """360 × 640, three players (17 cards): the rows of the hand stood side by side and a
     card hung off the left edge at some hand sizes."""
     answer = post(server, "/api/play-now", {"name": "Ned", "level": "random", "players": 3})
-    phone: dict[str, Any] = {
-        "viewport": {"width": 360, "height": 640},
-        "is_mobile": True,
-        "has_touch": True,
-    }
-    with new_page(browser, **phone) as page:
+    with new_page(browser, **SMALL_PHONE) as page:
         open_seat(page, server, answer)
         wait_passing(page)
-        for code in hand(page)[:3]:
-            page.tap(f'#hand [data-card="{code}"]')
-        page.tap("#pass-confirm")
+        pass_first_three(page, touch=True)
         seen: set[int] = set()
         for _ in range(17):
             page.wait_for_function(
@@ -1875,9 +1871,7 @@ def test_the_live_region_narrates_the_play(server: str, browser: Browser) -> Non
               for (const node of change.addedNodes) window.__said.push(node.textContent); })
             .observe(document.getElementById('announcer'), { childList: true }); }"""
         )
-        for code in hand(page)[:3]:
-            page.click(f'#hand [data-card="{code}"]')
-        page.click("#pass-confirm")
+        pass_first_three(page)
         for _ in range(13):
             page.wait_for_function(
                 "() => document.body.dataset.myTurn === 'true'"
@@ -1925,9 +1919,7 @@ def test_a_turn_that_came_behind_a_dialog_focuses_a_playable_card_on_close(
             page.evaluate("() => document.querySelectorAll('dialog[open]').forEach(d => d.close())")
             if page.evaluate("() => document.body.dataset.phase") != "playing":
                 wait_passing(page)
-                for code in hand(page)[:3]:
-                    page.click(f'#hand [data-card="{code}"]')
-                page.click("#pass-confirm")
+                pass_first_three(page)
             page.wait_for_function(
                 "() => document.body.dataset.myTurn === 'true'"
                 " || document.getElementById('scores-dialog').open"
