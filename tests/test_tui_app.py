@@ -893,6 +893,35 @@ def test_a_new_game_never_replaces_the_file_given_to_resume(tmp_path: Path) -> N
     asyncio.run(run())
 
 
+def test_a_new_game_keeps_another_unfinished_game_in_the_save_file_aside(
+    tmp_path: Path,
+) -> None:
+    """After `--resume done.json`, Play again deleted the unfinished game that the
+    default save file held; the game given up with N is not kept."""
+    _, path = finished_record(tmp_path)
+    waiting = Session.new(Rules(), seed=99, names=["You"], level="random")
+    default = tmp_path / "saved-game.json"
+    save_session(str(default), waiting.game, waiting.info())
+
+    async def run() -> None:
+        app = HeartsApp(Storage(tmp_path), Settings(speed="off"), resume=str(path))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            await pilot.press("enter")  # Play again
+            await settle(pilot, lambda: app.table is not None and app.screen is app.table)
+            kept = tmp_path / "saved-game-unfinished-1.json"
+            assert load(str(kept)).seed == 99
+            assert any(f"it is kept in {kept}" in line for line in app.announcements)
+            # N gives the game in progress up: it is not kept.
+            await pilot.press("n")
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            app.screen.query_one("#choice-new", Button).press()
+            await settle(pilot, lambda: app.screen is app.table)
+            assert not (tmp_path / "saved-game-unfinished-2.json").exists()
+
+    asyncio.run(run())
+
+
 def test_resize_keeps_the_table_usable(tmp_path: Path) -> None:
     async def run() -> None:
         app = make_app(tmp_path, seed=4)

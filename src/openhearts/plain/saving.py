@@ -8,14 +8,13 @@ so that stopping never loses the game while any of them can be written.
 from __future__ import annotations
 
 import os
-import shlex
 import tempfile
 from pathlib import Path
 
 from ..paths import data_dir
-from ..record import RecordError
 from ..session import Session
-from ..session.saving import load_session, save_session
+from ..session.saving import keep_aside as keep_aside_as
+from ..session.saving import save_session
 
 __all__ = ["SaveSlot", "default_save_path", "keep_aside"]
 
@@ -26,30 +25,8 @@ def default_save_path() -> str:
 
 
 def keep_aside(path: str) -> str | None:
-    """Before another game is written to ``path``: an unfinished game there is moved to
-    ``NAME-unfinished-N.json`` and a damaged file to ``NAME.bad``, so that nothing is
-    written over.  Says where and how to resume, or None when there was nothing to keep.
-
-    :raises OSError: when what is there cannot be moved.
-    """
-    try:
-        game, _ = load_session(path)
-    except RecordError as error:
-        if not os.path.isfile(path):
-            return None  # nothing there
-        os.replace(path, f"{path}.bad")
-        return f"{path} could not be read ({error}); it is kept as {path}.bad."
-    if game.is_over:
-        return None
-    stem, suffix = os.path.splitext(path)
-    number = 1
-    while os.path.exists(kept := f"{stem}-unfinished-{number}{suffix or '.json'}"):
-        number += 1
-    os.replace(path, kept)
-    return (
-        f"An unfinished game was in {path}; it is kept in {kept}: resume it with "
-        f"hearts play --plain --resume {shlex.quote(kept)}"
-    )
+    """:func:`openhearts.session.saving.keep_aside`, saying how the plain game resumes."""
+    return keep_aside_as(path, "hearts play --plain")
 
 
 class SaveSlot:

@@ -18,6 +18,7 @@ import contextlib
 import errno
 import json
 import os
+import shlex
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,7 @@ __all__ = [
     "load_session",
     "write_atomic",
     "make_folder",
+    "keep_aside",
     "AskedFor",
     "kept_from_save",
 ]
@@ -179,4 +181,38 @@ def kept_from_save(asked: AskedFor, level: str) -> str | None:
     verb = "apply" if len(options) > 1 or asked.rules else "applies"
     return (
         f"A resumed game keeps {join_words(kept)}: {join_words(options)} {verb} to new games only."
+    )
+
+
+def keep_aside(
+    path: str | os.PathLike[str], command: str = "hearts play", unless: Game | None = None
+) -> str | None:
+    """Before another game is written to ``path``: an unfinished game there is moved to
+    ``NAME-unfinished-N.json`` and a damaged file to ``NAME.bad``, so that nothing is
+    written over.  Says where, and how to resume with ``command``, or None when there
+    was nothing to keep.  ``unless``: the game being given up for the new one, which
+    is not kept when it is the one there.
+
+    :raises OSError: when what is there cannot be moved.
+    """
+    path = os.fspath(path)
+    try:
+        game, _ = load_session(path)
+    except RecordError as error:
+        if not os.path.isfile(path):
+            return None  # nothing there
+        os.replace(path, f"{path}.bad")
+        return f"{path} could not be read ({error}); it is kept as {path}.bad."
+    if game.is_over or (
+        unless is not None and game.seed == unless.seed and game.actions == unless.actions
+    ):
+        return None
+    stem, suffix = os.path.splitext(path)
+    number = 1
+    while os.path.exists(kept := f"{stem}-unfinished-{number}{suffix or '.json'}"):
+        number += 1
+    os.replace(path, kept)
+    return (
+        f"An unfinished game was in {path}; it is kept in {kept}: resume it with "
+        f"{command} --resume {shlex.quote(kept)}"
     )

@@ -98,7 +98,10 @@ class HeartsApp(App[int]):
                 self.notify(str(error), title="Cannot resume", severity="error", timeout=10)
                 self.show_options(in_game=False)
                 return
-            self.storage.resumed_from(self.resume_path)
+            kept = self.storage.resumed_from(self.resume_path)
+            if kept:
+                self.notify(kept, title="Kept aside", timeout=12)
+                self.announce(kept)
             self.resume_game(game, info)
             return
         if self.storage.has_unfinished_game():
@@ -176,7 +179,10 @@ class HeartsApp(App[int]):
             level=settings.level,
             auto_play_one=settings.auto_play_one,
         )
-        self.storage.clear_game()
+        kept = self.storage.clear_game(self.table.session.game if self.table else None)
+        if kept:
+            self.notify(kept, title="Kept aside", timeout=12)
+            self.announce(kept)
         self._show_table(session)
         what = words.status(session.view())
         self.announce(

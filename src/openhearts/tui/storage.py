@@ -32,7 +32,13 @@ from ..record import RecordError
 from ..rules import PRESETS, Rules, RulesError
 from ..session import Session
 from ..session.names import clean_name
-from ..session.saving import SessionInfo, dumps_session, load_session, write_atomic
+from ..session.saving import (
+    SessionInfo,
+    dumps_session,
+    keep_aside,
+    load_session,
+    write_atomic,
+)
 from ..session.statistics import Stats
 
 __all__ = ["Settings", "Stats", "Storage", "SPEEDS", "LEVEL_NAMES", "HOME_VARIABLE"]
@@ -209,17 +215,31 @@ class Storage:
             return False
         return not game.is_over
 
-    def resumed_from(self, path: str | os.PathLike[str]) -> None:
-        """A game resumed from ``path`` is saved back there, unless a save file was given."""
+    def resumed_from(self, path: str | os.PathLike[str]) -> str | None:
+        """A game resumed from ``path`` is saved back there, unless a save file was given:
+        an unfinished game in that one is kept aside first (said in the sentence
+        returned)."""
+        source = Path(path).expanduser()
         if not self.save_path_given:
-            self.save_path = Path(path).expanduser()
+            self.save_path = source
+            return None
+        if self.save_path.resolve() == source.resolve():
+            return None
+        return self._keep_aside(None)
 
-    def clear_game(self) -> None:
+    def clear_game(self, abandoning: Game | None = None) -> str | None:
         """Make room for a new game in :attr:`new_game_path` (the file of a resumed game
-        stays as it is)."""
+        stays as it is): an unfinished game there, other than the one ``abandoning``
+        gives up, is kept aside, as the plain game does; the sentence says where."""
         self.save_path = self.new_game_path
-        with contextlib.suppress(OSError):
-            self.save_path.unlink()
+        return self._keep_aside(abandoning)
+
+    def _keep_aside(self, abandoning: Game | None) -> str | None:
+        try:
+            return keep_aside(self.save_path, unless=abandoning)
+        except OSError as error:
+            self.problem = f"cannot keep the game in {self.save_path} aside: {error}"
+            return None
 
     def announce(self, sentence: str) -> None:
         """Append an announcement to the announcements file (for ``tail -f``)."""
