@@ -1097,6 +1097,27 @@ def test_a_host_who_leaves_before_the_start_hands_the_table_on(server: ServerThr
         player.close()
 
 
+def test_a_host_who_left_during_a_game_hands_the_table_on_at_its_end(
+    server: ServerThread,
+) -> None:
+    host = new_table(server, name="Ann", options={"end_score": 10})
+    table_id = host["table_id"]
+    guest = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"}).json()
+    ann = Player(server.ws_url(table_id), token=host["token"]).open()
+    bob = Player(server.ws_url(table_id), token=guest["token"]).open()
+    assert ann.request({"type": "start"})["type"] == "ack"
+    assert ann.request({"type": "leave"})["type"] == "ack"
+    finished = bob.play(timeout=120)
+    assert finished is not None and finished["state"]["phase"] == "game_over"
+    wait_for(
+        lambda: server.hub.tables[table_id].seats[guest["seat"]].host,
+        what="the table to pass to Bob",
+    )
+    assert bob.request({"type": "start"})["type"] == "ack"
+    for player in (ann, bob):
+        player.close()
+
+
 def test_a_failing_bot_driver_is_logged_at_once(
     storage: Storage, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -477,6 +477,9 @@ class Table:
         game = self.game
         assert game is not None
         self.status = "finished"
+        # A host who left during the game hands the table on now, so that the others
+        # can start the next one.
+        self.hand_host_on()
         stats = [
             _stats_delta(game, seat, seat.player_hash)
             for seat in self.seats
