@@ -864,12 +864,19 @@ def test_resume_says_which_typed_options_the_saved_game_keeps(tmp_path: Path) ->
     asyncio.run(run())
 
 
+def unfinished_save(path: Path, seed: int) -> None:
+    session = Session.new(Rules(), seed=seed, names=["You"], level="random")
+    save_session(str(path), session.game, session.info())
+
+
 def test_a_new_game_never_replaces_the_file_given_to_resume(tmp_path: Path) -> None:
-    """Play again after `--resume done.json` wrote the new game over the record opened."""
+    """Play again after `--resume done.json` wrote the new game over the record opened,
+    and deleted the unfinished game that the default save file held (now kept aside);
+    the game given up with N is not kept."""
     _, path = finished_record(tmp_path)
-    unfinished = Session.new(Rules(), seed=8, names=["You"], level="random")
+    unfinished_save(tmp_path / "saved-game.json", 99)
     going = tmp_path / "going.json"
-    save_session(str(going), unfinished.game, unfinished.info())
+    unfinished_save(going, 8)
 
     async def run() -> None:
         app = HeartsApp(Storage(tmp_path), Settings(speed="off"), resume=str(path))
@@ -878,6 +885,15 @@ def test_a_new_game_never_replaces_the_file_given_to_resume(tmp_path: Path) -> N
             await pilot.press("enter")  # Play again
             await settle(pilot, lambda: app.table is not None and app.screen is app.table)
             assert not table(app).session.game.is_over
+            kept = tmp_path / "saved-game-unfinished-1.json"
+            assert load(str(kept)).seed == 99
+            assert any(f"it is kept in {kept}" in line for line in app.announcements)
+            # N gives the game in progress up: it is not kept.
+            await pilot.press("n")
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            app.screen.query_one("#choice-new", Button).press()
+            await settle(pilot, lambda: app.screen is app.table)
+            assert not (tmp_path / "saved-game-unfinished-2.json").exists()
         assert load(str(path)).is_over
         assert app.storage.save_path == tmp_path / "saved-game.json"
         assert not load(str(app.storage.save_path)).is_over
@@ -889,35 +905,6 @@ def test_a_new_game_never_replaces_the_file_given_to_resume(tmp_path: Path) -> N
             await human_move_by_keys(pilot, app)
             assert app.storage.save_path == going
         assert load(str(going)).actions
-
-    asyncio.run(run())
-
-
-def test_a_new_game_keeps_another_unfinished_game_in_the_save_file_aside(
-    tmp_path: Path,
-) -> None:
-    """After `--resume done.json`, Play again deleted the unfinished game that the
-    default save file held; the game given up with N is not kept."""
-    _, path = finished_record(tmp_path)
-    waiting = Session.new(Rules(), seed=99, names=["You"], level="random")
-    default = tmp_path / "saved-game.json"
-    save_session(str(default), waiting.game, waiting.info())
-
-    async def run() -> None:
-        app = HeartsApp(Storage(tmp_path), Settings(speed="off"), resume=str(path))
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
-            await pilot.press("enter")  # Play again
-            await settle(pilot, lambda: app.table is not None and app.screen is app.table)
-            kept = tmp_path / "saved-game-unfinished-1.json"
-            assert load(str(kept)).seed == 99
-            assert any(f"it is kept in {kept}" in line for line in app.announcements)
-            # N gives the game in progress up: it is not kept.
-            await pilot.press("n")
-            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
-            app.screen.query_one("#choice-new", Button).press()
-            await settle(pilot, lambda: app.screen is app.table)
-            assert not (tmp_path / "saved-game-unfinished-2.json").exists()
 
     asyncio.run(run())
 

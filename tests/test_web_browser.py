@@ -246,6 +246,15 @@ def wait_passing(page: Page) -> None:
     )
 
 
+def deal_over_before_my_turn(page: Page) -> bool:
+    """Wait for this seat's turn, or the end of the deal (its scores shown): True then."""
+    page.wait_for_function(
+        "() => document.body.dataset.myTurn === 'true'"
+        " || document.getElementById('scores-dialog').open"
+    )
+    return bool(page.locator("#scores-dialog").evaluate("d => d.open"))
+
+
 def pass_first_three(page: Page, touch: bool = False) -> None:
     """Choose the three lowest cards and pass them, by clicks (or taps)."""
     press = page.tap if touch else page.click
@@ -1784,11 +1793,7 @@ def trick_of_three(page: Page, touch: bool) -> list[list[float]]:
     press = page.tap if touch else page.click
     pass_first_three(page, touch)
     for _ in range(12):
-        page.wait_for_function(
-            "() => document.body.dataset.myTurn === 'true'"
-            " || document.getElementById('scores-dialog').open"
-        )
-        if page.locator("#scores-dialog").evaluate("d => d.open"):
+        if deal_over_before_my_turn(page):
             break
         if page.locator("#trick .trick-card").count() >= 3:
             boxes: list[list[float]] = page.eval_on_selector_all(
@@ -1837,11 +1842,7 @@ def test_every_card_of_the_hand_stays_on_a_small_phone(server: str, browser: Bro
         pass_first_three(page, touch=True)
         seen: set[int] = set()
         for _ in range(17):
-            page.wait_for_function(
-                "() => document.body.dataset.myTurn === 'true'"
-                " || document.getElementById('scores-dialog').open"
-            )
-            if page.locator("#scores-dialog").evaluate("d => d.open"):
+            if deal_over_before_my_turn(page):
                 break
             boxes = page.eval_on_selector_all(
                 "#hand .hand-card",
@@ -1873,11 +1874,7 @@ def test_the_live_region_narrates_the_play(server: str, browser: Browser) -> Non
         )
         pass_first_three(page)
         for _ in range(13):
-            page.wait_for_function(
-                "() => document.body.dataset.myTurn === 'true'"
-                " || document.getElementById('scores-dialog').open"
-            )
-            if page.locator("#scores-dialog").evaluate("d => d.open"):
+            if deal_over_before_my_turn(page):
                 break
             # Each card is played by the keyboard, from the card the turn focused.
             code = page.evaluate("() => document.activeElement.dataset.card")
@@ -1920,11 +1917,7 @@ def test_a_turn_that_came_behind_a_dialog_focuses_a_playable_card_on_close(
             if page.evaluate("() => document.body.dataset.phase") != "playing":
                 wait_passing(page)
                 pass_first_three(page)
-            page.wait_for_function(
-                "() => document.body.dataset.myTurn === 'true'"
-                " || document.getElementById('scores-dialog').open"
-            )
-            if page.locator("#scores-dialog").evaluate("d => d.open"):
+            if deal_over_before_my_turn(page):
                 continue
             legal = page.evaluate("() => window.openhearts.state.legal")
             # A card played by the keyboard; then the focus goes to the hand's last card
@@ -1946,11 +1939,7 @@ def test_a_turn_that_came_behind_a_dialog_focuses_a_playable_card_on_close(
             # Only a turn shown after the dialog opened counts (on a busy machine it may
             # come first: the focus then stays where the player put it, on purpose).
             behind = page.evaluate("() => document.body.dataset.myTurn") != "true"
-            page.wait_for_function(
-                "() => document.body.dataset.myTurn === 'true'"
-                " || document.getElementById('scores-dialog').open"
-            )
-            if page.locator("#scores-dialog").evaluate("d => d.open"):
+            if deal_over_before_my_turn(page):
                 continue
             page.keyboard.press("Escape")
             expect(page.locator("#played-dialog")).to_be_hidden()

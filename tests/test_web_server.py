@@ -65,10 +65,12 @@ def new_table(server: ServerThread, **body: Any) -> dict[str, Any]:
     return data
 
 
-def host_and_guest(server: ServerThread, host_name: str = "Ann") -> tuple[str, Player, Player]:
-    """A table of the host's with Bob joined, both connected: its id, the host's and Bob's
-    connections."""
-    host = new_table(server, name=host_name)
+def host_and_guest(
+    server: ServerThread, host_name: str = "Ann", **body: Any
+) -> tuple[str, Player, Player]:
+    """A table of the host's (made with ``body``) with Bob joined, both connected: its
+    id, the host's and Bob's connections."""
+    host = new_table(server, name=host_name, **body)
     table_id = host["table_id"]
     guest = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"}).json()
     ann = Player(server.ws_url(table_id), token=host["token"]).open()
@@ -1100,17 +1102,15 @@ def test_a_host_who_leaves_before_the_start_hands_the_table_on(server: ServerThr
 def test_a_host_who_left_during_a_game_hands_the_table_on_at_its_end(
     server: ServerThread,
 ) -> None:
-    host = new_table(server, name="Ann", options={"end_score": 10})
-    table_id = host["table_id"]
-    guest = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"}).json()
-    ann = Player(server.ws_url(table_id), token=host["token"]).open()
-    bob = Player(server.ws_url(table_id), token=guest["token"]).open()
+    table_id, ann, bob = host_and_guest(server, options={"end_score": 10})
+    assert bob.welcome is not None
+    bobs = bob.welcome["seat"]
     assert ann.request({"type": "start"})["type"] == "ack"
     assert ann.request({"type": "leave"})["type"] == "ack"
     finished = bob.play(timeout=120)
     assert finished is not None and finished["state"]["phase"] == "game_over"
     wait_for(
-        lambda: server.hub.tables[table_id].seats[guest["seat"]].host,
+        lambda: server.hub.tables[table_id].seats[bobs].host,
         what="the table to pass to Bob",
     )
     assert bob.request({"type": "start"})["type"] == "ack"
