@@ -6,6 +6,15 @@ import { app, autoPlays, cardsToPass, mustPass, mySeat, nameOf, whoOf } from "./
 import { shownTrick } from "./table.js";
 import { counted, listWords, passPhrase, plural } from "./words.js";
 
+/** "West takes the trick with the ace of clubs" (or "You take ..."): a finished trick's
+ * taker and winning card, as the server's tricks give them. */
+function takenWith(trick) {
+  const players = app.state.players || app.state.names.length;
+  const winning = trick.cards[(trick.winner - trick.leader + players) % players];
+  const taker = trick.winner === mySeat() ? "You take" : `${nameOf(trick.winner)} takes`;
+  return `${taker} the trick with the ${cardName(winning)}`;
+}
+
 /** The C key, as in every face (openhearts.sentences.spoken.table). */
 export function tableSentence() {
   const s = app.state;
@@ -17,20 +26,14 @@ export function tableSentence() {
   const last = tricks[tricks.length - 1];
   const players = s.players || s.names.length;
   const cards = last.cards.map((card, i) => [(last.leader + i) % players, card]);
-  const winning = last.cards[(last.winner - last.leader + players) % players];
-  const taker = last.winner === mySeat() ? "You take" : `${nameOf(last.winner)} takes`;
   const points = last.points ? plural(last.points, "point") : "no points";
-  return `No cards on the table. Last trick: ${plays(cards)}. `
-    + `${taker} the trick with the ${cardName(winning)}: ${points}.`;
+  return `No cards on the table. Last trick: ${plays(cards)}. ${takenWith(last)}: ${points}.`;
 }
 
 /** A trick taken, said as it happens (openhearts.sentences.events, ``TrickTaken``). */
 export function trickTakenSentence(trick) {
-  const players = app.state.players || app.state.names.length;
-  const winning = trick.cards[(trick.winner - trick.leader + players) % players];
-  const taker = trick.winner === mySeat() ? "You take" : `${nameOf(trick.winner)} takes`;
   const points = trick.points ? ` (${plural(trick.points, "point")})` : "";
-  return `${taker} the trick with the ${cardName(winning)}${points}.`;
+  return `${takenWith(trick)}${points}.`;
 }
 
 /** The 1-6 keys, as in every face: a card of the trick on the table, or of the last
