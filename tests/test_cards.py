@@ -248,6 +248,22 @@ def test_a_card_operand_of_a_card_set_operator_is_that_one_card() -> None:
         assert hand <= qs  # type: ignore[operator]
 
 
+def test_a_card_on_the_left_of_a_card_set_operator_is_that_one_card() -> None:
+    """``card | hand`` was a TypeError while ``hand | card`` worked."""
+    hand = CardSet.parse("2C 7C QS")
+    qs, ah = Card.parse("QS"), Card.parse("AH")
+    assert ah | hand == CardSet.parse("2C 7C QS AH") == hand | ah
+    assert qs & hand == CardSet.parse("QS") and ah & hand == CardSet()
+    assert qs ^ hand == CardSet.parse("2C 7C") and ah - hand == CardSet.parse("AH")
+    assert qs - hand == CardSet() and (1 << 5) - hand == CardSet.parse("7C") - hand
+    assert 0b11 | hand == CardSet.parse("2C 3C 7C QS"), "a plain int is a mask"
+    for bad in ("QS", 1.5, True, None):
+        with pytest.raises(TypeError):
+            bad | hand  # type: ignore[operator, arg-type]
+        with pytest.raises(TypeError):
+            bad - hand  # type: ignore[operator]
+
+
 def test_numpy_integers_are_masks_and_card_numbers() -> None:
     """What learning code passes: ``np.flatnonzero(mask)`` gives numpy integers."""
     np = pytest.importorskip("numpy")

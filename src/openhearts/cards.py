@@ -413,6 +413,21 @@ class CardSet:
         mask = _mask_of(other)
         return NotImplemented if mask is None else CardSet(self.mask ^ mask)
 
+    # With the Card (or mask) on the left, Python asks the set: the same meanings hold.
+    __ror__ = __or__
+    __rand__ = __and__
+    __rxor__ = __xor__
+
+    def __rsub__(self, other: CardSet | int) -> CardSet:
+        """What the left operand holds that this set does not.
+
+        >>> card = Card.parse("QS")
+        >>> str(card | CardSet.parse("2C")), str(card - CardSet.parse("QS AH"))
+        ('2C QS', '')
+        """
+        mask = _mask_of(other)
+        return NotImplemented if mask is None else CardSet(mask & ~self.mask)
+
     def __le__(self, other: CardSet) -> bool:
         if not isinstance(other, CardSet):
             return NotImplemented
