@@ -7,6 +7,8 @@ cloning) run on every preset and player count under both reward models.
 
 from __future__ import annotations
 
+import copy
+import pickle
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,7 +40,29 @@ def test_options_reach_the_rules() -> None:
     game = load(preset="source-003", players=5, options="jack_of_diamonds=true; sun=false")
     rules = game.rules
     assert (rules.players, rules.jack_of_diamonds, rules.sun) == (5, True, False)
-    assert game.get_parameters()["options"] == "jack_of_diamonds=true; sun=false"
+    assert game.get_parameters()["options"] == "jack_of_diamonds:true;sun:false"
+
+
+def test_a_game_with_options_loads_back_from_its_string_and_pickles() -> None:
+    """``NAME=VALUE`` inside the game string made OpenSpiel read ``options=sun`` as a
+    parameter's name: the game could not be loaded back, pickled or serialized."""
+    game = load(
+        preset="source-003",
+        players=5,
+        options='jack_of_diamonds=true;pass_cycle=["left", "hold"];removed=2C 2S',
+    )
+    assert "pass_cycle:left hold" in str(game)
+    again = pyspiel.load_game(str(game))
+    assert again.rules == game.rules and again.rules.pass_cycle == ("left", "hold")
+    unpickled = pickle.loads(pickle.dumps(game))
+    assert unpickled.rules == game.rules and unpickled.new_initial_state().is_chance_node()
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    state.apply_action(state.legal_actions()[0])
+    copied = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+    assert str(copied) == str(state) and copy.deepcopy(state).history() == state.history()
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize(

@@ -15,8 +15,12 @@ Unlike OpenSpiel's C++ ``"hearts"`` (4 players, the options in
 of ours.  Parameters:
 
 * ``preset`` (default ``"standard"``) and ``players`` (default 4): as ``hearts play``;
-* ``options``: further rules options as ``NAME=VALUE`` separated by ``;``, read as the
-  command line's ``-o`` (e.g. ``"jack_of_diamonds=true;moon=shooter_subtracts"``);
+* ``options``: further rules options as ``NAME=VALUE`` (or ``NAME:VALUE``) separated by
+  ``;``, read as the command line's ``-o`` (e.g.
+  ``"jack_of_diamonds=true;moon=shooter_subtracts"``).  The game keeps them as
+  ``NAME:VALUE``, lists as words (``pass_cycle:left right``), so that its game string
+  (``str(game)``) loads back, pickles and serializes: OpenSpiel's game strings take no
+  ``=`` or ``,`` inside a value;
 * ``trick_rewards`` (default false): reward each trick's points as they are taken
   (OpenSpiel's ``REWARDS`` model) instead of the deal's points at its end.
 
@@ -35,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import random
 from typing import Any, Final
 
@@ -46,7 +51,7 @@ from .bots.sampler import Knowledge, constraints, sample
 from .cards import CardSet, cards_of
 from .game import PASSING, IllegalActionError, PlayerView
 from .observation import PIECES, SIZE, encode
-from .options import rules_from_args
+from .options import parse_option, rules_from_args
 from .phases import Phase
 from .rules import Rules, RulesError
 from .turns import ACTION_COUNT, TurnGame, action_name
@@ -90,14 +95,42 @@ def rules_from_parameters(parameters: dict[str, Any]) -> Rules:
     >>> rules_from_parameters({"preset": "source-003", "players": 5, "options": "sun=false"}).sun
     False
     """
-    options = str(parameters.get("options", ""))
     arguments = argparse.Namespace(
         preset=str(parameters.get("preset", "standard")),
         players=int(parameters.get("players", 4)),
         end_score=None,
-        option=[part for part in options.split(";") if part.strip()],
+        option=[f"{name}={value}" for name, value in _option_pairs(parameters)],
     )
     return rules_from_args(arguments)
+
+
+def _option_pairs(parameters: dict[str, Any]) -> list[tuple[str, str]]:
+    pairs = []
+    for part in str(parameters.get("options", "")).split(";"):
+        if not part.strip():
+            continue
+        cut = min((i for i in (part.find("="), part.find(":")) if i >= 0), default=-1)
+        if cut < 0:
+            raise RulesError(f"option: expected NAME=VALUE, not {part.strip()!r}")
+        name, value = part[:cut].strip(), part[cut + 1 :].strip()
+        if value.startswith("["):
+            try:
+                listed = parse_option(f"{name}={value}")[1]
+            except RulesError:
+                listed = None
+            if isinstance(listed, list):
+                value = " ".join(str(item) for item in listed)
+        pairs.append((name, value))
+    return pairs
+
+
+def _game_string_options(parameters: dict[str, Any]) -> str:
+    """The options as the game keeps them: a form OpenSpiel's game strings read back.
+
+    >>> _game_string_options({"options": 'sun=true; pass_cycle=["left", "hold"]'})
+    'sun:true;pass_cycle:left hold'
+    """
+    return ";".join(f"{name}:{value}" for name, value in _option_pairs(parameters))
 
 
 class OpenHeartsGame(pyspiel.Game):  # type: ignore[misc]
@@ -111,13 +144,12 @@ class OpenHeartsGame(pyspiel.Game):  # type: ignore[misc]
             # OpenSpiel reports a failed load as this error type.
             raise ValueError(f"openhearts: {error}") from None
         assert rules.pass_cycle is not None
-        self.rules = rules
-        self.trick_rewards = bool(parameters["trick_rewards"])
+        parameters["options"] = _game_string_options(parameters)
         players = rules.players
         cards = rules.deck_mask.bit_count()
         bound = float(rules.points_in_play + 10)  # the J♦'s -10 on top of any moon or sun
         super().__init__(
-            _game_type(self.trick_rewards),
+            _game_type(bool(parameters["trick_rewards"])),
             pyspiel.GameInfo(
                 num_distinct_actions=ACTION_COUNT,
                 max_chance_outcomes=max(52, len(rules.pass_cycle)),
@@ -129,6 +161,18 @@ class OpenHeartsGame(pyspiel.Game):  # type: ignore[misc]
             ),
             parameters,
         )
+
+    # Read from the parameters, not kept: an unpickled game is rebuilt from them without
+    # this class's __init__.
+    @functools.cached_property
+    def rules(self) -> Rules:
+        """The rules the parameters name."""
+        return rules_from_parameters(self.get_parameters())
+
+    @property
+    def trick_rewards(self) -> bool:
+        """Whether each trick's points are rewarded as they are taken."""
+        return bool(self.get_parameters()["trick_rewards"])
 
     def new_initial_state(self) -> OpenHeartsState:
         return OpenHeartsState(self)
