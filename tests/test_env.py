@@ -341,6 +341,31 @@ def test_an_action_that_is_no_action_number_is_refused_or_replaced() -> None:
         hearts.step(3.7)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("mode", ["raise", "random"])
+def test_a_legal_action_is_legal_in_any_integer_type(mode: str) -> None:
+    """A 0-d array (what a network's argmax gives) was played as a legal card but
+    flagged illegal and penalised, and under "random" replaced by a random card."""
+    env = SingleSeatEnv(opponents="random", illegal_action=mode, illegal_penalty=10.0)
+    observation, _ = env.reset(seed=0)
+    legal = int(np.flatnonzero(observation["action_mask"])[0])
+    for dtype in (np.int16, np.int64):
+        _, reward, _, _, info = env.step(np.array(legal, dtype=dtype))
+        assert info["illegal_action"] is False and reward > -10
+        legal = int(np.flatnonzero(info["action_mask"])[0])
+
+
+def test_true_and_false_are_replaced_under_random_like_any_illegal_action() -> None:
+    """``False`` is no action even where card 0 (the 2♣) is legal: it was played as the
+    2♣ under "raise"-like checks and raised under "random" instead of being replaced."""
+    env = SingleSeatEnv(opponents="random", illegal_action="random", illegal_penalty=1.0)
+    for seed in range(50):
+        observation, _ = env.reset(seed=seed)
+        if observation["action_mask"][0]:
+            break
+    _, _, _, _, info = env.step(False)  # type: ignore[arg-type]
+    assert info["illegal_action"] is True
+
+
 def test_the_learners_own_entry_among_the_opponents_is_ignored() -> None:
     learner = SingleSeatEnv(opponents=["me", "easy", "random", "easy"], seat=0)
     learner.reset(seed=2)

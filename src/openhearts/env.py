@@ -30,6 +30,7 @@ agent plays one seat and our bots play the others.
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any, Final
 
@@ -99,11 +100,15 @@ class _Rewarder:
 
 
 def _action_number(action: object) -> object:
-    """``action`` as a plain int where it is a whole number (numpy's included); anything
-    else is passed on as it is, for :meth:`TurnGame.apply` to refuse, saying why."""
-    if isinstance(action, np.integer) or type(action) is int:
-        return int(action)
-    return action
+    """``action`` as a plain int where it is a whole number (numpy's, a 0-d array or any
+    integer scalar too, as :meth:`TurnGame.apply` reads it); anything else, True and False
+    included, is passed on as it is, for :meth:`TurnGame.apply` to refuse, saying why."""
+    if isinstance(action, bool):
+        return action
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        return action
 
 
 def _new_turns(rules: Rules, seed: int, draw: int, whole_game: bool) -> TurnGame:
@@ -370,7 +375,7 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return reward
 
     def step(
-        self, action: int | np.int64
+        self, action: int | np.integer[Any] | npt.NDArray[np.integer[Any]]
     ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """The learner's action, then the bots' until its next turn; an illegal action
         raises :class:`~openhearts.IllegalActionError` and changes nothing."""
@@ -378,7 +383,7 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise ValueError("the episode is over: call reset()")
         number = _action_number(action)
         illegal = not (
-            isinstance(number, int) and number >= 0 and self.turns.legal_mask() >> number & 1
+            type(number) is int and number >= 0 and self.turns.legal_mask() >> number & 1
         )
         if illegal and self.illegal_action == "random":
             number = int(self.np_random.choice(self.turns.legal_actions()))
