@@ -193,6 +193,63 @@ def test_trick_rewards_come_as_each_trick_is_won() -> None:
         assert early, "no reward before the end of the deal"
 
 
+def test_chance_outcomes_not_offered_are_refused() -> None:
+    """A deal number or card chance does not offer was taken, corrupting the deal."""
+    state = load().new_initial_state()
+    for action in (9, 60):
+        with pytest.raises(ValueError, match=f"{action} is not a deal number here"):
+            state.apply_action(action)
+    state.apply_action(0)
+    state.apply_action(5)
+    with pytest.raises(ValueError, match="5 is not a card to deal here"):
+        state.apply_action(5)
+    assert [card for card, _ in state.chance_outcomes()] == [c for c in range(52) if c != 5]
+
+
+def test_a_finished_deal_prints_its_own_empty_hands() -> None:
+    """A finished state printed the next deal's hands, which the game underneath deals."""
+    state = load().new_initial_state()
+    rng = np.random.default_rng(2)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert str(state).startswith("game_over:  |  |  | ;"), str(state)
+
+
+def test_observations_hold_what_the_observation_type_asks_for() -> None:
+    """A public observation held the player's hand; one of every player's hidden cards
+    was silently the player's own."""
+    from open_spiel.python.observation import make_observation
+
+    game = load()
+    state = game.new_initial_state()
+    _deal(state, game.rules, build_hands(game.rules, {0: "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"}))
+    kinds = pyspiel.PrivateInfoType
+    public = make_observation(
+        game, pyspiel.IIGObservationType(perfect_recall=False, private_info=kinds.NONE)
+    )
+    private = make_observation(
+        game, pyspiel.IIGObservationType(perfect_recall=False, public_info=False)
+    )
+    both = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
+    for observer in (public, private, both):
+        observer.set_from(state, 0)
+    assert public.dict["hand"].sum() == 0 and both.dict["hand"].sum() == 13
+    assert public.dict["in_play"].sum() == 52 and private.dict["in_play"].sum() == 0
+    assert private.dict["hand"].sum() == 13
+    assert "hand" not in public.string_from(state, 0) and "2C" not in public.string_from(state, 0)
+    assert private.string_from(state, 0) == "seat 0; hand 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"
+    assert both.string_from(state, 0) == state.observation_string(0)
+    with pytest.raises(ValueError, match="not every player's"):
+        make_observation(
+            game, pyspiel.IIGObservationType(perfect_recall=False, private_info=kinds.ALL_PLAYERS)
+        )
+    with pytest.raises(ValueError, match="perfect_recall=True"):
+        make_observation(game, pyspiel.IIGObservationType(perfect_recall=True, public_info=False))
+
+
 def test_information_never_shows_another_seats_hidden_cards() -> None:
     """Two deals differing only in seats 2 and 3's hands look the same to seat 0 and 1."""
     game = load(options="pass_cycle=hold")

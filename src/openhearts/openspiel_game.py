@@ -182,8 +182,22 @@ class OpenHeartsGame(pyspiel.Game):  # type: ignore[misc]
     ) -> _Observer:
         if params:
             raise ValueError(f"openhearts: observation parameters are not supported: {params}")
-        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return _Observer(perfect_recall)
+        if iig_obs_type is None:
+            return _Observer(perfect_recall=False, public=True, private=True)
+        private_info = iig_obs_type.private_info
+        perfect_recall, public = bool(iig_obs_type.perfect_recall), bool(iig_obs_type.public_info)
+        if private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError(
+                "openhearts: an observation holds one player's hidden cards at most, "
+                "not every player's (private_info=ALL_PLAYERS)"
+            )
+        private = private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        if perfect_recall and not (public and private):
+            raise ValueError(
+                "openhearts: the information state (perfect_recall=True) is given with "
+                "public_info=True and private_info=SINGLE_PLAYER only"
+            )
+        return _Observer(perfect_recall=perfect_recall, public=public, private=private)
 
 
 class OpenHeartsState(pyspiel.State):  # type: ignore[misc]
@@ -248,6 +262,10 @@ class OpenHeartsState(pyspiel.State):  # type: ignore[misc]
         return CardSet(sum(1 << c for c in self._dealt[seat :: self.rules.players]))
 
     def _apply_chance(self, action: int) -> None:
+        # Checked as the players' actions are: a wrong outcome would corrupt the deal.
+        if action not in dict(self.chance_outcomes()):
+            what = "deal number" if self.deal_number is None else "card to deal"
+            raise ValueError(f"openhearts: {action} is not a {what} here")
         if self.deal_number is None:
             self.deal_number = int(action)
             return
@@ -310,8 +328,9 @@ class OpenHeartsState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         if self.turns is None:
             return f"dealing: {len(self._dealt)} cards dealt"
-        game = self.turns.game
-        hands = " | ".join(str(game.hand(seat)) for seat in range(self.rules.players))
+        # The views, not the game: once the deal is over the game has dealt the next one.
+        views = [self.turns.view(seat) for seat in range(self.rules.players)]
+        hands = " | ".join(str(view.hand) for view in views)
         return f"{self.turns.phase}: {hands}; moves {_moves_text(self.moves)}"
 
 
@@ -388,11 +407,17 @@ def _moves_text(moves: list[tuple[int, int]]) -> str:
     return " ".join(f"{seat}:{action_name(action)}" for seat, action in moves)
 
 
-class _Observer:
-    """Observations of a state for one player (OpenSpiel's Python observer protocol)."""
+#: The pieces of an observation that only its player knows; the others are public.
+_PRIVATE_PIECES: Final = frozenset({"hand", "passing", "received"})
 
-    def __init__(self, perfect_recall: bool) -> None:
+
+class _Observer:
+    """Observations of a state for one player (OpenSpiel's Python observer protocol):
+    what is public, what only the player knows (``private``), or both."""
+
+    def __init__(self, *, perfect_recall: bool, public: bool, private: bool) -> None:
         self.perfect_recall = perfect_recall
+        self.public, self.private = public, private
         # The information state is given as a string only (its history has no fixed size).
         self.tensor = np.zeros(0 if perfect_recall else SIZE, np.float32)
         self.dict: dict[str, Any] = {}
@@ -411,24 +436,34 @@ class _Observer:
             return
         view = state.turns.view(player)
         encode(view, int(state.turns.selected(player)), out=self.tensor)
+        for name, values in self.dict.items():
+            if not (self.private if name in _PRIVATE_PIECES else self.public):
+                values.fill(0.0)
 
     def string_from(self, state: OpenHeartsState, player: int) -> str:
         if self.perfect_recall:
             return _information_state(state, player)
         turns = state.turns
+        parts = [f"seat {player}"]
         if turns is None:
-            return f"seat {player}; dealt {state.dealt_to(player)}"
+            if self.private:
+                parts.append(f"dealt {state.dealt_to(player)}")
+            return "; ".join(parts)
         view = turns.view(player)
-        selected = int(turns.selected(player))
-        parts = [f"seat {player}", turns.phase, f"hand {CardSet(view.hand.mask & ~selected)}"]
-        passing = selected | int(view.passed or CardSet())
-        if passing:
-            parts.append(f"passing {CardSet(passing)}")
-        if view.received is not None:
-            parts.append(f"received {view.received}")
-        parts.append("trick " + " ".join(f"{seat}:{card}" for seat, card in view.trick))
-        parts.append("points " + " ".join(map(str, view.points_taken)))
-        parts.append("hearts broken" if view.hearts_broken else "hearts unbroken")
+        if self.public:
+            parts.append(turns.phase)
+        if self.private:
+            selected = int(turns.selected(player))
+            parts.append(f"hand {CardSet(view.hand.mask & ~selected)}")
+            passing = selected | int(view.passed or CardSet())
+            if passing:
+                parts.append(f"passing {CardSet(passing)}")
+            if view.received is not None:
+                parts.append(f"received {view.received}")
+        if self.public:
+            parts.append("trick " + " ".join(f"{seat}:{card}" for seat, card in view.trick))
+            parts.append("points " + " ".join(map(str, view.points_taken)))
+            parts.append("hearts broken" if view.hearts_broken else "hearts unbroken")
         return "; ".join(parts)
 
 
