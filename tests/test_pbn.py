@@ -136,8 +136,41 @@ def test_scores_before_their_deal_has_ended_are_refused(text: str) -> None:
 
 
 def test_a_text_record_without_a_deal_is_refused() -> None:
-    assert "Board" in refused('[Event "OpenHearts game"]\n')
+    assert refused('[Event "OpenHearts game"]\n') == (
+        "line 2: a text record needs at least the first [Board]"
+    )
+    assert refused("").startswith("line 1: ")
     assert refused('[Event "x\n').startswith("line 1: ")
+
+
+@pytest.mark.parametrize("seed", ["a\x0cb", "a\u2028b", "a\x85b", "a\x1cb", "a\x0bb"])
+def test_a_seed_with_characters_splitlines_splits_at_round_trips(seed: str) -> None:
+    """Only line ends end a line: a form feed or U+2028 in a text seed (left unescaped)
+    cut its tag in two and the record could not be read back."""
+    game = Game(Rules(), seed=seed)
+    assert pbn.loads(pbn.dumps(game)).seed == seed
+
+
+def test_a_second_deal_tag_for_a_board_is_refused(text: str) -> None:
+    """A second [Deal] for one board replaced the hands silently."""
+    number = line_number(text, '[Deal "0:')
+    lines = text.splitlines()
+    doubled = [*lines[:number], lines[number - 1], *lines[number:]]
+    assert refused("\n".join(doubled)) == (f"line {number + 1}: [Deal] is given twice for board 0")
+
+
+def test_names_are_every_seats_or_none(text: str) -> None:
+    """A missing [Name1] was blamed on the [Board] line as "expected 4 names, got [...]";
+    a [Name9] in a game of four was ignored."""
+    number = line_number(text, "[Name0 ")
+    without = text.replace('[Name1 "West"]\n', "")
+    assert refused(without) == (
+        f"line {number}: [Name1] is missing: a record names every seat or none"
+    )
+    extra = text.replace('[Name1 "West"]', '[Name1 "West"]\n[Name9 "Ghost"]')
+    assert refused(extra) == f"line {number + 2}: [Name9]: this game has 4 seats, Name0 to Name3"
+    nameless = "\n".join(line for line in text.splitlines() if not line.startswith("[Name"))
+    assert pbn.loads(nameless).names == ("South", "West", "North", "East")
 
 
 def test_hearts_export_import_and_replay(

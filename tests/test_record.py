@@ -418,3 +418,27 @@ def test_a_non_integer_seat_in_any_event(seat: str) -> None:
         number = line_of(text, found.group(0))
         tampered = text.replace(found.group(0), f'{{"{kind}": {seat}', 1)
         assert rejected(tampered).startswith(f"line {number}: ")
+
+
+def test_a_deal_given_twice_is_refused(record: str) -> None:
+    """A second hands event for one deal replaced its hands silently."""
+    number = line_of(record, '{"deal": 1,')
+    lines = record.splitlines(keepends=True)
+    doubled = "".join([*lines[:number], lines[number - 1], *lines[number:]])
+    assert rejected(doubled) == f"line {number + 1}: deal 1 is given twice"
+
+
+def test_a_wrong_number_of_names_and_no_events_name_their_lines(record: str) -> None:
+    """Both were blamed on another line (the first deal's) or on none."""
+    names = line_of(record, '"names"')
+    three = record.replace(
+        '"names": ["South", "West", "North", "East"]', '"names": ["S", "W", "N"]'
+    )
+    assert rejected(three) == f"line {names}: names: expected 4 names, got ['S', 'W', 'N']"
+    data = json.loads(record)
+    data["events"] = []
+    text = json.dumps(data, indent=1)
+    number = line_of(text, '"events"')
+    assert rejected(text) == f"line {number}: events: a record needs at least the first deal"
+    del data["events"]
+    assert rejected(json.dumps(data)).startswith("line 1: events: ")

@@ -205,9 +205,14 @@ class _Line:
     value: str
 
 
+_LINE_END: Final = re.compile(r"\r\n|\r|\n")
+
+
 def _lines(text: str) -> list[_Line]:
     result = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    # Only line ends end a line: splitlines() also splits at form feeds, U+2028 and other
+    # characters a tag's value keeps unescaped.
+    for number, raw in enumerate(_LINE_END.split(text), start=1):
         line = raw.strip()
         if not line or line.startswith("%"):
             continue
@@ -332,9 +337,19 @@ def _new_game(header: dict[str, _Line], first_board: _Line | None) -> Game:
             scores = _integers(header["InitialScores"].value, "InitialScores")
         except ValueError as error:
             raise RecordError(f"line {at('InitialScores')}: {error}") from None
-    names = [
-        header[f"Name{seat}"].value for seat in range(rules.players) if f"Name{seat}" in header
-    ]
+    name_tags = sorted((line.number, tag) for tag, line in header.items() if tag.startswith("Name"))
+    for number, tag in name_tags:
+        if int(tag[4:]) >= rules.players:
+            raise RecordError(
+                f"line {number}: [{tag}]: this game has {rules.players} seats, "
+                f"Name0 to Name{rules.players - 1}"
+            )
+        missing = [f"Name{seat}" for seat in range(rules.players) if f"Name{seat}" not in header]
+        if missing:
+            raise RecordError(
+                f"line {number}: [{missing[0]}] is missing: a record names every seat or none"
+            )
+    names = [header[f"Name{seat}"].value for seat in range(rules.players) if name_tags]
     for seat in range(rules.players):
         # The game would refuse it too, but here the error can point at the name's line.
         tag = f"Name{seat}"
@@ -342,7 +357,9 @@ def _new_game(header: dict[str, _Line], first_board: _Line | None) -> Game:
         if problem is not None:
             raise RecordError(f"line {at(tag)}: {tag}: {problem}")
     if first_board is None or first_board.tag != "Board":
-        raise RecordError("a text record needs at least the first [Board]")
+        after = max((line.number for line in header.values()), default=0) + 1
+        line = first_board.number if first_board is not None else after
+        raise RecordError(f"line {line}: a text record needs at least the first [Board]")
     try:
         return Game(
             rules,
@@ -365,6 +382,7 @@ class _Reader:
         self.section: str | None = None
         self.play_first = 0
         self.board = -1
+        self.dealt: set[int] = set()
 
     def read(self) -> None:
         for line in self.lines:
@@ -382,7 +400,7 @@ class _Reader:
         handlers: dict[str, Callable[[str], None]] = {
             "Board": self._board,
             "Dealer": self._dealer,
-            "Deal": lambda v: game.replace_hands(_hands(v, game.rules.players)),
+            "Deal": self._deal,
             "Pass": self._pass_tag,
             "Play": self._play_tag,
             "MoonChoice": self._moon,
@@ -405,6 +423,12 @@ class _Reader:
         if int(value) != self.game.deal_number:
             raise ValueError(f'expected [Board "{self.game.deal_number}"], not {value!r}')
         self.board = int(value)
+
+    def _deal(self, value: str) -> None:
+        if self.board in self.dealt:
+            raise ValueError(f"[Deal] is given twice for board {self.board}")
+        self.game.replace_hands(_hands(value, self.game.rules.players))
+        self.dealt.add(self.board)
 
     def _dealer(self, value: str) -> None:
         expected = self.game.dealer

@@ -186,9 +186,11 @@ def loads(text: str) -> Game:
         rules = Rules.from_dict(data.get("rules", {}))
     except RulesError as error:
         raise at("rules", f"rules: {error}") from None
+    if names and len(names) != rules.players:
+        raise at("names", f"names: expected {rules.players} names, got {names!r}")
     events = data.get("events")
     if not isinstance(events, list) or not events:
-        raise RecordError("events: a record needs at least the first deal")
+        raise at("events", "events: a record needs at least the first deal")
     lines = _event_lines(text)
 
     def fail(index: int, reason: str) -> RecordError:
@@ -219,13 +221,14 @@ def loads(text: str) -> Game:
         )
     except (IllegalActionError, ValueError, TypeError, KeyError) as error:
         raise fail(0, str(error)) from None
+    given = {first_deal}
     for index, event in enumerate(events[1:], start=1):
         if not isinstance(event, dict):
             raise fail(index, "an event is a JSON object")
         try:
             _check_event(event)
             if "deal" in event:
-                _start_deal(game, event)
+                _start_deal(game, event, given)
                 continue
             game.apply(_action_of(event))
         except (IllegalActionError, CardParseError, ValueError, TypeError, KeyError) as error:
@@ -318,8 +321,11 @@ def _key_line(text: str, key: str) -> int:
     return _line_of(text, position) if position >= 0 else 1
 
 
-def _start_deal(game: Game, event: dict[str, Any]) -> None:
+def _start_deal(game: Game, event: dict[str, Any], given: set[int]) -> None:
+    """Deal ``event``'s hands; ``given`` holds the deals whose hands came already."""
     number = event["deal"]
+    if number in given:
+        raise ValueError(f"deal {number} is given twice")
     if game.actions and game.deal.deal_number != number:
         raise ValueError(f"deal {number} starts before deal {game.deal.deal_number} has ended")
     if game.deal.deal_number != number:
@@ -329,6 +335,7 @@ def _start_deal(game: Game, event: dict[str, Any]) -> None:
     if game.deal.played:
         raise ValueError(f"deal {number} is already under way")
     game.replace_hands(event["hands"])
+    given.add(number)
 
 
 def _action_of(event: dict[str, Any]) -> Action:
