@@ -358,8 +358,8 @@ def _new_game(header: dict[str, _Line], first_board: _Line | None) -> Game:
             raise RecordError(f"line {at(tag)}: {tag}: {problem}")
     if first_board is None or first_board.tag != "Board":
         after = max((line.number for line in header.values()), default=0) + 1
-        line = first_board.number if first_board is not None else after
-        raise RecordError(f"line {line}: a text record needs at least the first [Board]")
+        number = first_board.number if first_board is not None else after
+        raise RecordError(f"line {number}: a text record needs at least the first [Board]")
     try:
         return Game(
             rules,
