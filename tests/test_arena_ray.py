@@ -72,3 +72,21 @@ def test_without_ray_the_arena_says_what_to_install(
     monkeypatch.setitem(sys.modules, "ray", None)
     assert _run("--deals", "1", "--backend", "ray", "--out", str(tmp_path / "none")) == 1
     assert "pip install 'openhearts[ray]'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("address", "said"),
+    [
+        ("127.0.0.1:1", "cannot reach Ray at 127.0.0.1:1 (Connection refused)"),
+        ("ray://127.0.0.1:1", "cannot reach Ray at 127.0.0.1:1 (Connection refused)"),
+        ("head-node", "'head-node' is not an address (host:port, ray://host:port, auto)"),
+    ],
+)
+def test_an_address_nothing_answers_at_is_a_clear_error_at_once(
+    tmp_path: Path, capsys: Any, address: str, said: str
+) -> None:
+    """Ray retried a closed host:port for minutes, saying only that it retried."""
+    out = str(tmp_path / "none")
+    assert _run("--deals", "1", "--backend", "ray", "--ray-address", address, "--out", out) == 1
+    assert said in capsys.readouterr().err
+    assert not ray.is_initialized()

@@ -14,6 +14,7 @@ Every node must have the same version of OpenHearts installed (and the packages 
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -32,6 +33,33 @@ def _ray() -> Any:
             "--backend ray needs Ray: pip install 'openhearts[ray]'"
         ) from None
     return ray
+
+
+def check_reachable(address: str | None, timeout: float = 10.0) -> None:
+    """Refuse at once a ``host:port`` (or ``ray://host:port``) nothing answers at: Ray
+    itself retries such an address for many minutes, saying only that it retries.
+
+    >>> check_reachable("127.0.0.1:1", timeout=1.0)
+    Traceback (most recent call last):
+    ...
+    openhearts.arena_ray.RayUnavailableError: --backend ray: cannot reach Ray at 127.0.0.1:1 ...
+    """
+    if not address or address == "auto" or address.startswith("local"):
+        return
+    where = address.removeprefix("ray://")
+    host, colon, port = where.rpartition(":")
+    if not colon or not port.isdigit():
+        raise RayUnavailableError(
+            f"--backend ray: {address!r} is not an address (host:port, ray://host:port, auto)"
+        )
+    try:
+        with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout):
+            pass
+    except OSError as error:
+        raise RayUnavailableError(
+            f"--backend ray: cannot reach Ray at {where} ({error.strerror or error}); "
+            "is the cluster started (ray start --head)?"
+        ) from None
 
 
 def play_boards(
@@ -53,6 +81,7 @@ def play_boards(
     if started_here:
         # Quiet: the arena reports progress itself, and a dashboard is not needed.
         os.environ.setdefault("RAY_DEDUP_LOGS", "0")
+        check_reachable(address or os.environ.get("RAY_ADDRESS"))
         try:
             ray.init(
                 address=address,
