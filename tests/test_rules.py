@@ -202,6 +202,22 @@ def test_describe_summarises_the_options() -> None:
     assert "2♣" in plain
 
 
+def test_describe_says_the_direction_seating_and_first_dealer() -> None:
+    """source-004 read exactly like source-001, and 002's random order went unsaid."""
+    assert Rules.preset("source-004").describe() == [
+        *Rules.preset("source-001").describe()[:-1],
+        "Play runs counter-clockwise",
+        "The game ends when someone reaches 100",
+    ]
+    assert "The order of play is drawn at random at the start" in (
+        Rules.preset("source-002").describe()
+    )
+    assert "East deals first" in Rules(first_dealer=3).describe()
+    assert "West deals first" in Rules(first_dealer=3, direction="counterclockwise").describe()
+    plain = " ".join(Rules().describe())
+    assert "counter" not in plain and "random" not in plain and "deals first" not in plain
+
+
 # Validation -------------------------------------------------------------------------
 
 INVALID: list[tuple[dict[str, Any], str]] = [

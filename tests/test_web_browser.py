@@ -1719,6 +1719,25 @@ def test_the_rule_boxes_follow_the_preset_and_can_be_switched_off(
         assert rules["sun"] is False and rules["jack_of_diamonds"] is False
 
 
+def test_the_lobby_describes_the_preset_for_the_players_chosen(
+    server: str, browser: Browser
+) -> None:
+    """The summary was always the preset's four-player one: 13 cards each and a 2♣ lead
+    for source-002 at five players, who deal ten cards each and lead the 3♣."""
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        page.goto(server + "/")
+        page.select_option("#opt-preset", "source-002")
+        describe = page.locator("#preset-describe")
+        expect(describe).to_contain_text("4 players, 13 cards each")
+        expect(describe).to_contain_text("drawn at random")
+        page.select_option("#opt-players", "5")
+        expect(describe).to_contain_text("5 players, 10 cards each (2♣ 2♦ removed)")
+        expect(describe).to_contain_text("First lead: 3♣")
+        page.select_option("#opt-preset", "source-003")
+        page.select_option("#opt-players", "6")
+        expect(describe).to_contain_text("everyone else adds 25")
+
+
 def test_a_seat_the_table_does_not_know_is_said_not_silently_dropped(
     server: str, browser: Browser
 ) -> None:

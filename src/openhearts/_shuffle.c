@@ -2,7 +2,8 @@
  *
  * That reference seeds Python's random.Random (the Mersenne Twister, MT19937) with the
  * deal's seed, draws one random() key per card of the deck in card order, sorts the cards
- * by key (stably) and deals them one at a time from the dealer's left.  This file does
+ * by key (stably) and deals them one at a time from the seat after the dealer in the
+ * order of play.  This file does
  * the same with the same generator: seeding by init_by_array on the seed's 32-bit words
  * (as CPython's random.seed does for a non-negative int; Python turns a text seed into
  * that int first), and random() as CPython builds it from two 32-bit outputs.

@@ -121,7 +121,8 @@ def _reference_shuffled_hands(rules: Rules, deal_seed: int | str, dealer: int) -
     ordered = list(map(bits.__getitem__, sorted(range(len(bits)), key=keys.__getitem__)))
     players = rules.players
     hands = [0] * players
-    # Dealt one at a time from the dealer's left, as at a real table: every players-th
+    # Dealt one at a time from the seat after the dealer in the order of play (the
+    # dealer's left when play runs clockwise), as at a real table: every players-th
     # card goes to the same seat, and summing distinct bits ORs them in one C loop.
     for offset in range(players):
         hands[(dealer + 1 + offset) % players] = sum(ordered[offset::players])

@@ -421,7 +421,7 @@ class Rules:
         }[self.moon]
         lines = [
             f"{self.players} players, {self.hand_size} cards each"
-            + (f" ({self.removed} removed)" if self.removed else ""),
+            + (f" ({self.removed.pretty} removed)" if self.removed else ""),
             self._passing_line(),
             f"First lead: {self.first_lead_card.pretty}",
             "First trick: "
@@ -446,6 +446,13 @@ class Rules:
             )
         if self.jack_of_diamonds:
             lines.append("The J♦ counts -10")
+        if self.direction == "counterclockwise":
+            lines.append("Play runs counter-clockwise")
+        if self.seating == Seating.SHUFFLED:
+            lines.append("The order of play is drawn at random at the start")
+        if self.first_dealer:
+            names = seat_names(self.players, self.direction)
+            lines.append(f"{names[self.first_dealer]} deals first")
         lines.append(f"The game ends when someone reaches {self.end_score}")
         return lines
 

@@ -173,11 +173,10 @@ async def config(request: Request) -> Response:
             rules = Rules.preset(name)
         except RulesError:
             continue
-        counts = []
+        by_players: dict[str, list[str]] = {}
         for players in range(3, 7):
             try:
-                Rules.preset(name, players=players)
-                counts.append(players)
+                by_players[str(players)] = Rules.preset(name, players=players).describe()
             except RulesError:
                 pass
         presets.append(
@@ -185,8 +184,10 @@ async def config(request: Request) -> Response:
                 "name": name,
                 "description": PRESET_SOURCES.get(name, ""),
                 "rules": rules.to_dict(),
-                "players": counts,
+                "players": [int(players) for players in by_players],
                 "describe": rules.describe(),
+                # The lobby shows the rules for the number of players chosen.
+                "describe_by_players": by_players,
             }
         )
     settings = hub.settings

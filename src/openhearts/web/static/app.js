@@ -18,7 +18,7 @@ import { loadKeys, onKeyDown } from "./keys.js";
 import { askToLeave, leaveTable } from "./leave.js";
 import {
   createTable, goToLobby, keepPlayerName, LEVEL_SELECTS, playNow, updateLevelNote,
-  updatePlayerChoices,
+  updatePlayerChoices, updatePresetDescription,
 } from "./lobby.js";
 import { openPlayed } from "./memory.js";
 import { playAgain, startNewGame } from "./newgame.js";
@@ -40,6 +40,7 @@ function init() {
   $("new-table-form").addEventListener("submit", createTable);
   $("player-name").addEventListener("change", keepPlayerName);
   $("opt-preset").addEventListener("change", updatePlayerChoices);
+  $("opt-players").addEventListener("change", updatePresetDescription);
   for (const id of LEVEL_SELECTS) {
     $(id).addEventListener("change", (event) => updateLevelNote(event.target));
   }

@@ -164,15 +164,29 @@ async function loadOpenTables() {
   $("open-tables").hidden = list.childElementCount === 0;
 }
 
+function chosenPreset() {
+  const presets = (app.config && app.config.presets) || [];
+  return presets.find((p) => p.name === $("opt-preset").value);
+}
+
+/** The preset's rules for the number of players chosen (five players deal ten cards
+ * each, remove cards and lead another club). */
+export function updatePresetDescription() {
+  const preset = chosenPreset();
+  const byPlayers = (preset && preset.describe_by_players) || {};
+  const lines = byPlayers[$("opt-players").value] || (preset && preset.describe) || [];
+  $("preset-describe").textContent = lines.join(" · ");
+}
+
 export function updatePlayerChoices() {
   const config = app.config;
   if (!config) return;
-  const preset = (config.presets || []).find((p) => p.name === $("opt-preset").value);
-  $("preset-describe").textContent = preset && preset.describe ? preset.describe.join(" · ") : "";
+  const preset = chosenPreset();
   const allowed = preset && preset.players ? preset.players.map(String) : ["3", "4", "5", "6"];
   const select = $("opt-players");
   for (const option of select.options) option.disabled = !allowed.includes(option.value);
   if (!allowed.includes(select.value)) select.value = allowed.includes("4") ? "4" : allowed[0];
+  updatePresetDescription();
   // The boxes start as the preset has them, and are sent as they are left: a rule the
   // preset switches on can be switched off.
   if (preset && preset.rules) {
