@@ -175,10 +175,8 @@ async def config(request: Request) -> Response:
             continue
         by_players: dict[str, list[str]] = {}
         for players in range(3, 7):
-            try:
+            with contextlib.suppress(RulesError):
                 by_players[str(players)] = Rules.preset(name, players=players).describe()
-            except RulesError:
-                pass
         presets.append(
             {
                 "name": name,
