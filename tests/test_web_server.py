@@ -1203,6 +1203,82 @@ def test_a_table_loaded_again_plays_for_the_people_still_away(storage: Storage) 
         back.close()
 
 
+def test_reading_or_watching_an_abandoned_table_does_not_set_its_bots_playing(
+    storage: Storage,
+) -> None:
+    """A table reloaded by a read (the lobby's "Your tables" reads each one) looked just
+    left: its bots played on for ``abandon_after`` with nobody there; so did a spectator's
+    visit."""
+    settings = fast_settings(takeover_delay=0.05, bot_delay=0.01, abandon_after=0.3)
+    with running(storage, settings) as server:
+        table_id, ann, bob = host_and_guest(server)
+        assert ann.request({"type": "start"})["type"] == "ack"
+        ann.close()
+        bob.close()
+        wait_for(lambda: table_id not in server.hub.tables, what="the abandoned table to unload")
+        assert server.get(f"/api/tables/{table_id}").status_code == 200
+        table = server.hub.tables[table_id]
+        assert table.game is not None and not table.game.is_over
+        moves = len(table.game.actions)
+        watcher = Player(server.ws_url(table_id)).open()
+        time.sleep(0.6)
+        watcher.close()
+        assert len(table.game.actions) == moves, "the bots played at a table nobody is at"
+        # A person coming back sets them going again.
+        back = Player(server.ws_url(table_id), token=ann.token).open()
+        finished = back.play(timeout=60)
+        assert finished is not None and finished["state"]["phase"] == "game_over"
+        back.close()
+
+
+def test_an_absent_host_hands_a_table_loaded_again_on(storage: Storage) -> None:
+    """The host closed the waiting room and the table was unloaded before the friend
+    came: whether the host was away was lost, and the friend could never start."""
+    settings = fast_settings(takeover_delay=0.2)
+    with running(storage, settings) as server:
+        host = new_table(server, name="Ann")
+        table_id = host["table_id"]
+        guest = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"}).json()
+        Player(server.ws_url(table_id), token=host["token"]).open().close()
+        wait_for(lambda: table_id not in server.hub.tables, what="the waiting table to unload")
+        bob = Player(server.ws_url(table_id), token=guest["token"]).open()
+        wait_for(
+            lambda: server.get(f"/api/tables/{table_id}").json()["seats"][guest["seat"]]["host"],
+            what="the table handed to Bob",
+        )
+        assert bob.request({"type": "start"})["type"] == "ack"
+        bob.close()
+
+
+def test_who_sits_down_after_a_removed_person_starts_afresh(storage: Storage) -> None:
+    """The next person in the seat had the removed one's "Auto play one" (off), stored."""
+    with running(storage, fast_settings()) as server:
+        host = new_table(server, name="Ann")
+        table_id = host["table_id"]
+        ann = Player(server.ws_url(table_id), token=host["token"]).open()
+        stranger = server.post(f"/api/tables/{table_id}/join", {"name": "Stranger"}).json()
+        Player(server.ws_url(table_id), token=stranger["token"]).open().close()  # turns it off
+        wait_for(lambda: not server.hub.tables[table_id].seats[1].auto_play_one, what="off")
+        assert ann.request({"type": "remove", "seat": stranger["seat"]})["type"] == "ack"
+        friend = server.post(f"/api/tables/{table_id}/join", {"name": "Friend"}).json()
+        assert friend["seat"] == stranger["seat"]
+        seat = server.hub.tables[table_id].seats[friend["seat"]]
+        assert seat.auto_play_one and not (seat.helped or seat.overdue or seat.timeouts)
+        assert ann.request({"type": "start"})["type"] == "ack"
+        row = storage.load_table(table_id)
+        assert row is not None and row.seats[friend["seat"]].auto_play_one is True
+        ann.close()
+
+
+def test_a_turn_clock_shorter_than_a_person_can_move_is_refused(server: ServerThread) -> None:
+    for seconds in (0.001, 9.5):
+        answer = server.post("/api/tables", {"name": "Ann", "turn_clock": seconds})
+        assert answer.status_code == 400, answer.text
+        assert "0 for no clock, or at least 10 seconds" in answer.json()["message"]
+    for seconds in (0, 10):
+        assert server.post("/api/tables", {"turn_clock": seconds}).status_code == 201
+
+
 def test_a_removed_player_stays_removed_when_the_table_is_unloaded(storage: Storage) -> None:
     with running(storage) as server:
         host = new_table(server, name="Ann")

@@ -306,7 +306,7 @@ async def _clear(hub: Hub, connection: Connection, table: Table, message: Any) -
         if not wanted < len(table.seats) or table.seats[wanted].kind != "bot":
             raise WebError("bad_message", "there is no bot in that seat")
         seat = table.seats[wanted]
-        seat.kind, seat.name, seat.level, seat.bot = "empty", None, None, None
+        seat.empty()
         await hub.store(hub.storage.update_seats, table.id, [seat.row()])
         _ack(connection, message)
         table.broadcast_table()
@@ -327,8 +327,7 @@ async def _remove(hub: Hub, connection: Connection, table: Table, message: Any) 
         gone = list(seat.connections)
         if seat.player_hash is not None:
             table.bar_player(seat.player_hash)
-        seat.kind, seat.name, seat.token_hash, seat.player_hash = "empty", None, None, None
-        seat.away = False
+        seat.empty()
         if seat.takeover is not None:
             seat.takeover.cancel()
             seat.takeover = None

@@ -87,6 +87,10 @@ class Hub:
         self.owned: dict[str, set[str]] = {}
         #: Tables whose stored rows cannot be loaded, and why.
         self.set_aside: dict[str, str] = {}
+        #: When the last person left each game unloaded from memory (``time.monotonic``),
+        #: so that reading it again does not make it look just left: its bots would
+        #: play again for ``abandon_after`` with nobody there.
+        self.people_gone_since: dict[str, float] = {}
         self.sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -169,13 +173,16 @@ class Hub:
             if table is not None:
                 self.tables[table_id] = table
                 table.owner = self._owner_of(table_id)
-                if table.status == "playing":
-                    # Nobody is connected to a table just loaded: each person's seat is
-                    # played for after the takeover delay unless they come back (at
-                    # start-up, or when someone returns to an abandoned table).
-                    for seat in table.seats:
-                        if seat.kind == "human":
-                            table.schedule_takeover(seat)
+                gone_since = self.people_gone_since.pop(table_id, None)
+                if gone_since is not None:
+                    table.last_seen = gone_since
+                # Nobody is connected to a table just loaded: each person is away after
+                # the takeover delay unless they come back (at start-up, or when
+                # someone returns): a bot plays for them, and a host away hands the
+                # table on between games (whether they are away is not stored).
+                for seat in table.seats:
+                    if seat.kind == "human":
+                        table.schedule_takeover(seat)
             return table
 
     def _owner_of(self, table_id: str) -> str:
@@ -226,6 +233,10 @@ class Hub:
                 close_bot(seat.bot)
             if self.tables.get(table.id) is table:
                 del self.tables[table.id]
+                if table.status == "playing":
+                    if len(self.people_gone_since) >= 10000:
+                        self.people_gone_since.clear()
+                    self.people_gone_since[table.id] = table.last_seen
 
     async def _sweep(self) -> None:
         """Now and then, forget tables left waiting with nobody connected; hourly,
@@ -418,6 +429,7 @@ class Hub:
                 player_hash=token_hash(player_token),
             )
             await self.store(self.storage.update_seats, table.id, [row])
+            seat.empty()  # nothing of whoever sat here before
             seat.kind, seat.name = row.kind, row.name
             seat.token_hash, seat.player_hash = row.token_hash, row.player_hash
             table.broadcast_table()

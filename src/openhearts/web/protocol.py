@@ -18,6 +18,7 @@ __all__ = [
     "TOKEN_RE",
     "MAX_END_SCORE",
     "MAX_CARDS_PASSED",
+    "MIN_TURN_CLOCK",
     "WebError",
     "new_token",
     "now_text",
@@ -58,6 +59,8 @@ MAX_END_SCORE: Final = 1000
 #: The most cards a table may pass: a whole hand of the four-player game (the rules
 #: check it against the table's own hand size).
 MAX_CARDS_PASSED: Final = 13
+#: The shortest turn clock a table may ask for: a person needs time to see the turn.
+MIN_TURN_CLOCK: Final = 10
 
 
 class WebError(Exception):

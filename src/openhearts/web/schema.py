@@ -36,7 +36,7 @@ from pydantic import (
 
 from ..cards import Card, CardParseError
 from ..rules import FirstTrick, HeartsBreak, MoonScoring, Rules, RulesError, Seating
-from .protocol import CHAT_CHARS, MAX_CARDS_PASSED, MAX_END_SCORE, WebError
+from .protocol import CHAT_CHARS, MAX_CARDS_PASSED, MAX_END_SCORE, MIN_TURN_CLOCK, WebError
 
 __all__ = [
     "ClientMessage",
@@ -66,6 +66,15 @@ def _card_text(text: str) -> str:
 
 
 CardText = Annotated[str, Field(max_length=3), AfterValidator(_card_text)]
+
+
+def _turn_clock(seconds: float) -> float:
+    # A clock of a fraction of a second would hand every move of whoever joins to a bot.
+    if 0 < seconds < MIN_TURN_CLOCK:
+        raise ValueError(f"0 for no clock, or at least {MIN_TURN_CLOCK} seconds")
+    return seconds
+
+
 TokenText = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{16,64}$")]
 RequestId = (
     Annotated[int, Field(ge=-SAFE_INT, le=SAFE_INT)] | Annotated[str, Field(max_length=32)] | None
@@ -169,7 +178,7 @@ class CreateTable(_Strict):
     #: Show the table in the public list of tables waiting for players.
     listed: bool = False
     #: Seconds a person has for a move (0: no clock); the server bounds it.
-    turn_clock: Annotated[float, Field(ge=0, le=3600)] | None = None
+    turn_clock: Annotated[float, Field(ge=0, le=3600), AfterValidator(_turn_clock)] | None = None
 
 
 class JoinTable(_Strict):

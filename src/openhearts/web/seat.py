@@ -46,6 +46,15 @@ class Seat:
     #: let the clock run out): the game does not count in their statistics.
     helped: bool = False
 
+    def empty(self) -> None:
+        """Nobody in the seat: what the last person chose (auto play one) or had happen
+        (clock run out, helped by a bot) goes with them, not to who sits down next."""
+        self.kind, self.name, self.level, self.bot = "empty", None, None, None
+        self.token_hash = self.player_hash = None
+        self.auto_play_one, self.away, self.overdue, self.timeouts, self.helped = (
+            True, False, False, 0, False
+        )  # fmt: skip
+
     @property
     def bot_playing(self) -> bool:
         return self.kind == "bot" or (self.kind == "human" and self.away)

@@ -671,7 +671,10 @@ class Table:
     # Seats coming and going ------------------------------------------------------
 
     def attach(self, connection: Connection, seat: Seat | None) -> None:
-        self.last_seen = time.monotonic()
+        # Only people at the table count for abandoning it: someone watching does not
+        # set its bots playing again.
+        if seat is not None:
+            self.last_seen = time.monotonic()
         connection.table = self
         connection.seat = seat
         connection.greeted = True
@@ -687,8 +690,9 @@ class Table:
         self.hand_host_on()
 
     def detach(self, connection: Connection) -> None:
-        self.last_seen = time.monotonic()
         seat = connection.seat
+        if seat is not None:
+            self.last_seen = time.monotonic()
         if seat is None:
             self.spectators.discard(connection)
         else:
