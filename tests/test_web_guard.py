@@ -226,3 +226,30 @@ def test_every_per_address_limit_is_an_option_of_hearts_serve() -> None:
     values = exposure_settings(args)
     settings = fast_settings(**values, create_rate=args.create_rate)
     assert settings.address_rates() == {name: index + 1 for index, name in enumerate(names)}
+
+
+def test_a_client_that_stops_reading_is_let_go_at_once() -> None:
+    """Its outbox overflowed and was closed, but the server went on waiting for its next
+    message, which never came: it kept its seat (no bot, no abandonment) for ever."""
+    import asyncio
+
+    from openhearts.web.connection import Connection
+    from openhearts.web.protocol import OUTBOX_LIMIT
+    from openhearts.web.server import _receive
+
+    class Silent:
+        async def receive(self) -> dict[str, Any]:
+            await asyncio.Event().wait()
+            raise AssertionError("a silent client sends nothing")
+
+    async def scenario() -> tuple[object, bool, int]:
+        connection = Connection()
+        waiting = asyncio.create_task(_receive(Silent(), connection, None))  # type: ignore[arg-type]
+        await asyncio.sleep(0.01)
+        assert not waiting.done(), "waits for the client while it reads"
+        for number in range(OUTBOX_LIMIT + 1):
+            connection.send({"type": "pong", "n": number})
+        message = await asyncio.wait_for(waiting, 1)
+        return message, connection.closed, connection.close_code
+
+    assert asyncio.run(scenario()) == (None, True, 1008)

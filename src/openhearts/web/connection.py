@@ -56,13 +56,17 @@ class Connection:
         self.address = "unknown"
         #: The WebSocket close code once the outbox is sent (1008: a policy was broken).
         self.close_code = 1000
+        #: Set when the client stopped reading: it is let go at once, not once its
+        #: outbox is sent (it would never be).
+        self.dropped = asyncio.Event()
 
     def send(self, message: dict[str, Any]) -> None:
         if self.closed:
             return
         if self.outbox.qsize() >= OUTBOX_LIMIT:
             # A client that does not read is dropped rather than buffered forever.
-            self.close()
+            self.close(code=1008)
+            self.dropped.set()
             return
         self.outbox.put_nowait(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
 

@@ -25,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..bots import add_level, level_note
@@ -340,9 +341,35 @@ async def _writer(websocket: WebSocket, connection: Connection) -> None:
         pass
     finally:
         connection.closed = True
-        if websocket.application_state == WebSocketState.CONNECTED:
+        # A client that stopped reading would never take the close frame either.
+        if websocket.application_state == WebSocketState.CONNECTED and not (
+            connection.dropped.is_set()
+        ):
             with contextlib.suppress(Exception):
                 await websocket.close(code=connection.close_code)
+
+
+async def _receive(
+    websocket: WebSocket, connection: Connection, timeout: float | None
+) -> Message | None:
+    """The client's next message; None when ``timeout`` ran out first or the client was
+    dropped for not reading (it may never send anything again: waiting only on its
+    messages would keep it at the table for ever)."""
+    receiving = asyncio.ensure_future(websocket.receive())
+    dropped = asyncio.ensure_future(connection.dropped.wait())
+    try:
+        await asyncio.wait(
+            (receiving, dropped), timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+        )
+    except BaseException:
+        receiving.cancel()
+        raise
+    finally:
+        dropped.cancel()
+    if not receiving.done() or connection.dropped.is_set():
+        receiving.cancel()
+        return None
+    return receiving.result()
 
 
 async def live_table(websocket: WebSocket) -> None:
@@ -381,10 +408,10 @@ async def _live_table(websocket: WebSocket, hub: Hub, address: str) -> None:
             timeout = None
             if not connection.greeted:
                 timeout = max(0.1, HELLO_TIMEOUT - (loop.time() - opened))
-            try:
-                message = await asyncio.wait_for(websocket.receive(), timeout)
-            except TimeoutError:
-                connection.error("no_hello", "say hello first")
+            message = await _receive(websocket, connection, timeout)
+            if message is None:
+                if not connection.dropped.is_set():
+                    connection.error("no_hello", "say hello first")
                 break
             if message["type"] == "websocket.disconnect":
                 break
