@@ -19,10 +19,11 @@ import argparse
 import json
 import statistics
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from openhearts import Game, Rules
-from openhearts.bots import act, make_bot
+from openhearts.bots import Bot, BotError, act, make_bot
 from openhearts.bots.hard import DEFAULT_BUDGET, HardBot
 from openhearts.game import Play
 from openhearts.kernel import COMPILED
@@ -75,15 +76,33 @@ def measure(
 
 def summary(times: list[float]) -> dict[str, Any]:
     ordered = sorted(times)
+    if not ordered:
+        return {"decisions": 0, "median_ms": None, "p95_ms": None, "max_ms": None}
+    # The nearest rank, in whole numbers: the smallest time at least 95% of the
+    # decisions take no longer than, never below the median however few they are.
+    rank = (95 * len(ordered) + 99) // 100
     return {
         "decisions": len(ordered),
         "median_ms": round(1000 * statistics.median(ordered), 2),
-        "p95_ms": round(1000 * ordered[int(0.95 * (len(ordered) - 1))], 2),
+        "p95_ms": round(1000 * ordered[rank - 1], 2),
         "max_ms": round(1000 * ordered[-1], 2),
     }
 
 
-def main() -> None:
+def _measured_bot(args: argparse.Namespace, options: dict[str, float]) -> Bot:
+    """The measured bot as :func:`measure` builds it.
+
+    :raises BotError: for a level, or options, it cannot be built with.
+    """
+    if args.level != "hard":
+        return make_bot(args.level, seed=args.seed, **options)
+    try:
+        return HardBot(args.seed, budget=args.budget, workers=args.workers)
+    except ValueError as error:
+        raise BotError(str(error)) from None
+
+
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--level", default="hard")
     parser.add_argument("--deals", type=int, default=20)
@@ -95,7 +114,9 @@ def main() -> None:
         help="a bot option (not for hard), e.g. learned=1; may be repeated",
     )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.deals < 1:
+        parser.error("--deals: at least 1")
     options = {}
     for item in args.option:
         name, eq, value = item.partition("=")
@@ -105,6 +126,16 @@ def main() -> None:
             parser.error(f"--option {item!r}: NAME=NUMBER, please")
         if not eq or not name:
             parser.error(f"--option {item!r}: NAME=NUMBER, please")
+    if options and args.level == "hard":
+        parser.error("--option: not for hard (its options are --budget and --workers)")
+    # Built once here so that a bad level or option is said before any deal is played.
+    try:
+        bot = _measured_bot(args, options)
+    except BotError as error:
+        parser.error(str(error))
+    close = getattr(bot, "close", None)
+    if callable(close):
+        close()
     passes: list[float] = []
     times, choices = measure(
         args.level, args.deals, args.budget, args.workers, args.seed, passes=passes,
@@ -127,10 +158,11 @@ def main() -> None:
         python = summary(slow_times)
         figures.update({f"python_{key}": value for key, value in python.items()})
         figures["same_choices"] = sum(a == b for a, b in zip(choices, slow_choices, strict=False))
-        figures["speedup_median"] = round(
-            statistics.median(slow_times) / statistics.median(times), 2
-        )
-        figures["speedup_total"] = round(sum(slow_times) / sum(times), 2)
+        if times and slow_times:
+            figures["speedup_median"] = round(
+                statistics.median(slow_times) / statistics.median(times), 2
+            )
+            figures["speedup_total"] = round(sum(slow_times) / sum(times), 2)
     if args.json:
         print(json.dumps(figures))
     else:

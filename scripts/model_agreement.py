@@ -15,23 +15,34 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 
 import numpy as np
 
 from openhearts import Game, Rules
-from openhearts.bots import make_bot
+from openhearts.bots import BotError, make_bot
 from openhearts.bots.inference import _alike
 from openhearts.bots.learned import inputs, public_rows, shipped
 from openhearts.bots.policy import moon_threat, play_policy
 from openhearts.game import PASSING, PLAYING
 
 
-def main() -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--seed", default="agreement")
     parser.add_argument("--level", default="hard", help="the players whose cards are guessed")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.deals < 1:
+        parser.error("--deals: at least 1")
+    # Built once here so that a bad level is said before the model is loaded.
+    try:
+        bot = make_bot(args.level, seed=args.seed)
+    except BotError as error:
+        parser.error(f"--level: {error}")
+    close = getattr(bot, "close", None)
+    if callable(close):
+        close()
     net = shipped()
     rules = Rules()
     choices = thumb_hits = net_hits = 0

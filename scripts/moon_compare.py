@@ -9,7 +9,7 @@ on the same boards in both runs).  With ``--changes`` it sorts the
 first run's deals by what changed against the second (a moon against it stopped or let
 through, its own shot won or lost) and adds up the margin each kind of change cost.
 
-    python scripts/moon_compare.py docs/arena/expert/expert-fear-vs-hard.jsonl \\
+    python scripts/moon_compare.py docs/arena/expert/expert-fear2-vs-hard.jsonl \\
         docs/arena/expert/expert-lookahead3-vs-hard.jsonl \\
         docs/arena/expert/hard-vs-hard.jsonl --boards 600 --changes
 
@@ -20,14 +20,13 @@ the bots rank their cards by, and what the arena's difference measures).
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from openhearts.arena import mean_interval
+from openhearts.arena import ArenaError, mean_interval, read_results
 
 
 class LogError(ValueError):
@@ -54,23 +53,34 @@ class Log:
     boards: dict[int, list[Deal]]
 
 
+def read_records(path: Path) -> tuple[dict[str, Any], dict[int, tuple[int, dict[str, Any]]]]:
+    """The match of the arena log of deals at ``path`` and its boards' records, each with
+    its line number (:func:`openhearts.arena.read_results`); :class:`LogError` if none."""
+    try:
+        return read_results(path, deals_only=True)
+    except OSError as error:
+        raise LogError(f"{path}: not an arena results log ({error.strerror})") from None
+    except ArenaError as error:
+        raise LogError(str(error)) from None
+
+
 def read_log(path: Path) -> Log:
     """The log at ``path``.
 
     :raises LogError: when it is not an arena log of deals.
     """
-    try:
-        lines = [json.loads(line) for line in path.read_text().splitlines() if line]
-        match = lines[0]["match"]
-        players = len(match["lineup"])
-        boards = {}
-        for line in lines[1:]:
-            if line["type"] == "board":
-                boards[line["board"]] = _deals(line["rotations"], players)
-    except (OSError, ValueError, IndexError, KeyError, TypeError) as error:
-        raise LogError(f"{path}: not an arena log (hearts arena ... --out PATH): {error}") from None
-    if match.get("mode") == "games":
-        raise LogError(f"{path}: a log of whole games; compare logs of deals")
+    match, records = read_records(path)
+    players = len(match["lineup"])
+    boards = {}
+    for board, (number, record) in records.items():
+        try:
+            boards[board] = _deals(record["rotations"], players)
+        except (ValueError, IndexError, KeyError, TypeError) as error:
+            raise LogError(
+                f"{path}, line {number}: not a board of the arena ({type(error).__name__}: {error})"
+            ) from None
+        if not boards[board]:
+            raise LogError(f"{path}, line {number}: a board without deals")
     return Log(path, match, boards)
 
 
@@ -97,7 +107,8 @@ def common_boards(logs: Sequence[Log], limit: int | None = None) -> list[int]:
     """The boards every log holds (below ``limit``), after checking the logs are of the
     same deals.
 
-    :raises LogError: for logs of other rules or seeds, or with no board in common.
+    :raises LogError: for logs of other rules or seeds, with no board in common, or with
+        another number of deals on a board.
     """
     first = logs[0].match
     for log in logs[1:]:
@@ -110,6 +121,10 @@ def common_boards(logs: Sequence[Log], limit: int | None = None) -> list[int]:
     found = sorted(board for board in boards if limit is None or board < limit)
     if not found:
         raise LogError("the logs have no board in common")
+    for log in logs[1:]:
+        for board in found:
+            if len(log.boards[board]) != len(logs[0].boards[board]):
+                raise LogError(f"{log.path}: board {board} has other deals than {logs[0].path}'s")
     return found
 
 

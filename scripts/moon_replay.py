@@ -17,19 +17,33 @@ could have seen and stopped.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from openhearts import Game, Rules
+from openhearts import Game, Rules, RulesError
 from openhearts.actions import Action, Play
-from openhearts.arena import BotSpec
+from openhearts.arena import ArenaError, BotSpec, read_results
 from openhearts.bots import Bot, act
 from openhearts.cards import Card, cards_of
 
 Moon = tuple[int, int, int]  # board, rotation, shooter's seat
+
+
+class LogError(ValueError):
+    """A file that is not an arena log of deals."""
+
+
+def read_records(path: Path) -> tuple[dict[str, Any], dict[int, tuple[int, dict[str, Any]]]]:
+    """The match of the arena log of deals at ``path`` and its boards' records, each with
+    its line number (:func:`openhearts.arena.read_results`); :class:`LogError` if none."""
+    try:
+        return read_results(path, deals_only=True)
+    except OSError as error:
+        raise LogError(f"{path}: not an arena results log ({error.strerror})") from None
+    except ArenaError as error:
+        raise LogError(str(error)) from None
 
 
 def moons_against_first(records: Sequence[dict[str, Any]], players: int) -> list[Moon]:
@@ -48,8 +62,16 @@ class Replay:
     """The deals and bots of one arena match, rebuilt as the arena builds them."""
 
     def __init__(self, match: dict[str, Any]) -> None:
+        """
+        :raises ArenaError: for a line-up that does not fit the rules, or names no bot.
+        :raises RulesError: for rules that are not rules.
+        """
         self.rules = Rules.from_dict(match["rules"])
-        self.lineup = [BotSpec(text) for text in match["lineup"]]
+        self.lineup = [BotSpec(str(text)) for text in match["lineup"]]
+        if len(self.lineup) != self.rules.players:
+            raise ArenaError(f"{len(self.lineup)} bots for {self.rules.players} seats")
+        for spec in self.lineup:
+            spec.parts()
         self.seed = match["seed"]
 
     def game(self, board: int) -> Game:
@@ -112,21 +134,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="draws the sample")
     parser.add_argument("--boards", type=int, help="only the log's first boards")
     args = parser.parse_args(argv)
+    # A negative sample would be a slice from the end: all the moons but a few.
+    if args.sample < 1:
+        parser.error("--sample: at least 1")
+    if args.boards is not None and args.boards < 1:
+        parser.error("--boards: at least 1")
     try:
-        lines = [json.loads(line) for line in args.log.read_text().splitlines() if line]
-        match = lines[0]["match"]
-    except (OSError, ValueError, IndexError, KeyError, TypeError) as error:
-        parser.error(f"{args.log}: not an arena log (hearts arena ... --out PATH): {error}")
-    records = [line for line in lines[1:] if line["type"] == "board"]
-    if args.boards is not None:
-        records = [record for record in records if record["board"] < args.boards]
-    moons = moons_against_first(records, len(match["lineup"]))
+        match, records = read_records(args.log)
+    except LogError as error:
+        parser.error(str(error))
+    players = len(match["lineup"])
+    moons: list[Moon] = []
+    for board, (number, record) in records.items():
+        if args.boards is not None and board >= args.boards:
+            continue
+        try:
+            moons += moons_against_first([record], players)
+        except (ValueError, IndexError, KeyError, TypeError) as error:
+            parser.error(
+                f"{args.log}, line {number}: not a board of the arena "
+                f"({type(error).__name__}: {error})"
+            )
     random.Random(args.seed).shuffle(moons)
     chosen = moons[: args.sample]
-    replay = Replay(match)
+    try:
+        replay = Replay(match)
+    except (ArenaError, RulesError) as error:
+        parser.error(f"{args.log}: {error}")
     by_trick: dict[int, int] = {}
     for moon in chosen:
-        stop = first_stop(replay, moon)
+        try:
+            stop = first_stop(replay, moon)
+        except ArenaError as error:
+            # A bot of the line-up that cannot be built here (a module or a program).
+            parser.error(f"{args.log}: {error}")
         board, rotation, shooter = moon
         if stop is None:
             print(f"board {board}, rotation {rotation}, seat {shooter}: no single card stops it")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import errno
 import json
 from pathlib import Path
 from typing import Any
@@ -290,3 +291,80 @@ def test_without_rich_the_progress_is_a_plain_line(
     err = capsys.readouterr().err
     assert err.strip().splitlines()[-1].startswith("boards 4 of 4, ")
     assert progress.line(progress._started + 90).startswith("boards 4 of 4, 1m30s so far")
+
+
+@pytest.mark.parametrize(
+    ("header", "board_line", "message"),
+    [
+        ("[1, 2]", None, "not an arena results log"),
+        ('"match"', None, "not an arena results log"),
+        (None, "5", "line 3: not a board record"),
+        (None, '{"type": "board"}', "line 3: the board number is None"),
+        (None, '{"type": "board", "board": "x"}', "line 3: the board number is 'x'"),
+        (None, '{"type": "board", "board": 9, "rotations": []}', "board 9 does not hold"),
+        (None, '{"type": "board", "board": 9, "rotations": [1, 2, 3, 4]}', "board 9 is not"),
+    ],
+)
+def test_a_damaged_log_is_said_with_its_line(
+    tmp_path: Path, capsys: Any, header: str | None, board_line: str | None, message: str
+) -> None:
+    """Each of these was a traceback (AttributeError, KeyError, ValueError)."""
+    out = tmp_path / "m"
+    assert _run("--bot", "easy", "--deals", "1", "--workers", "1", "--out", str(out)) == 0
+    log = out.with_suffix(".jsonl")
+    lines = log.read_text().splitlines()
+    if header is not None:
+        lines[0] = header
+    if board_line is not None:
+        lines.append(board_line)
+    log.write_text("\n".join(lines) + "\n")
+    capsys.readouterr()
+    assert _run("--bot", "easy", "--deals", "2", "--workers", "1", "--out", str(out)) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    log.write_bytes(b"\xff\xfe garbage")
+    assert _run("--bot", "easy", "--deals", "2", "--workers", "1", "--out", str(out)) == 2
+    assert "not an arena results log (not text)" in capsys.readouterr().err
+
+
+def test_results_that_cannot_be_written_fail_the_run(tmp_path: Path, capsys: Any) -> None:
+    """The run said so but ended with status 0; an empty --out wrote nothing, silently."""
+    (tmp_path / "r.json").mkdir()
+    assert _run("--deals", "1", "--workers", "1", "--out", str(tmp_path / "r")) == 1
+    assert "cannot write the results" in capsys.readouterr().err
+    assert _run("--deals", "1", "--workers", "1", "--out", "") == 2
+    assert "--out: a file name, not nothing" in capsys.readouterr().err
+
+
+def test_a_log_that_stops_taking_boards_is_a_clear_error(
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk in the middle of a run was a traceback."""
+    out = tmp_path / "full"
+    assert _run("--deals", "1", "--workers", "1", "--out", str(out)) == 0
+    log = out.with_suffix(".jsonl")
+    opened = Path.open
+
+    def full_disk(path: Path, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        if path == log and mode == "a":
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return opened(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", full_disk)
+    assert _run("--deals", "2", "--workers", "1", "--out", str(out)) == 1
+    err = capsys.readouterr().err
+    assert f"cannot write {log}: No space left on device" in err
+    assert f"The finished boards are kept in {log}." in err
+
+
+def test_rules_openspiel_cannot_play_are_refused_before_the_log_starts(
+    tmp_path: Path, capsys: Any
+) -> None:
+    pytest.importorskip("pyspiel", reason="OpenSpiel (open-spiel) is not installed")
+    out = tmp_path / "os"
+    argv = ["--bot", "openspiel-random", "--bot", "easy", "--players", "5", "--out", str(out)]
+    assert _run(*argv, "--deals", "1", "--workers", "1") == 2
+    assert "openspiel-random: OpenSpiel's Hearts cannot play these rules: players" in (
+        capsys.readouterr().err
+    )
+    assert not out.with_suffix(".jsonl").exists()

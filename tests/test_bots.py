@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conftest import CONFIGS, config_id, hold_rules
 from openhearts import Card, CardSet, Game, PlayerView, Rules
-from openhearts.bots import Bot, act, make_bot
+from openhearts.bots import Bot, BotError, act, load_bot, make_bot
 from openhearts.bots.easy import EasyBot
 from openhearts.bots.hard import HardBot
 from openhearts.bots.policy import pass_policy, play_policy
@@ -455,3 +456,97 @@ def test_hard_budget_must_be_positive() -> None:
     with pytest.raises(ValueError):
         HardBot(0, budget=0)
     assert make_bot("hard", 1).budget == HardBot().budget  # type: ignore[attr-defined]
+
+
+# Bad bot specs and options -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (":", "'' is not a module name"),
+        (":Cls", "'' is not a module name"),
+        (".x:Y", "'.x' is not a module name"),
+        ("pkg..mod:Y", "'pkg..mod' is not a module name"),
+        ("os:", "'' is not a class name"),
+        ("nosuch.mod:X", "No module named 'nosuch'"),
+    ],
+)
+def test_an_import_path_naming_no_module_gets_a_message(spec: str, message: str) -> None:
+    """Names importlib cannot use (empty, relative) are refused as a missing module is,
+    not with importlib's own exceptions."""
+    with pytest.raises(BotError, match=rf"cannot load bot '{spec}': {message}"):
+        load_bot(spec)
+    with pytest.raises(BotError, match="cannot load bot"):
+        make_bot(spec)
+
+
+def test_the_arena_and_the_plain_game_refuse_an_empty_module_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from openhearts.cli import main
+
+    assert main(["arena", "--bot", ":Cls", "--bot", "random", "--deals", "1"]) == 2
+    assert "cannot load bot ':Cls'" in capsys.readouterr().err
+    save = str(tmp_path / "game.json")
+    assert main(["play", "--plain", "--level", ".x:Y", "--save", save]) == 2
+    assert "cannot load bot '.x:Y'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("level", "options", "message"),
+    [
+        ("hard", {"budget": 1.5}, "budget=1.5: a whole number"),
+        ("hard:budget=1.5", {}, "budget=1.5: a whole number"),
+        ("hard", {"budget": True}, "budget=True: a number"),
+        ("hard", {"workers": "2"}, "workers=2: a number"),
+        ("expert", {"pool": 240.0}, "pool=240.0: a whole number"),
+        ("expert", {"moon_fear": None}, "moon_fear=None: a number"),
+        ("expert", {"moon_fear": "1"}, "moon_fear=1: a number"),
+        ("expert", {"learned": 2}, r"learned=2: 1 \(on\) or 0 \(off\)"),
+        ("expert:learned=2", {}, r"learned=2: 1 \(on\) or 0 \(off\)"),
+        ("hard", {"compiled": 0.5}, r"compiled=0.5: 1 \(on\) or 0 \(off\)"),
+        ("hard", {"time_limit": -1}, "time_limit: seconds per decision, above 0"),
+        ("hard:time_limit=0", {}, "time_limit: seconds per decision, above 0"),
+        ("expert", {"time_limit": 0.0}, "time_limit: seconds per decision, above 0"),
+        ("openspiel-random", {"sims": 3}, "no option 'sims'; it takes no options"),
+        ("openspiel-random:seconds=1", {}, "no option 'seconds'; it takes no options"),
+    ],
+)
+def test_every_option_value_is_checked_when_the_bot_is_built(
+    level: str, options: dict[str, object], message: str
+) -> None:
+    """A value of the wrong kind or out of range is refused by name when the bot is
+    built, whether typed on a command line or given from Python, not at its first
+    decision; an option a bot would ignore is refused as one it does not have."""
+    with pytest.raises(BotError, match=message):
+        make_bot(level, 1, **options)
+
+
+def test_the_arena_refuses_a_bad_option_value_before_writing_anything(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from openhearts.cli import main
+
+    out = tmp_path / "match"
+    argv = ["arena", "--bot", "hard:budget=1.5", "--bot", "random", "--deals", "1"]
+    assert main([*argv, "--out", str(out)]) == 2
+    assert "budget=1.5: a whole number" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+    save = str(tmp_path / "game.json")
+    assert main(["play", "--plain", "--level", "expert:learned=2", "--save", save]) == 2
+    assert "learned=2: 1 (on) or 0 (off)" in capsys.readouterr().err
+
+
+def test_option_values_of_the_right_kind_are_taken() -> None:
+    hard = make_bot("hard", 1, time_limit=0.5, moon_eager=1, compiled=True)
+    assert hard.time_limit == 0.5 and hard.moon_eager  # type: ignore[attr-defined]
+    assert make_bot("hard", 1, time_limit=None).time_limit is None  # type: ignore[attr-defined]
+    expert = make_bot("expert:learned=0,moon_fear=2,early_fear=0.5", 1)
+    assert expert.moon_fear == 2 and not expert._net  # type: ignore[attr-defined]
+
+
+def test_a_negative_exploration_constant_is_refused() -> None:
+    pytest.importorskip("pyspiel", reason="OpenSpiel (open-spiel) is not installed")
+    with pytest.raises(BotError, match="uct_c: not negative"):
+        make_bot("openspiel-ismcts:uct_c=-1", 1)

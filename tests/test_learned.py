@@ -235,6 +235,26 @@ def test_train_says_what_is_wrong_with_its_options(tmp_path: Path, capsys: Any) 
     assert message.startswith("hearts train: ") and "Traceback" not in message
 
 
+def test_a_damaged_chunk_and_unwritable_weights_are_said_plainly(
+    tmp_path: Path, capsys: Any
+) -> None:
+    """A damaged chunk was a BadZipFile traceback; weights that cannot be written were
+    said only after the whole play and the first epoch."""
+    assert _train(tmp_path, "--play-only") == 0
+    capsys.readouterr()
+    chunk = tmp_path / "data" / "chunk-t-00001-1deals.npz"
+    chunk.write_bytes(chunk.read_bytes()[:100])
+    assert _train(tmp_path) == 1
+    message = capsys.readouterr().err
+    assert message.startswith(f"hearts train: {chunk} is damaged") and "delete it" in message
+    blocked = tmp_path / "afile"
+    blocked.write_text("")
+    for weights, why in ((blocked / "w.npz", "is not a folder"), (tmp_path, "is a folder")):
+        assert _train(tmp_path, "--weights", str(weights), "--deals", "40") == 2
+        assert why in capsys.readouterr().err
+    assert len(list((tmp_path / "data").iterdir())) == 2, "refused before playing"
+
+
 def test_the_last_chunk_holds_what_is_left(tmp_path: Path, capsys: Any) -> None:
     assert _train(tmp_path, "--deals", "3", "--chunk", "2", "--play-only") == 0
     names = sorted(p.name for p in (tmp_path / "data").iterdir())

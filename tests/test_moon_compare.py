@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from script_support import load_script
+from openhearts.arena import main as arena
+from script_support import ROOT, load_script
 
 MATCH: dict[str, Any] = {
     "rules": {"players": 4},
@@ -80,8 +82,8 @@ def test_logs_of_other_deals_or_no_logs_get_a_message(
         ([first, other_seed], "another seed"),
         ([first, other_boards], "no board in common"),
         ([games], "whole games"),
-        ([text], "not an arena log"),
-        ([tmp_path / "missing.jsonl"], "not an arena log"),
+        ([text], "not an arena results log"),
+        ([tmp_path / "missing.jsonl"], "not an arena results log"),
         ([first, "--boards", "0"], "--boards: at least 1"),
     ]
     for argv, message in cases:
@@ -126,3 +128,75 @@ def test_the_moon_share_has_an_interval_paired_by_board(
     assert all(math.isnan(v) for v in script.share_interval(run, other, [0])[1:])
     assert script.main([str(tmp_path / "run.jsonl"), str(tmp_path / "other.jsonl")]) == 0
     assert "the first run's is 50% (95% CI 21% to 117%)" in capsys.readouterr().out
+
+
+def _cut_and_resumed(path: Path) -> Path:
+    """An arena log whose fourth board line was cut short by a hard stop, then played
+    again at the end when the arena resumed: ``path`` ending ``.jsonl``."""
+    command = ["--bot", "easy", "--bot", "random", "--no-progress", "--workers", "1"]
+    command += ["--out", str(path)]
+    assert arena([*command, "--deals", "4"]) == 0
+    with path.with_suffix(".jsonl").open("r+b") as handle:
+        handle.truncate(handle.seek(0, 2) - 40)
+    assert arena([*command, "--deals", "6"]) == 0
+    return path.with_suffix(".jsonl")
+
+
+def test_a_line_cut_by_a_hard_stop_is_skipped_as_the_arena_skips_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = load_script("moon_compare")
+    log = _cut_and_resumed(tmp_path / "cut")
+    lines = log.read_text().splitlines()
+    cut = next(n for n, line in enumerate(lines, start=1) if not line.endswith("}"))
+    assert cut == 5 and len(lines) == 8
+    capsys.readouterr()
+    assert script.main([str(log), str(log)]) == 0
+    assert "6 boards, 24 deals" in capsys.readouterr().out
+    # The board of the cut line is read from the line that replays it.
+    _, records = script.read_records(log)
+    assert sorted(records) == list(range(6)) and cut not in [n for n, _ in records.values()]
+
+
+def test_a_bad_line_is_reported_by_its_line_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = load_script("moon_compare")
+    log = _log(tmp_path / "bad.jsonl", {b: [_rotation([0, 13, 13, 0])] for b in range(4)})
+    lines = log.read_text().splitlines()
+    cases = [
+        ('{"type": "board", "board": 2, "rotations": 5}', "line 4: not a board of the arena"),
+        ("[2]", "line 4: not a board record"),
+        ('{"type": "board", "board": "2"}', "line 4: the board number is '2'"),
+        ('{"type": "board", "board": 2, "rotations": []}', "line 4: a board without deals"),
+    ]
+    for bad, message in cases:
+        log.write_text("\n".join([*lines[:3], bad, *lines[4:]]) + "\n")
+        with pytest.raises(SystemExit) as stopped:
+            script.main([str(log)])
+        assert stopped.value.code == 2
+        err = capsys.readouterr().err
+        assert f"{log}, {message}" in err and "Traceback" not in err
+    log.write_text('{"type": "match", "match": {"seed": "s"}}\n')
+    with pytest.raises(SystemExit):
+        script.main([str(log)])
+    assert "not an arena results log" in capsys.readouterr().err
+
+
+def test_logs_with_other_deals_on_a_board_get_a_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = load_script("moon_compare")
+    one = _log(tmp_path / "one.jsonl", {0: [_rotation([0, 13, 13, 0])]})
+    two = _log(tmp_path / "two.jsonl", {0: [_rotation([0, 13, 13, 0])] * 2})
+    with pytest.raises(SystemExit) as stopped:
+        script.main([str(one), str(two), "--changes"])
+    assert stopped.value.code == 2
+    assert "board 0 has other deals" in capsys.readouterr().err
+
+
+def test_the_logs_of_the_example_exist() -> None:
+    script = load_script("moon_compare")
+    named = re.findall(r"docs/arena/\S+\.jsonl", script.__doc__ or "")
+    assert len(named) == 3
+    assert [path for path in named if not (ROOT / path).is_file()] == []

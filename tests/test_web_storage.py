@@ -276,6 +276,62 @@ def test_hearts_prune_forgets_abandoned_games_after_their_own_retention(tmp_path
     assert main(["prune", "--database", url, "--abandoned-days", "-1"]) == 2
 
 
+@pytest.mark.parametrize("days", ["1e9", "99999999999", "inf"])
+def test_hearts_prune_keeps_everything_for_more_days_than_the_calendar_has(
+    tmp_path: Path, days: str
+) -> None:
+    from openhearts.cli import main
+
+    url = f"sqlite:///{tmp_path / 'prune.sqlite3'}"
+    storage = Storage(url)
+    storage.migrate()
+    _game_in_progress(storage, "abandoned")
+    _age(storage, "abandoned")
+    storage.create_table(_table("waiting"))
+    _age(storage, "waiting", actions=False)
+    assert main(["prune", "--database", url, "--days", days]) == 0
+    assert storage.load_table("waiting") is not None
+    assert main(["prune", "--database", url, "--days", "1", "--abandoned-days", days]) == 0
+    assert storage.load_table("abandoned") is not None
+    assert storage.load_table("waiting") is None
+
+
+def test_hearts_prune_refuses_nan_days(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from openhearts.cli import main
+
+    url = f"sqlite:///{tmp_path / 'prune.sqlite3'}"
+    Storage(url).migrate()
+    assert main(["prune", "--database", url, "--days", "nan"]) == 2
+    assert main(["prune", "--database", url, "--abandoned-days", "nan"]) == 2
+    err = capsys.readouterr().err
+    assert "--days: a number of days, not nan" in err and "--abandoned-days: a number" in err
+
+
+def test_hearts_prune_refuses_a_database_that_does_not_exist_and_creates_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from openhearts.cli import main
+
+    typo = tmp_path / "newdir" / "typo.db"
+    assert main(["prune", "--database", f"sqlite:///{typo}"]) == 1
+    assert f"there is no database {typo}: nothing to prune" in capsys.readouterr().err
+    assert not (tmp_path / "newdir").exists()
+    assert main(["prune", "--database", "sqlite://"]) == 1
+    assert "in memory" in capsys.readouterr().err
+    # Someone else's database (or an empty file) gets no OpenHearts tables added.
+    other = tmp_path / "other.db"
+    with sa.create_engine(f"sqlite:///{other}").begin() as connection:
+        connection.execute(sa.text("CREATE TABLE notes (body TEXT)"))
+    assert main(["prune", "--database", f"sqlite:///{other}"]) == 1
+    assert "holds no OpenHearts tables" in capsys.readouterr().err
+    with sa.create_engine(f"sqlite:///{other}").connect() as connection:
+        assert sa.inspect(connection).get_table_names() == ["notes"]
+    # A file that is no database: one line, without SQLAlchemy's link.
+    (tmp_path / "text.db").write_text("hello")
+    assert main(["prune", "--database", f"sqlite:///{tmp_path / 'text.db'}"]) == 1
+    assert capsys.readouterr().err.count("\n") == 1
+
+
 def test_a_version_1_database_is_brought_up_to_date(tmp_path: Path) -> None:
     storage = Storage(f"sqlite:///{tmp_path / 'old.sqlite3'}")
     storage.migrate()

@@ -30,15 +30,14 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import json
 import math
 import os
 import shlex
-import signal
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,6 +59,7 @@ from .game import PLAYING, Game
 from .options import add_rules_arguments, rules_from_args
 from .rules import Rules, RulesError
 from .session.saving import make_folder
+from .workers import Stopped, WorkerDied, map_unordered
 
 __all__ = [
     "add_arguments",
@@ -148,11 +148,6 @@ class Match:
         """The bot in ``seat`` for a rotation: the line-up shifted ``rotation`` seats."""
         n = len(self.lineup)
         return self.lineup[(seat - rotation) % n]
-
-
-def _ignore_sigint() -> None:
-    # Workers leave Ctrl-C to the main process, which stops cleanly.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def play_board(match: Match, board: int) -> dict[str, Any]:
@@ -458,34 +453,86 @@ def _end_last_line(path: Path) -> None:
             handle.write("\n")
 
 
-def _read_log(path: Path, match: Match) -> dict[int, dict[str, Any]]:
-    """Boards already finished in a results log; refuses a log of another match."""
-    done: dict[int, dict[str, Any]] = {}
-    if not path.exists():
-        return done
-    with path.open(encoding="utf-8") as handle:
-        lines = handle.read().splitlines()
-    if not lines:
-        return done
+def read_results(
+    path: Path, deals_only: bool = False
+) -> tuple[dict[str, Any], dict[int, tuple[int, dict[str, Any]]]]:
+    """The match a results log (``PATH.jsonl``) records and its boards' records, each with
+    its line number, read as the arena reads them to resume: a line cut short by a hard
+    stop is skipped, and a board played again later replaces it.  For research scripts
+    that read the arena's logs.
+
+    :raises ArenaError: when the file is no arena results log, saying why (and where), or
+        with ``deals_only`` a log of whole games.
+    :raises OSError: when it cannot be read.
+    """
     try:
-        header = json.loads(lines[0])
+        with path.open(encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except UnicodeDecodeError:
+        raise ArenaError(f"{path}: not an arena results log (not text)") from None
+    try:
+        header = json.loads(lines[0]) if lines else None
     except json.JSONDecodeError:
-        raise ArenaError(f"{path}: not an arena results log") from None
-    if header.get("type") != "match":
+        header = None
+    match = header.get("match") if isinstance(header, dict) else None
+    if not (
+        isinstance(header, dict)
+        and header.get("type") == "match"
+        and isinstance(match, dict)
+        and {"rules", "seed"} <= match.keys()
+        and isinstance(match.get("lineup"), list)
+        and len(match["lineup"]) > 1
+    ):
         raise ArenaError(f"{path}: not an arena results log")
-    if header.get("match") != match.to_dict():
-        raise ArenaError(
-            f"{path} holds a different match (bots, rules, seed or mode differ): "
-            "choose another --out, or delete the file to start again"
-        )
-    for line in lines[1:]:
+    if deals_only and match.get("mode") == "games":
+        raise ArenaError(f"{path}: a log of whole games, not of single deals")
+    boards: dict[int, tuple[int, dict[str, Any]]] = {}
+    for number, line in enumerate(lines[1:], start=2):
         try:
             record = json.loads(line)
         except json.JSONDecodeError:
             continue  # a line cut short by a hard stop
-        if record.get("type") == "board":
-            done[int(record["board"])] = record
-    return done
+        if not isinstance(record, dict) or record.get("type") != "board":
+            raise ArenaError(f"{path}, line {number}: not a board record")
+        board = record.get("board")
+        if type(board) is not int or board < 0:
+            raise ArenaError(f"{path}, line {number}: the board number is {board!r}")
+        boards[board] = (number, record)
+    return match, boards
+
+
+def _read_log(path: Path, match: Match) -> dict[int, dict[str, Any]]:
+    """Boards already finished in a results log; refuses a log of another match."""
+    if not path.exists() or path.stat().st_size == 0:
+        return {}
+    advice = "mend or delete the line (its board is played again), or choose another --out"
+    try:
+        recorded, boards = read_results(path)
+    except ArenaError as error:
+        raise ArenaError(f"{error}: {advice}" if ", line " in str(error) else str(error)) from None
+    if recorded != match.to_dict():
+        raise ArenaError(
+            f"{path} holds a different match (bots, rules, seed or mode differ): "
+            "choose another --out, or delete the file to start again"
+        )
+    for number, record in boards.values():
+        problem = _board_problem(record, match)
+        if problem is not None:
+            raise ArenaError(f"{path}, line {number}: {problem}: {advice}")
+    return {board: record for board, (_, record) in boards.items()}
+
+
+def _board_problem(record: dict[str, Any], match: Match) -> str | None:
+    """Why a board record of a results log is no whole record of ``match``, or None."""
+    board = record["board"]
+    rotations = record.get("rotations")
+    if not isinstance(rotations, list) or len(rotations) != match.rules.players:
+        return f"board {board} does not hold one result per seat rotation"
+    try:
+        summarise(match, [record])
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, ZeroDivisionError):
+        return f"board {board} is not a whole record of this match"
+    return None
 
 
 # Command line --------------------------------------------------------------------------
@@ -548,7 +595,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_rules_arguments(parser)
 
 
-def _lineup(args: argparse.Namespace, players: int) -> tuple[str, ...]:
+def _lineup(args: argparse.Namespace, players: int, rules: Rules | None = None) -> tuple[str, ...]:
     specs = list(args.bot) or ["easy", "random"]
     if len(specs) > players:
         raise ArenaError(f"{len(specs)} bots for {players} seats: give at most {players}")
@@ -567,6 +614,16 @@ def _lineup(args: argparse.Namespace, players: int) -> tuple[str, ...]:
                 raise ArenaError(f"{spec}: the program {error}") from None
             finally:
                 bot.close()
+        if rules is not None and spec.startswith("openspiel-"):
+            # Said before the log is begun, not when the first board starts.
+            from .openspiel import OpenSpielMappingError, openspiel_parameters
+
+            try:
+                openspiel_parameters(rules)
+            except OpenSpielMappingError as error:
+                raise ArenaError(
+                    f"{spec}: OpenSpiel's Hearts cannot play these rules: {error}"
+                ) from None
     return tuple(specs)
 
 
@@ -599,7 +656,7 @@ def _command(args: argparse.Namespace, lineup: Sequence[str]) -> str:
 def run(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_args(args)
-        lineup = _lineup(args, rules.players)
+        lineup = _lineup(args, rules.players, rules)
     except (RulesError, ArenaError) as error:
         print(f"hearts arena: {error}", file=sys.stderr)
         return 2
@@ -610,6 +667,9 @@ def run(args: argparse.Namespace) -> int:
     total = args.games if args.games is not None else _deals(args)
     if total < 1:
         print("hearts arena: play at least one deal or game", file=sys.stderr)
+        return 2
+    if args.out is not None and not args.out.strip():
+        print("hearts arena: --out: a file name, not nothing", file=sys.stderr)
         return 2
     out = Path(args.out) if args.out else None
     log = output_path(out, ".jsonl") if out else None
@@ -635,17 +695,22 @@ def run(args: argparse.Namespace) -> int:
     todo = [board for board in range(total) if board not in done]
     if done and todo:
         print(f"Resuming: {total - len(todo)} of {total} boards already played.", file=sys.stderr)
-    interrupted = False
+    stopped: int | None = None  # the exit status of a run stopped before its end
     try:
         boards = _play(match, todo, args, total - len(todo))
         for record in boards:
             done[record["board"]] = record
             if log is not None:
-                with log.open("a", encoding="utf-8") as handle:
-                    handle.write(json.dumps({"type": "board", **record}) + "\n")
+                try:
+                    with log.open("a", encoding="utf-8") as handle:
+                        handle.write(json.dumps({"type": "board", **record}) + "\n")
+                except OSError as error:
+                    raise ArenaError(f"cannot write {log}: {error.strerror or error}") from None
+    except Stopped as stop:
+        stopped = stop.exit_status
     except KeyboardInterrupt:
-        interrupted = True
-    except (ArenaError, RayUnavailableError) as error:
+        stopped = 130
+    except (ArenaError, RayUnavailableError, WorkerDied) as error:
         print(f"hearts arena: {error}", file=sys.stderr)
         if log is not None:
             print(f"The finished boards are kept in {log}.", file=sys.stderr)
@@ -653,14 +718,16 @@ def run(args: argparse.Namespace) -> int:
     records = [done[b] for b in sorted(done) if b < total]
     if not records:
         print("No boards finished.", file=sys.stderr)
-        return 130 if interrupted else 1
+        return stopped or 1
     summary = summarise(match, records)
     command = _command(args, lineup)
+    failed_to_write = False
     if out is not None:
         try:
             _write_outputs(out, match, summary, command)
         except OSError as error:
             print(f"hearts arena: cannot write the results: {error}", file=sys.stderr)
+            failed_to_write = True
     unit = "game" if match.games else "deal"
     print(
         f"{len(records)} duplicate {unit}{'' if len(records) == 1 else 's'} of "
@@ -668,13 +735,13 @@ def run(args: argparse.Namespace) -> int:
     )
     print(markdown_table(summary, match.games))
     _report_faults(summary["faults"])
-    if interrupted:
+    if stopped is not None:
         print(
             f"\nStopped after {len(records)} of {total} boards; run the same command to resume.",
             file=sys.stderr,
         )
-        return 130
-    return 0
+        return stopped
+    return 1 if failed_to_write else 0
 
 
 def _report_faults(faults: Sequence[dict[str, Any]], shown: int = 10) -> None:
@@ -709,32 +776,11 @@ def _play(
                 bar.advance()
                 yield record
             return
-        if workers == 1:
-            for board in boards:
-                record = play_board(match, board)
-                bar.advance()
-                yield record
-            return
-        with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint) as pool:
-            pending: set[Future[dict[str, Any]]] = set()
-            queue = iter(boards)
-            try:
-                for board in queue:
-                    pending.add(pool.submit(play_board, match, board))
-                    if len(pending) >= workers * 2:
-                        break
-                while pending:
-                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        bar.advance()
-                        yield future.result()
-                        following = next(queue, None)
-                        if following is not None:
-                            pending.add(pool.submit(play_board, match, following))
-            except BaseException:
-                for future in pending:
-                    future.cancel()
-                raise
+        stopping = "Stopping once the boards being played end"
+        play = functools.partial(play_board, match)
+        for _board, record in map_unordered(play, boards, workers, stopping):
+            bar.advance()
+            yield record
     finally:
         bar.stop()
 

@@ -55,9 +55,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         module = importlib.import_module(args._module)
         return int(module.run(args) or 0)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         print("\nInterrupted.", file=sys.stderr)
-        return 130
+        # 143 for SIGTERM (kill), 130 for Ctrl+C, as a shell reports them.
+        return getattr(stop, "exit_status", 130)
     except BrokenPipeError:
         # The reader went away (``hearts replay game.json | head``): nothing more to say,
         # and no complaint at exit about the output that could not be flushed.

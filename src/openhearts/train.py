@@ -27,19 +27,19 @@ import os
 import re
 import sys
 import time
+import zipfile
 from collections.abc import Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from .arena import _ignore_sigint
 from .bots import make_bot
 from .bots.learned import INPUTS, WEIGHTS, Array, PolicyNet, card_bits, inputs, public_rows
 from .game import PASSING, PLAYING, Game
 from .rules import Rules
+from .workers import map_unordered
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -85,12 +85,42 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if not args.play_only:
+        problem = _unwritable(args.weights)
+        if problem is not None:
+            # Said now, not after the hour of play and the first epoch.
+            print(
+                f"hearts train: --weights: cannot write {args.weights}: {problem}", file=sys.stderr
+            )
+            return 2
     try:
         return _train(args)
+    except ChunkError as error:
+        print(f"hearts train: {error}", file=sys.stderr)
+        return 1
     except OSError as error:
         where = f" ({error.filename})" if error.filename else ""
         print(f"hearts train: {error.strerror or error}{where}", file=sys.stderr)
         return 1
+
+
+class ChunkError(ValueError):
+    """A chunk of recorded play on disk cannot be read."""
+
+
+def _unwritable(path: Path) -> str | None:
+    """Why ``path`` cannot be written (without changing it), or None."""
+    if path.is_dir():
+        return "it is a folder"
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        return f"{folder} is not a folder"
+    target = path if path.exists() else folder
+    if not os.access(target, os.W_OK):
+        return "permission denied"
+    return None
 
 
 def _train(args: argparse.Namespace) -> int:
@@ -133,22 +163,15 @@ def play_chunks(
     chunks, choices recorded in the last one)."""
     todo = [i for i, size in enumerate(sizes) if not (data / _chunk_name(seed, i, size)).exists()]
     done = len(sizes) - len(todo)
-    if not todo:
-        return
-    with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint) as pool:
-        pending: set[Future[int]] = {
-            pool.submit(_write_chunk, seed, index, sizes[index], data) for index in todo
-        }
-        try:
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    done += 1
-                    yield done, len(sizes), future.result()
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            raise
+    pieces = [(seed, index, sizes[index], data) for index in todo]
+    stopping = "Stopping once the chunks being played are written"
+    for _piece, samples in map_unordered(_write_piece, pieces, workers, stopping):
+        done += 1
+        yield done, len(sizes), samples
+
+
+def _write_piece(piece: tuple[str, int, int, Path]) -> int:
+    return _write_chunk(*piece)
 
 
 def _write_chunk(seed: str, index: int, deals: int, data: Path) -> int:
@@ -210,11 +233,18 @@ def _load(files: list[Path]) -> tuple[Array, npt.NDArray[np.uint64], npt.NDArray
     legal: list[npt.NDArray[np.uint64]] = []
     cards: list[npt.NDArray[np.int64]] = []
     for path in files:
-        with np.load(path) as data:
-            publics.append(data["public"].astype(np.float32))
-            hands.extend(int(h) for h in data["hands"])
-            legal.append(data["legal"])
-            cards.append(data["cards"].astype(np.int64))
+        try:
+            with np.load(path) as data:
+                publics.append(data["public"].astype(np.float32))
+                hands.extend(int(h) for h in data["hands"])
+                legal.append(data["legal"])
+                cards.append(data["cards"].astype(np.int64))
+        except (ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+            # A chunk is written whole or not at all, so this one was damaged since.
+            raise ChunkError(
+                f"{path} is damaged ({error}): delete it and run the same command again "
+                "to play it anew"
+            ) from None
     x = inputs(np.concatenate(publics), hands)
     return x, np.concatenate(legal), np.concatenate(cards)
 

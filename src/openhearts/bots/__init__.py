@@ -92,18 +92,27 @@ def _check_options(
     options: Mapping[str, object],
     reserved: tuple[str, ...] = (),
 ) -> None:
-    """Refuse an option the bot does not have, naming the ones it has.  Options from
-    the command line arrive as text when they are not numbers: say which one wants a
-    number, rather than let the bot fail comparing text with one.  ``nan`` and ``inf``
-    read as numbers but pass every range check, so they are refused here too.
-    ``reserved``: parameters the level sets itself, not options.
+    """Refuse an option the bot does not have, naming the ones it has, and a value of the
+    wrong kind for its option, naming both.  A bad value must be refused here, when the
+    bot is built, and not when it first decides: the arena builds every bot once before
+    writing anything, and a bot failing mid-match would waste the boards played.
+    Command-line options arrive as text unless they read as numbers, Python callers'
+    as anything; both are checked alike.  ``nan`` and ``inf`` read as numbers but pass
+    every range check, so they are refused here too.  The ranges are the bot's own to
+    check.  ``reserved``: parameters the level sets itself, not options.
 
     >>> from openhearts.bots.hard import HardBot
-    >>> try:
-    ...     _check_options("hard", HardBot.__init__, {"depht": 2})
-    ... except BotError as error:
-    ...     print(error)  # doctest: +ELLIPSIS
+    >>> def refused(**options: object) -> None:
+    ...     try:
+    ...         _check_options("hard", HardBot.__init__, options)
+    ...     except BotError as error:
+    ...         print(error)  # doctest: +ELLIPSIS
+    >>> refused(depht=2)  # doctest: +ELLIPSIS
     bot 'hard': no option 'depht'; its options: budget, workers, ..., depth, moon_eager, moon_hope
+    >>> refused(budget=1.5)
+    bot 'hard': budget=1.5: a whole number, please
+    >>> refused(moon_eager=2)
+    bot 'hard': moon_eager=2: 1 (on) or 0 (off), please
     """
     known = [
         name
@@ -112,28 +121,74 @@ def _check_options(
         and parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
     ]
     for name in options:
+        if not known:
+            raise BotError(f"bot {level!r}: no option {name!r}; it takes no options")
         if name not in known:
             raise BotError(f"bot {level!r}: no option {name!r}; its options: {', '.join(known)}")
     hints = typing.get_type_hints(init)
     for name, value in options.items():
-        if isinstance(value, float) and not math.isfinite(value):
-            raise BotError(f"bot {level!r}: {name}={value}: a finite number, please")
-        if not isinstance(value, str) or name not in hints:
-            continue
-        kinds = typing.get_args(hints[name]) or (hints[name],)
-        if str in kinds:
-            continue
-        if bool in kinds:
-            raise BotError(f"bot {level!r}: {name}={value}: 1 (on) or 0 (off), please")
-        if int in kinds or float in kinds:
-            raise BotError(f"bot {level!r}: {name}={value}: a number, please")
+        wanted = _wrong_value(hints.get(name), value)
+        if wanted is not None:
+            raise BotError(f"bot {level!r}: {name}={value}: {wanted}, please")
+
+
+def _wrong_value(hint: object, value: object) -> str | None:
+    """What an option of type ``hint`` wants instead of ``value``; None if it is fine.
+
+    >>> _wrong_value(int, 3), _wrong_value(int, 2.5), _wrong_value(float | None, None)
+    (None, 'a whole number', None)
+    >>> _wrong_value(bool, 1), _wrong_value(bool, "yes"), _wrong_value(float, math.nan)
+    (None, '1 (on) or 0 (off)', 'a finite number')
+    """
+    if isinstance(value, float) and not math.isfinite(value):
+        return "a finite number"
+    if hint is None:
+        return None
+    kinds = typing.get_args(hint) or (hint,)
+    if value is None:
+        if type(None) in kinds or not {bool, int, float, str} & set(kinds):
+            return None
+        return _wanted(kinds)
+    if str in kinds and isinstance(value, str):
+        return None
+    if bool in kinds:
+        # The command line says 1 or 0; any other number is more likely a slip than a
+        # wish for "on".
+        ok = isinstance(value, bool) or (type(value) is int and value in (0, 1))
+        return None if ok else _wanted(kinds)
+    # A flag is no number, though Python counts True as 1.
+    if isinstance(value, bool):
+        return _wanted(kinds)
+    if int in kinds and float not in kinds:
+        if isinstance(value, int):
+            return None
+        return "a whole number" if isinstance(value, float) else _wanted(kinds)
+    if float in kinds:
+        return None if isinstance(value, int | float) else _wanted(kinds)
+    if str in kinds:
+        return _wanted(kinds)
+    return None  # a type this check does not know: the bot's to check
+
+
+def _wanted(kinds: tuple[object, ...]) -> str:
+    if bool in kinds:
+        return "1 (on) or 0 (off)"
+    if int in kinds or float in kinds:
+        return "a number"
+    return "text"
+
+
+#: The options of OpenSpiel's ISMCTS, which its random bot does not take.
+_SEARCH_OPTIONS: Final = ("sims", "uct_c", "rollouts", "seconds")
 
 
 def _openspiel(kind: str) -> Callable[..., Bot]:
     def build(seed: object, **options: object) -> Bot:
         from .openspiel_seat import OpenSpielBot
 
-        _check_options(f"openspiel-{kind}", OpenSpielBot.__init__, options, ("kind",))
+        # OpenSpiel's random bot has no search to tune: its options would be ignored.
+        reserved = ("kind",) if kind == "ismcts" else ("kind", *_SEARCH_OPTIONS)
+        _check_options(f"openspiel-{kind}", OpenSpielBot.__init__, options, reserved)
         bot: Bot = OpenSpielBot(seed, kind=kind, **options)  # type: ignore[arg-type]
         return bot
 
@@ -286,9 +341,21 @@ def engine_bot(command: str, seed: object = 0, **options: object) -> Bot:
 def load_bot(spec: str, seed: object = 0) -> Bot:
     """Import ``package.module:Class`` and build it with ``seed`` (if it takes one)."""
     module_name, _, attribute = spec.partition(":")
+    # importlib takes a leading dot for a relative import and has its own complaints
+    # about names it cannot use: only an absolute dotted name is a bot's module here.
+    if not all(part.isidentifier() for part in module_name.split(".")):
+        raise BotError(
+            f"cannot load bot {spec!r}: {module_name!r} is not a module name "
+            "(give package.module:Class)"
+        )
+    if not attribute.isidentifier():
+        raise BotError(
+            f"cannot load bot {spec!r}: {attribute!r} is not a class name "
+            "(give package.module:Class)"
+        )
     try:
         factory = getattr(importlib.import_module(module_name), attribute)
-    except (ImportError, AttributeError) as error:
+    except Exception as error:  # someone else's module: any failure is the spec's
         raise BotError(f"cannot load bot {spec!r}: {error}") from None
     try:
         try:

@@ -373,6 +373,8 @@ class HardBot(BaseBot):
             raise ValueError("budget: at least one world per decision")
         if workers < 1:
             raise ValueError("workers: at least one")
+        if time_limit is not None and not time_limit > 0:
+            raise ValueError("time_limit: seconds per decision, above 0")
         self.budget = budget
         self.workers = workers
         self.time_limit = time_limit

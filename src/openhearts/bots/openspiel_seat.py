@@ -153,6 +153,8 @@ class OpenSpielBot(BaseBot):
             raise OpenSpielError(f"kind: ismcts or random, not {kind!r}")
         if sims < 1 or rollouts < 1 or seconds < 0:
             raise OpenSpielError("sims and rollouts: at least 1; seconds: not negative")
+        if not uct_c >= 0:
+            raise OpenSpielError("uct_c: not negative")
         self.kind = kind
         number = zlib.crc32(f"openspiel:{seed}".encode()) & 0x7FFFFFFF
         self._bot: Any

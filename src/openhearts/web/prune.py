@@ -6,10 +6,13 @@ stopped server, or cron."""
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import sys
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from .storage import Storage, StorageError, default_database_url
 
@@ -35,23 +38,82 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _cutoff(now: datetime, days: float) -> datetime | None:
+    """``days`` before ``now``; None when that is before the calendar starts (nothing
+    can be that old, so nothing is forgotten).
+
+    >>> now = datetime(2025, 1, 1, tzinfo=UTC)
+    >>> _cutoff(now, 1.5), _cutoff(now, 1e9), _cutoff(now, math.inf)
+    (datetime.datetime(2024, 12, 30, 12, 0, tzinfo=datetime.timezone.utc), None, None)
+    """
+    try:
+        return now - timedelta(days=days)
+    except OverflowError:
+        return None
+
+
+def _no_database(url: str) -> str | None:
+    """Why an SQLite URL names no database to prune, if it does not.  Opening a file
+    that does not exist would create it (and its folder), and a new database is never
+    worth pruning: a mistyped path must be said, not pass for an empty database."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return None  # not a URL: opening it says so
+    if not parsed.drivername.startswith("sqlite") or parsed.query.get("uri"):
+        return None
+    database = parsed.database
+    if not database or database == ":memory:":
+        return f"{url} is a database in memory, empty when opened"
+    if not os.path.exists(database):
+        return f"there is no database {database}"
+    return None
+
+
+def _one_line(error: Exception, url: str) -> str:
+    """The database's own complaint, without SQLAlchemy's link to its documentation
+    on a line of its own."""
+    if isinstance(error, SQLAlchemyError):
+        error = getattr(error, "orig", None) or error
+        return f"{url}: {(str(error).splitlines() or [type(error).__name__])[0]}"
+    return (str(error).splitlines() or [type(error).__name__])[0]
+
+
 def run(args: argparse.Namespace) -> int:
     abandoned = args.days if args.abandoned_days is None else args.abandoned_days
     for option, days in (("--days", args.days), ("--abandoned-days", abandoned)):
+        # nan fails every comparison, the one with 0 below included.
+        if math.isnan(days):
+            print(f"hearts prune: {option}: a number of days, not nan", file=sys.stderr)
+            return 2
         if days < 0:
             print(f"hearts prune: {option}: not negative", file=sys.stderr)
             return 2
-    now = datetime.now(UTC)
-    try:
-        storage = Storage(args.database or default_database_url())
-        storage.migrate()
-        gone = storage.prune(
-            now - timedelta(days=args.days), abandoned_before=now - timedelta(days=abandoned)
-        )
-    except (StorageError, SQLAlchemyError) as error:
-        print(f"hearts prune: {error}", file=sys.stderr)
+    url = args.database or default_database_url()
+    missing = _no_database(url)
+    if missing is not None:
+        print(f"hearts prune: {missing}: nothing to prune", file=sys.stderr)
         return 1
-    storage.close()
+    now = datetime.now(UTC)
+    storage: Storage | None = None
+    try:
+        storage = Storage(url)
+        if storage.schema_version() == 0:
+            # Someone else's database, or an empty file: not one to add tables to.
+            print(
+                f"hearts prune: {storage.safe_url} holds no OpenHearts tables: nothing to prune",
+                file=sys.stderr,
+            )
+            return 1
+        storage.migrate()
+        gone = storage.prune(_cutoff(now, args.days), abandoned_before=_cutoff(now, abandoned))
+    except (StorageError, SQLAlchemyError) as error:
+        where = storage.safe_url if storage is not None else "the database"
+        print(f"hearts prune: {_one_line(error, where)}", file=sys.stderr)
+        return 1
+    finally:
+        if storage is not None:
+            storage.close()
     print(
         f"Forgot {gone} table(s) finished or waiting for more than {args.days:g} day(s), "
         f"or abandoned for more than {abandoned:g}, in {storage.safe_url}."

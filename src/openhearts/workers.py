@@ -1,0 +1,159 @@
+"""Long work spread over worker processes, stopped the way people expect.
+
+The arena's boards and the training data's chunks are independent pieces of work whose
+results are kept as they finish, so that a stopped run resumes where it stopped.
+:func:`map_unordered` runs them and answers the signals of a person at a terminal:
+
+* the first Ctrl+C starts no new piece and waits for the pieces being worked on, whose
+  results are still yielded (they are kept), then raises :class:`Stopped`;
+* a second Ctrl+C, or SIGTERM (``kill``), stops at once: the worker processes are
+  ended (none is left running on its own), and :class:`Stopped` is raised;
+* a worker process that dies (killed, out of memory) is :class:`WorkerDied`, not a
+  traceback.
+
+No more pieces are handed to the processes than there are processes: a piece queued
+behind the running ones could not be taken back at the first Ctrl+C.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from types import FrameType
+from typing import TypeVar
+
+__all__ = ["Stopped", "WorkerDied", "map_unordered"]
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+#: Seconds between two looks at whether a stop was asked for while waiting.
+_POLL = 0.25
+_NOTHING = object()
+
+
+class Stopped(KeyboardInterrupt):
+    """The work was stopped before its end; every finished result was yielded first.
+
+    ``terminated`` is True for SIGTERM (exit status 143 by convention), False for Ctrl+C
+    (130)."""
+
+    def __init__(self, terminated: bool = False) -> None:
+        super().__init__("terminated" if terminated else "interrupted")
+        self.terminated = terminated
+
+    @property
+    def exit_status(self) -> int:
+        return 143 if self.terminated else 130
+
+
+class WorkerDied(RuntimeError):
+    """A worker process ended without finishing its piece of work."""
+
+
+class _StopRequests:
+    """What the person asked for so far: nothing, to stop soon, or (raised) to stop now."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        self.requested = False
+
+    def on_signal(self, signum: int, frame: FrameType | None) -> None:
+        if signum == signal.SIGTERM or self.requested:
+            raise Stopped(terminated=signum == signal.SIGTERM)
+        self.requested = True
+        print(f"\n{self.message} (Ctrl+C again to stop now)", file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def _stop_requests(message: str) -> Iterator[_StopRequests]:
+    requests = _StopRequests(message)
+    if threading.current_thread() is not threading.main_thread():
+        # Signal handlers can only be set in the main thread: elsewhere Ctrl+C stays an
+        # ordinary KeyboardInterrupt.
+        yield requests
+        return
+    before = {
+        sig: signal.signal(sig, requests.on_signal) for sig in (signal.SIGINT, signal.SIGTERM)
+    }
+    try:
+        yield requests
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
+def _worker_signals() -> None:
+    # The workers leave Ctrl+C to the main process, which decides what stops when, and
+    # end at once on SIGTERM (a forked worker would otherwise run the main process's
+    # handler and stop with a traceback).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def map_unordered(
+    function: Callable[[Item], Result],
+    items: Iterable[Item],
+    workers: int,
+    stopping: str = "Stopping once the work under way is done",
+) -> Iterator[tuple[Item, Result]]:
+    """``(item, function(item))`` for every item, as each finishes, in ``workers``
+    processes (in this one when ``workers`` is 1); ``function`` and the items must
+    pickle.  ``stopping`` is said at the first Ctrl+C."""
+    with _stop_requests(stopping) as requests:
+        queue = iter(items)
+        if workers <= 1:
+            for item in queue:
+                if requests.requested:
+                    raise Stopped()
+                yield item, function(item)
+            return
+        yield from _in_processes(function, queue, workers, requests)
+
+
+def _in_processes(
+    function: Callable[[Item], Result],
+    queue: Iterator[Item],
+    workers: int,
+    requests: _StopRequests,
+) -> Iterator[tuple[Item, Result]]:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals)
+    finished_cleanly = False
+    try:
+        pending: dict[Future[Result], Item] = {}
+        for item in queue:
+            pending[pool.submit(function, item)] = item
+            if len(pending) >= workers:
+                break
+        while pending:
+            done, _ = wait(pending, timeout=_POLL, return_when=FIRST_COMPLETED)
+            for future in done:
+                item = pending.pop(future)
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    raise WorkerDied(
+                        "a worker process ended without finishing its work (killed, or out "
+                        "of memory?)"
+                    ) from None
+                yield item, result
+                if not requests.requested:
+                    for following in queue:
+                        pending[pool.submit(function, following)] = following
+                        break
+        if requests.requested and next(queue, _NOTHING) is not _NOTHING:
+            raise Stopped()
+        finished_cleanly = True
+    finally:
+        if not finished_cleanly:
+            # Stopping now: no worker may go on alone (nor hold the terminal's output
+            # open), and none may wait for work that will never come.
+            for process in list(getattr(pool, "_processes", {}).values()):
+                with contextlib.suppress(Exception):
+                    process.terminate()
+        pool.shutdown(wait=finished_cleanly, cancel_futures=True)
