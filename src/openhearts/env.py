@@ -30,7 +30,6 @@ agent plays one seat and our bots play the others.
 
 from __future__ import annotations
 
-import operator
 import random
 from typing import Any, Final
 
@@ -43,7 +42,7 @@ from pettingzoo import AECEnv
 from .bots import Bot, decide, make_bot
 from .observation import bounds, encode
 from .rules import Rules, RulesError
-from .turns import ACTION_COUNT, TurnGame, action_name
+from .turns import ACTION_COUNT, TurnGame, action_name, action_number
 
 __all__ = ["HeartsEnv", "SingleSeatEnv", "env", "agent_name"]
 
@@ -97,18 +96,6 @@ class _Rewarder:
         rewards = [float(before - after) for before, after in zip(self.last, now, strict=True)]
         self.last = now
         return rewards
-
-
-def _action_number(action: object) -> object:
-    """``action`` as a plain int where it is a whole number (numpy's, a 0-d array or any
-    integer scalar too, as :meth:`TurnGame.apply` reads it); anything else, True and False
-    included, is passed on as it is, for :meth:`TurnGame.apply` to refuse, saying why."""
-    if isinstance(action, bool):
-        return action
-    try:
-        return operator.index(action)  # type: ignore[arg-type]
-    except TypeError:
-        return action
 
 
 def _new_turns(rules: Rules, seed: int, draw: int, whole_game: bool) -> TurnGame:
@@ -251,7 +238,7 @@ class HeartsEnv(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError(f"{agent} must act: None is only for agents that are done")
-        self.turns.apply(_action_number(action))
+        self.turns.apply(action)
         self._cumulative_rewards[agent] = 0.0
         rewards = self._rewarder(self.turns)
         self.rewards = {name: rewards[seat] for seat, name in enumerate(self.possible_agents)}
@@ -381,13 +368,12 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         raises :class:`~openhearts.IllegalActionError` and changes nothing."""
         if self.turns.is_over:
             raise ValueError("the episode is over: call reset()")
-        number = _action_number(action)
-        illegal = not (
-            type(number) is int and number >= 0 and self.turns.legal_mask() >> number & 1
-        )
+        number = action_number(action)
+        illegal = number is None or not self.turns.legal_mask() >> number & 1
         if illegal and self.illegal_action == "random":
             number = int(self.np_random.choice(self.turns.legal_actions()))
-        self.turns.apply(number)
+        # An action that is no number goes as it is: apply says what is wrong with it.
+        self.turns.apply(action if number is None else number)
         reward = self._rewarder(self.turns)[self.seat] + self._bots_act()
         if illegal:
             reward -= self.illegal_penalty

@@ -50,6 +50,7 @@ from .rules import Rules
 
 __all__ = [
     "TurnGame",
+    "action_number",
     "MOON_OTHERS_ADD",
     "MOON_SHOOTER_SUBTRACTS",
     "ACTION_COUNT",
@@ -71,7 +72,7 @@ def action_name(action: int) -> str:
     >>> action_name(36), action_name(MOON_OTHERS_ADD)
     ('QS', 'moon: others add')
     """
-    number = _action_number(action)
+    number = action_number(action)
     if number is None:
         raise ValueError(_not_an_action(action))
     if number == MOON_OTHERS_ADD:
@@ -81,9 +82,15 @@ def action_name(action: int) -> str:
     return str(CARDS[number])
 
 
-def _action_number(action: object) -> int | None:
-    """``action`` as a plain int if it is an action number (numpy's integers too), else
-    None; True and False are no actions."""
+def action_number(action: object) -> int | None:
+    """``action`` as a plain int if it is an action number (any integer: numpy's, a 0-d
+    array...), else None; True and False are no actions.
+
+    >>> action_number(5), action_number(52), action_number(False)
+    (5, 52, None)
+    >>> action_number(54), action_number(2.0), action_number("5")
+    (None, None, None)
+    """
     if isinstance(action, bool):
         return None
     try:
@@ -178,7 +185,7 @@ class TurnGame:
     def apply(self, action: object) -> None:
         """Take ``action`` for :attr:`seat`; an illegal one (or anything that is no
         action number) raises :class:`~openhearts.IllegalActionError` and changes nothing."""
-        number = _action_number(action)
+        number = action_number(action)
         if number is None:
             raise IllegalActionError(_not_an_action(action))
         seat = self.seat
