@@ -77,6 +77,10 @@ class ArenaError(ValueError):
     """A bad arena request (unknown bot, mismatching results file...)."""
 
 
+class LogLineError(ArenaError):
+    """A line of a results log that holds no board record."""
+
+
 # Bots ----------------------------------------------------------------------------------
 
 
@@ -493,10 +497,10 @@ def read_results(
         except json.JSONDecodeError:
             continue  # a line cut short by a hard stop
         if not isinstance(record, dict) or record.get("type") != "board":
-            raise ArenaError(f"{path}, line {number}: not a board record")
+            raise LogLineError(f"{path}, line {number}: not a board record")
         board = record.get("board")
         if type(board) is not int or board < 0:
-            raise ArenaError(f"{path}, line {number}: the board number is {board!r}")
+            raise LogLineError(f"{path}, line {number}: the board number is {board!r}")
         boards[board] = (number, record)
     return match, boards
 
@@ -508,8 +512,8 @@ def _read_log(path: Path, match: Match) -> dict[int, dict[str, Any]]:
     advice = "mend or delete the line (its board is played again), or choose another --out"
     try:
         recorded, boards = read_results(path)
-    except ArenaError as error:
-        raise ArenaError(f"{error}: {advice}" if ", line " in str(error) else str(error)) from None
+    except LogLineError as error:
+        raise ArenaError(f"{error}: {advice}") from None
     if recorded != match.to_dict():
         raise ArenaError(
             f"{path} holds a different match (bots, rules, seed or mode differ): "
