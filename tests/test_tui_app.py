@@ -995,6 +995,12 @@ def test_moon_choice_dialog(tmp_path: Path) -> None:
             assert any(a.startswith("The computer") for a in app.announcements[said:])
             assert game.results[0].shooter == 0
             assert game.scores == [0, 26, 26, 26]
+            # The dialog came back while the computer chose, and stayed up asking a
+            # question already answered (its answer then ignored).
+            for _ in range(20):
+                await pilot.pause()
+            await app.workers.wait_for_complete()
+            assert not any(isinstance(screen, ChoiceScreen) for screen in app.screen_stack)
 
     asyncio.run(run())
 

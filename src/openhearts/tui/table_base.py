@@ -77,6 +77,9 @@ class TableBase(Screen[None]):
         self.previous_trick: TrickRecord | None = None
         #: The hint on the moon choice (its deal, the line), shown in the dialog.
         self.moon_hint: tuple[int, str] | None = None
+        #: The computer is working out a move for the person (G): the moon dialog is not
+        #: asked again meanwhile (it would stay up after the choice is made).
+        self.choosing_for_me = False
         self.stats_recorded = session.game.is_over
         self.final_stats: Stats | None = None
         players = session.game.rules.players
@@ -388,7 +391,8 @@ class TableBase(Screen[None]):
             if game.is_over:
                 return
             if game.phase == Phase.MOON_CHOICE and game.current_player == session.human:
-                self.ask_moon()
+                if not self.choosing_for_me:
+                    self.ask_moon()
                 return
             seat = session.bot_to_act()
             if seat is None:

@@ -54,6 +54,7 @@ class KeysMixin(TableBase):
             self.refuse(session.not_now())
             return
         self.say(["The computer is choosing for you…"])
+        self.choosing_for_me = True
         self._work_out(self.generation, session.view(), follow=True)
 
     @work(thread=True, group="hint", exclusive=True)
@@ -72,11 +73,14 @@ class KeysMixin(TableBase):
     def _worked_out(
         self, generation: int, view: Any, hint: Hint | None, problem: str, follow: bool
     ) -> None:
+        if follow:
+            self.choosing_for_me = False
         if generation != self.generation:
             return
         if hint is None:
             if follow:
                 self.refuse(problem)
+                self.advance()  # the moon dialog, if that is what waits, comes back
             else:
                 self.say([problem])
         elif follow:
