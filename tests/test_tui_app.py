@@ -1071,3 +1071,23 @@ def test_random_keys_whole_games(tmp_path: Path, seed: int) -> None:
             await random_keys_game(pilot, app, seed=seed, limit=3000)
 
     asyncio.run(run())
+
+
+def test_options_opened_and_closed_keep_the_games_auto_play_one(tmp_path: Path) -> None:
+    """A resumed game kept "auto play one" off as saved; O then Escape, with nothing
+    changed, switched it on (the screen showed the app's setting, not the game's)."""
+
+    async def run() -> None:
+        app = make_app(tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: app.table is not None)
+            assert app.settings.auto_play_one
+            table(app).session.auto_play_one = False  # as a game saved with it off
+            await pilot.press("o")
+            await settle(pilot, lambda: type(app.screen).__name__ == "OptionsScreen")
+            await pilot.press("escape")
+            await settle(pilot, lambda: app.screen is app.table)
+            assert table(app).session.auto_play_one is False
+            assert app.settings.auto_play_one is True
+
+    asyncio.run(run())

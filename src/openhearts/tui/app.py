@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import shlex
 import signal
 
@@ -144,22 +145,29 @@ class HeartsApp(App[int]):
         )
 
     def show_options(self, in_game: bool) -> None:
+        # "Auto play one" is shown as the game in play has it (a resumed game keeps its
+        # own), and changes the game, or the setting, only when changed on the screen.
+        shown = self.settings
+        if self.table is not None:
+            shown = dataclasses.replace(shown, auto_play_one=self.table.session.auto_play_one)
+
         def done(result: OptionsResult | None) -> None:
             if result is None:
                 return
-            self.settings = result.settings
+            changed = result.settings.auto_play_one != shown.auto_play_one
+            kept = result.settings.auto_play_one if changed else self.settings.auto_play_one
+            self.settings = dataclasses.replace(result.settings, auto_play_one=kept)
             self.storage.save_settings(self.settings)
             self.speaker.close()
             self.speaker = Speaker(self.settings.speech_command)
             if result.action == "start":
                 self.start_game(self.settings)
             elif self.table is not None:
-                self.table.session.auto_play_one = self.settings.auto_play_one
+                if changed:
+                    self.table.session.auto_play_one = result.settings.auto_play_one
                 self.table.refresh_table()
 
-        self.push_screen(
-            OptionsScreen(self.settings, in_game=in_game and self.table is not None), done
-        )
+        self.push_screen(OptionsScreen(shown, in_game=in_game and self.table is not None), done)
 
     def _new_seed(self) -> int | str:
         seed, self.first_seed = self.first_seed, None
