@@ -576,3 +576,15 @@ def test_hearts_broken_is_said_with_its_card_before_the_trick_it_ends_is_taken()
     events = apply_with_events(game, Play(3, Card.parse("2H")))
     kinds = [type(event) for event in events]
     assert kinds[:3] == [CardPlayed, HeartsBroken, TrickTaken], kinds
+
+
+@pytest.mark.parametrize("name", ["West", "North", "East"])
+def test_a_compass_name_of_ones_own_stays_unique_after_a_seating_shuffle(name: str) -> None:
+    """With 002's shuffled seating a computer player was renamed to the person's own
+    compass name: "you (West) against West, West 2 and East"."""
+    rules = Rules.preset("source-002")
+    for seed in range(12):
+        session = Session.new(rules, seed=seed, names=[name], level="random")
+        names = list(session.game.names)
+        assert len(set(names)) == len(names), (seed, names)
+        assert session.human == 0 and names[0] == name

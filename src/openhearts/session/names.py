@@ -85,13 +85,22 @@ def seated_compass_names(names: Sequence[str], direction: str) -> list[str]:
     """After a seating shuffle, each compass name moved to the seat it names, so that
     "West" still sits on the person's left; other names stay with their players.
 
+    The person keeps seat 0 and their name; a compass name taken by then gets a number,
+    as every name already at the table does.
+
     >>> seated_compass_names(["You", "East", "Ann", "West"], "clockwise")
     ['You', 'West', 'Ann', 'East']
+    >>> seated_compass_names(["West", "North", "West 2", "East"], "clockwise")
+    ['West', 'West 3', 'West 2', 'East']
     """
     compass = seat_names(len(names), direction)
-    return [
-        compass[seat] if seat and name in compass[1:] else name for seat, name in enumerate(names)
-    ]
+    seated = [names[0]]
+    for seat, name in enumerate(names[1:], start=1):
+        wanted = compass[seat] if name in compass[1:] else name
+        # Names kept by the players still to seat are taken too; compass names move.
+        kept = [later for later in names[seat + 1 :] if later not in compass[1:]]
+        seated.append(unique_name(wanted, seated + kept))
+    return seated
 
 
 def marked_names(names: Sequence[str], me: int) -> list[str]:
