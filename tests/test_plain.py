@@ -1081,3 +1081,18 @@ def test_a_damaged_save_file_or_a_game_in_the_fallback_file_is_kept_aside(
     kept = default_save_path().replace(".json", "-unfinished-1.json")
     assert f"it is kept in {kept}" in console.text
     assert load(kept).actions == first.actions
+
+
+def test_a_record_made_elsewhere_resumes_with_no_auto_play_one_as_asked(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from openhearts.plain.setup import _resumed_session
+    from openhearts.record import save
+
+    path = tmp_path / "record.json"
+    save(Game(Rules(), seed=3), str(path))
+    assert (
+        _resumed_session(parse_args("--resume", str(path), "--no-auto-play-one")).auto_play_one
+        is False
+    )
+    assert _resumed_session(parse_args("--resume", str(path))).auto_play_one is True

@@ -588,3 +588,12 @@ def test_a_compass_name_of_ones_own_stays_unique_after_a_seating_shuffle(name: s
         names = list(session.game.names)
         assert len(set(names)) == len(names), (seed, names)
         assert session.human == 0 and names[0] == name
+
+
+def test_a_record_made_elsewhere_resumes_with_the_persons_auto_play_one() -> None:
+    """A record without session data resumed in the plain game with auto play one on,
+    whatever --no-auto-play-one said (the terminal game took the person's setting)."""
+    game = Game(Rules(), seed=3)
+    assert Session.resume(game, None, auto_play_one=False).auto_play_one is False
+    saved = SessionInfo((0,), "easy", auto_play_one=True)
+    assert Session.resume(game, saved, auto_play_one=False).auto_play_one is True

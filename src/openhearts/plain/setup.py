@@ -50,7 +50,9 @@ def _resumed_session(args: argparse.Namespace) -> Session:
         game, info = load_session(os.path.expanduser(args.resume))
     except RecordError as error:
         raise SetupError(f"cannot resume {args.resume}: {error}") from None
-    return Session.resume(game, info, name=args.name, level=args.level)
+    return Session.resume(
+        game, info, name=args.name, level=args.level, auto_play_one=args.auto_play_one
+    )
 
 
 def _keep_an_unfinished_game(plain: PlainSession) -> None:
@@ -83,7 +85,7 @@ def run_plain(args: argparse.Namespace) -> int:
         session.seats.bots,
         me=session.human,
         save_path=save_path or None,
-        auto_play_one=session.auto_play_one if args.resume else args.auto_play_one,
+        auto_play_one=session.auto_play_one,
         out=out,
         style=style,
         level=session.seats.level,

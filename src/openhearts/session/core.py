@@ -86,13 +86,20 @@ class Session:
 
     @classmethod
     def resume(
-        cls, game: Game, info: SessionInfo | None, *, name: str | None = None, level: str = "easy"
+        cls,
+        game: Game,
+        info: SessionInfo | None,
+        *,
+        name: str | None = None,
+        level: str = "easy",
+        auto_play_one: bool = True,
     ) -> Session:
-        """A loaded game: the seats and settings from the saved session data, else the
-        person at the seat called ``name`` (or seat 0) against ``level`` players."""
+        """A loaded game: the seats and settings from the saved session data, else (a
+        record made elsewhere) the person at the seat called ``name`` (or seat 0) against
+        ``level`` players, with the person's ``auto_play_one``."""
         if info is None:
             seat = list(game.names).index(name) if name in game.names else 0
-            info = SessionInfo((seat,), level)
+            info = SessionInfo((seat,), level, auto_play_one)
         game.names = _no_other_you(game.names, info.humans, game.rules.direction)
         seats = Seats.build(game.rules.players, info.humans, info.level, game.seed)
         return cls(game, seats, auto_play_one=info.auto_play_one)

@@ -199,11 +199,15 @@ class HeartsApp(App[int]):
         )
 
     def resume_game(self, game: Game, info: SessionInfo | None) -> None:
-        session = Session.resume(game, info, name=self.settings.name, level=self.settings.level)
-        if info is None:
-            # A record made elsewhere holds no session data: this player's setting.
-            # A saved game keeps its own, as in the plain game.
-            session.auto_play_one = self.settings.auto_play_one
+        # A saved game keeps its own auto play one; a record made elsewhere takes this
+        # player's.
+        session = Session.resume(
+            game,
+            info,
+            name=self.settings.name,
+            level=self.settings.level,
+            auto_play_one=self.settings.auto_play_one,
+        )
         self._show_table(session)
         notice = kept_from_save(self.asked, session.seats.level)
         self.asked = AskedFor()  # said once: the next resume in this run asks for nothing
