@@ -693,3 +693,38 @@ def test_trick_labels_and_captions_are_cut_with_a_mark_or_told_short() -> None:
     for short in ("NE", "SE", "SW"):
         assert re.search(rf"\d·{short}\b", text), text
     assert "South…" not in text and "North…" not in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--level", "nosuchlevel"], "no bot level 'nosuchlevel'"),
+        (["--opponents", "Bo,Cy,Di,Ed"], "--opponents: 4 names for 3 computer players"),
+    ],
+)
+def test_hearts_play_refuses_what_the_plain_game_refuses(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    message: str,
+) -> None:
+    """The terminal game started against random players (or dropped a name) where the
+    plain game said what was wrong: one check for both faces."""
+    from openhearts.cli import build_parser
+    from openhearts.plain.setup import run_plain
+    from openhearts.tui import run_tui
+    from openhearts.tui.app import HeartsApp
+
+    monkeypatch.setenv("OPENHEARTS_HOME", str(tmp_path))
+    monkeypatch.setattr(HeartsApp, "run", lambda app: pytest.fail("the game started"))
+    assert run_tui(build_parser("play").parse_args(["play", *argv])) == 2
+    assert f"hearts play: {message}" in capsys.readouterr().err
+    assert run_plain(build_parser("play").parse_args(["play", "--plain", *argv])) == 2
+    assert f"hearts play: {message}" in capsys.readouterr().err
+
+
+def test_a_name_blank_once_cleaned_is_left_out_in_every_face() -> None:
+    from openhearts.session.names import typed_opponents
+
+    assert typed_opponents("Bo,\u200b,Di", 4) == ["Bo", "Di"]

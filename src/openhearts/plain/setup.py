@@ -12,9 +12,9 @@ from ..record import RecordError
 from ..rules import RulesError
 from ..sentences import Style, supports_symbols
 from ..session import Session
-from ..session.names import table_names
+from ..session.names import table_names, typed_opponents
 from ..session.saving import kept_from_save, load_session
-from ..session.seats import BotError, make_bot
+from ..session.seats import check_level
 from .game import PlainSession
 from .saving import keep_aside
 
@@ -30,17 +30,11 @@ def _new_session(args: argparse.Namespace) -> Session:
         rules = rules_from_args(args)
     except RulesError as error:
         raise SetupError(str(error)) from None
-    opponents = [n for n in (args.opponents or "").split(",") if n.strip()]
-    if len(opponents) > rules.players - 1:
-        raise SetupError(
-            f"--opponents: {len(opponents)} names for {rules.players - 1} computer players"
-        )
     try:
-        make_bot(args.level, 0)
-    except BotError as error:
+        opponents = typed_opponents(args.opponents, rules.players)
+        check_level(args.level)
+    except ValueError as error:
         raise SetupError(str(error)) from None
-    except ImportError:
-        pass  # the session falls back to random players and says so
     names = table_names(rules.players, args.name or "", opponents, rules.direction)
     return Session.new(rules, args.seed, names, level=args.level, auto_play_one=args.auto_play_one)
 

@@ -81,6 +81,23 @@ def table_names(
     return names
 
 
+def typed_opponents(text: str | None, players: int) -> list[str]:
+    """The computer players' names typed on the command line (``"Bo,Cy"``), those blank
+    once cleaned left out; more names than computer players is a ValueError.
+
+    >>> typed_opponents("Bo, ,Cy", 4)
+    ['Bo', 'Cy']
+    >>> typed_opponents("Bo,Cy,Di,Ed", 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: --opponents: 4 names for 3 computer players
+    """
+    names = [kept for part in (text or "").split(",") if (kept := clean_name(part, ""))]
+    if len(names) > players - 1:
+        raise ValueError(f"--opponents: {len(names)} names for {players - 1} computer players")
+    return names
+
+
 def seated_compass_names(names: Sequence[str], direction: str) -> list[str]:
     """After a seating shuffle, each compass name moved to the seat it names, so that
     "West" still sits on the person's left; other names stay with their players.

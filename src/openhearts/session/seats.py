@@ -11,12 +11,29 @@ always start.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..bots import Bot, BotError, RandomBot, make_bot
 
-__all__ = ["Seats", "BotError", "bot_seed", "make_bot"]
+__all__ = ["Seats", "BotError", "bot_seed", "check_level", "make_bot"]
+
+
+def check_level(level: str) -> None:
+    """Refuse a level typed on the command line that names no computer player, as every
+    face does (a saved setting falls back to ``random`` instead: see :class:`Seats`).
+
+    >>> check_level("hard")
+    >>> check_level("nosuch")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    openhearts.bots.BotError: no bot level 'nosuch'...
+    """
+    # A level whose extra is missing is no mistake of the person's: the game falls back
+    # and says so.
+    with contextlib.suppress(ImportError):
+        make_bot(level, 0)
 
 
 def bot_seed(game_seed: object, seat: int) -> str:

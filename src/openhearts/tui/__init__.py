@@ -10,15 +10,16 @@ import argparse
 import sys
 
 from ..options import asked_for, given, rules_from_args, rules_given
-from ..rules import RulesError
-from ..session.names import clean_name
+from ..session.names import clean_name, typed_opponents
+from ..session.seats import check_level
 from .storage import Settings, Storage
 
 __all__ = ["run_tui", "settings_from_args"]
 
 
 def settings_from_args(settings: Settings, args: argparse.Namespace) -> Settings:
-    """Saved settings with whatever the command line gives on top (raises RulesError)."""
+    """Saved settings with whatever the command line gives on top; what cannot be
+    played (rules, a level, too many names) raises ValueError saying why."""
     preset = getattr(args, "preset", "standard") or "standard"
     typed = given(args)
     if rules_given(args):
@@ -29,9 +30,10 @@ def settings_from_args(settings: Settings, args: argparse.Namespace) -> Settings
         settings.name = clean_name(name, settings.name)
     opponents = getattr(args, "opponents", None)
     if opponents:
-        settings.opponents = [kept for n in opponents.split(",") if (kept := clean_name(n, ""))]
+        settings.opponents = typed_opponents(opponents, settings.make_rules().players)
     level = getattr(args, "level", None)
     if level and ("level" in typed or level != "easy"):
+        check_level(level)
         settings.level = level
     if getattr(args, "auto_play_one", True) is False:
         settings.auto_play_one = False
@@ -48,7 +50,7 @@ def run_tui(args: argparse.Namespace) -> int:
     storage = Storage(save_path=getattr(args, "save", None))
     try:
         settings = settings_from_args(storage.load_settings(), args)
-    except RulesError as error:
+    except ValueError as error:
         print(f"hearts play: {error}", file=sys.stderr)
         return 2
     # The seed is read by the session core, the same way as in the plain game.
