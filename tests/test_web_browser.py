@@ -464,8 +464,10 @@ def test_keyboard_and_announcement_keys(server: str, browser: Browser) -> None:
         expect(pressed).to_have_count(0)
         expect(announcer).to_contain_text("No card chosen")
 
-        # Arrow keys move between cards, Enter chooses, P passes.
-        page.keyboard.press("ArrowRight")
+        # The focus is on a card of the hand from the pass's start; Home goes to the
+        # first, arrow keys move between cards, Enter chooses, P passes.
+        expect(page.locator("#hand .hand-card:focus")).to_have_count(1)
+        page.keyboard.press("Home")
         first = hand(page)[0]
         expect(page.locator(f'#hand [data-card="{first}"]')).to_be_focused()
         for _ in range(3):
@@ -948,6 +950,44 @@ def test_hint_and_undo_against_bots(server: str, browser: Browser) -> None:
         plays = [m for m in sent if m["type"] == "play"]
         undo = [m for m in sent if m["type"] == "undo"][-1]
         assert undo["id"] > plays[-1]["id"] and undo["seq"] > plays[-1]["seq"], sent
+
+
+def test_keyboard_focus_lands_on_the_hand_and_an_undo_says_the_turn_again(
+    server: str, browser: Browser
+) -> None:
+    """The focus was on the page itself when a pass began; Escape did not leave the card
+    entry; an undo back to an earlier turn, while it was already one's turn, said only
+    "Taken back." and not the turn with the cards on the table."""
+    answer = post(server, "/api/play-now", {"name": "Kay", "level": "random"})
+    with new_page(browser, viewport={"width": 1280, "height": 800}) as page:
+        open_seat(page, server, answer)
+        wait_passing(page)
+        focused_card = page.locator("#hand .hand-card:focus")
+        expect(focused_card).to_have_count(1)
+        page.keyboard.press("/")
+        expect(page.locator("#type-card")).to_be_focused()
+        page.keyboard.type("q")
+        page.keyboard.press("Escape")
+        expect(focused_card).to_have_count(1)
+        expect(page.locator("#type-card")).to_have_value("")
+        pass_first_three(page)
+        for _ in range(13):
+            page.wait_for_function("() => document.body.dataset.myTurn === 'true'")
+            if len(hand(page)) < 12:  # a turn after one's own card: it was already one's turn
+                break
+            code = page.evaluate("() => window.openhearts.state.legal[0]")
+            page.focus(f'#hand [data-card="{code}"]')
+            page.keyboard.press("Enter")
+            wait_played(page, code)
+        page.wait_for_function("() => document.body.dataset.myTurn === 'true'")
+        said = page.locator("#announcer p").last
+        expect(said).to_contain_text("Your turn")
+        before = said.inner_text()
+        page.keyboard.press("u")
+        expect(page.locator("#status")).to_contain_text("Taken back.")
+        # The turn of the trick before, with its cards, said after "Taken back."
+        expect(said).not_to_have_text(before)
+        expect(said).to_contain_text("Your turn")
 
 
 def test_for_me_passes_and_plays_for_the_player(server: str, browser: Browser) -> None:

@@ -12,7 +12,8 @@ import { renderUnread, sendChat } from "./chat.js";
 import { connect, joinWithName, route, send } from "./connection.js";
 import { closeDialog, openDialog } from "./dialogs.js";
 import { $, storage } from "./dom.js";
-import { focusAfterDialog } from "./game.js";
+import { focusAfterDialog, landFocus } from "./game.js";
+import { focusCard } from "./hand.js";
 import { requestHint, requestPlayForMe, requestUndo } from "./hints.js";
 import { loadKeys, onKeyDown } from "./keys.js";
 import { askToLeave, leaveTable } from "./leave.js";
@@ -81,6 +82,16 @@ function init() {
   $("review-close").addEventListener("click", () => closeDialog("review-dialog"));
   $("won-close").addEventListener("click", () => closeDialog("won-dialog"));
   $("auto-play-one").addEventListener("change", onAutoPlayOne);
+  $("type-card").addEventListener("keydown", (event) => {
+    // Escape closes the card entry (keys.md): back to the hand, the box emptied.
+    if (event.key !== "Escape") return;
+    event.preventDefault();
+    event.target.value = "";
+    event.target.blur();
+    landFocus();
+    const active = document.activeElement;
+    if (!active || active === document.body) focusCard(app.focusCard);
+  });
   $("type-card-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const input = $("type-card");

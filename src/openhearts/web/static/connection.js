@@ -133,6 +133,7 @@ export function connect() {
     if (app.ws !== ws) return;
     app.wsOpen = true;
     app.reconnectDelay = 500;
+    app.lostSaid = false;
     sendRaw({ type: "hello", ...(app.token ? { token: app.token } : {}) });
     app.lastHeard = Date.now();
     clearInterval(app.pingTimer);
@@ -159,8 +160,7 @@ export function connect() {
     app.busy = false;
     clearInterval(app.pingTimer);
     if (app.closing) return;
-    document.body.dataset.connection = "lost";
-    flash("Connection lost: reconnecting…", "error");
+    connectionLost();
     app.reconnectTimer = setTimeout(connect, app.reconnectDelay);
     app.reconnectDelay = Math.min(app.reconnectDelay * 2, 4000);
   });
@@ -176,10 +176,17 @@ function giveUp(ws) {
   app.wsOpen = false;
   app.busy = false;
   try { ws.close(); } catch { /* already closed */ }
-  document.body.dataset.connection = "lost";
-  flash("Connection lost: reconnecting…", "error");
+  connectionLost();
   clearTimeout(app.reconnectTimer);
   app.reconnectTimer = setTimeout(connect, 0);
+}
+
+/** Said once, not at every try to reconnect (a screen reader would repeat it). */
+function connectionLost() {
+  document.body.dataset.connection = "lost";
+  if (app.lostSaid) return;
+  app.lostSaid = true;
+  flash("Connection lost: reconnecting…", "error");
 }
 
 export function closeSocket() {

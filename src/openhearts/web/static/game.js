@@ -38,6 +38,7 @@ export function onState(message) {
 
   let dealOver = null;
   let gameOver = null;
+  let undoneMine = false;
   // What the other faces narrate of the play, for a screen reader: hearts broken (where
   // they can be), then each trick's taker; the cards themselves are said with the turn.
   let breaking = previous && !newDeal && !previous.hearts_broken && state.hearts_broken
@@ -58,6 +59,7 @@ export function onState(message) {
       closeDialog("scores-dialog");
     } else if (event.event === "undone") {
       flash(event.seat === mySeat() ? "Taken back." : `${nameOf(event.seat)} took back a move.`);
+      undoneMine = undoneMine || event.seat === mySeat();
     } else if (event.event === "exchanged" && mySeat() !== null && state.received) {
       const from = state.pass_source !== null && state.pass_source !== undefined
         ? ` from ${nameOf(state.pass_source)}` : "";
@@ -70,7 +72,8 @@ export function onState(message) {
   if ($("played-dialog").open) renderPlayed();
   followReview();
   const myTurn = mayPlay();
-  if (myTurn && !app.wasMyTurn) onMyTurn();
+  // After an undo it may have been your turn all along, at another trick: said again.
+  if (myTurn && (!app.wasMyTurn || undoneMine)) onMyTurn();
   app.wasMyTurn = myTurn;
   const dealKey = `${state.game}:${state.deal}`;
   if (settledForMe() && app.settledSaid !== dealKey) {
@@ -86,7 +89,10 @@ export function onState(message) {
     openScores({ deal: dealOver });
   }
   const passing = mustPass();
-  if (passing && !app.wasPassing) announce(statusText(), { queue: true });
+  if (passing && !app.wasPassing) {
+    announce(statusText(), { queue: true });
+    landFocus();
+  }
   app.wasPassing = passing;
   if (state.phase === "moon_choice" && state.moon && state.moon.shooter === mySeat()) {
     openMoonDialog(state.moon);
@@ -103,13 +109,28 @@ export function onState(message) {
 export function focusAfterDialog() {
   if (!app.turnInDialog || document.querySelector("dialog[open]")) return;
   app.turnInDialog = false;
-  if (!mayPlay()) return;
-  const legal = (app.state && app.state.legal) || [];
+  landFocus();
+}
+
+/**
+ * Keyboard players land on a card they may use now (a playable one, or any while
+ * passing) when the focus is nowhere: on the page itself, on a card gone from the hand,
+ * or on the button of a dialog now closed. A form field or a usable card keeps it; with
+ * a dialog open, it is done when the dialog closes.
+ */
+export function landFocus() {
+  const s = app.state;
+  const cards = mayPlay() ? (s.legal || []) : mustPass() ? (s.hand || []) : [];
+  if (!cards.length) return;
+  if (document.querySelector("dialog[open]")) {
+    app.turnInDialog = true;  // focusAfterDialog, once it closes
+    return;
+  }
   const active = document.activeElement;
   const inHand = active && active.classList && active.classList.contains("hand-card");
-  if (active && active !== document.body && !inHand) return;  // a form field keeps it
-  if (inHand && legal.includes(active.dataset.card)) return;
-  focusCard(legal[0]);
+  const closed = active && active.closest && active.closest("dialog:not([open])");
+  const lost = !active || active === document.body || !active.isConnected || closed;
+  if (inHand ? !cards.includes(active.dataset.card) : lost) focusCard(cards[0]);
 }
 
 function onMyTurn() {
@@ -123,13 +144,5 @@ function onMyTurn() {
     text += `: ${cards.join(", ")}`;
   } else text += " to lead";
   announce(`${text}.`, { queue: true });
-  // Keyboard players land on a playable card; nobody loses focus from a form or dialog.
-  const active = document.activeElement;
-  const inHand = active && active.classList && active.classList.contains("hand-card");
-  if (document.querySelector("dialog[open]")) {
-    app.turnInDialog = true;  // focusAfterDialog, once it closes
-  } else if (!active || active === document.body || inHand) {
-    const focused = inHand && (s.legal || []).includes(active.dataset.card);
-    if (!focused) focusCard((s.legal || [])[0]);
-  }
+  landFocus();
 }

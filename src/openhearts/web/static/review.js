@@ -57,8 +57,14 @@ function dealSummary(deal) {
 function render() {
   const deal = review.deals[review.shown];
   const list = $("review-tricks");
-  $("review-previous").disabled = review.shown <= 0;
-  $("review-next").disabled = review.shown >= review.deals.length - 1;
+  const previous = $("review-previous");
+  const next = $("review-next");
+  const focused = document.activeElement;
+  previous.disabled = review.shown <= 0;
+  next.disabled = review.shown >= review.deals.length - 1;
+  // A button disabled under the focus would drop it out of the dialog.
+  if (focused === previous && previous.disabled) (next.disabled ? $("review-close") : next).focus();
+  if (focused === next && next.disabled) (previous.disabled ? $("review-close") : previous).focus();
   if (!deal) {
     $("review-title").textContent = "Tricks";
     $("review-summary").textContent = "No deal has been dealt yet.";

@@ -10,6 +10,8 @@ export const app = {
   closing: false,
   reconnectDelay: 500,
   reconnectTimer: null,
+  /** "Connection lost" was said since the socket last opened. */
+  lostSaid: false,
   /** When the page last heard from the server (a silent socket is given up). */
   lastHeard: 0,
   pingTimer: null,
