@@ -27,7 +27,7 @@ export const app = {
   pending: new Map(),
   /** An undo asked while the player's own choice was on its way (hints.js). */
   undoQueued: false,
-  /** The turn came while a dialog was open: focus a playable card once it closes. */
+  /** A turn or a pass came while a dialog was open: focus a usable card once it closes. */
   turnInDialog: false,
   /** The game ("table:number") whose loss of rating the page has already said. */
   unratedSaid: null,
