@@ -1846,21 +1846,44 @@ def test_a_guest_becomes_the_host_when_the_host_leaves_before_the_start(
         wait_passing(guest)
 
 
+def trick_boxes(page: Page) -> list[list[float]]:
+    """The boxes (left, top, right, bottom) of the trick's cards, each with its name."""
+    boxes: list[list[float]] = page.eval_on_selector_all(
+        "#trick .trick-card",
+        "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
+        " const w = n.querySelector('.who').getBoundingClientRect();"
+        " return [Math.min(r.left, w.left), Math.min(r.top, w.top),"
+        " Math.max(r.right, w.right), Math.max(r.bottom, w.bottom)]; })",
+    )
+    return boxes
+
+
+def with_long_names(page: Page) -> list[list[float]]:
+    """:func:`trick_boxes` once every seat has a name as long as a friend's may be (a
+    label wider than its card overlapped the next card)."""
+    page.evaluate(
+        """() => { const names = window.openhearts.state.names;
+          names.forEach((_, i) => { names[i] = `Maximiliana Longname ${i}`; });
+          window.dispatchEvent(new Event('resize')); }"""
+    )
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#trick .who')]"
+        ".some(n => n.textContent.startsWith('Maximiliana'))"
+    )
+    return trick_boxes(page)
+
+
 def trick_of_three(page: Page, touch: bool) -> list[list[float]]:
     """Pass, then play the first legal card until it is this seat's turn on a trick of
-    three cards or more; the trick cards' boxes (left, top, right, bottom)."""
+    three cards or more; the boxes (left, top, right, bottom) of the trick cards, each
+    with its name label (a label wider than its card overlapped the next one's)."""
     press = page.tap if touch else page.click
     pass_first_three(page, touch)
     for _ in range(12):
         if deal_over_before_my_turn(page):
             break
         if page.locator("#trick .trick-card").count() >= 3:
-            boxes: list[list[float]] = page.eval_on_selector_all(
-                "#trick .trick-card",
-                "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
-                " return [r.left, r.top, r.right, r.bottom]; })",
-            )
-            return boxes
+            return trick_boxes(page)
         code = page.eval_on_selector("#hand .hand-card.legal", "n => n.dataset.card")
         press(f'#hand [data-card="{code}"]')
         wait_played(page, code)
@@ -1871,7 +1894,9 @@ def test_six_players_on_a_small_phone_keep_each_trick_card_and_name_in_sight(
     server: str, browser: Browser
 ) -> None:
     """360 × 640, six players: the trick lies in a row (a cross left cards covering each
-    other's corners and names), and while passing the whole hand is in sight."""
+    other's corners and names), while passing the whole hand is in sight, and the
+    opponents' row reads left to right in the order of play (a rounding tie in the sort
+    once put the two seats on one side the wrong way round)."""
     answer = post(
         server,
         "/api/play-now",
@@ -1880,15 +1905,40 @@ def test_six_players_on_a_small_phone_keep_each_trick_card_and_name_in_sight(
     with new_page(browser, **SMALL_PHONE) as page:
         open_seat(page, server, answer)
         wait_passing(page)
+        row = page.eval_on_selector_all(
+            "#opponents .opponent",
+            "nodes => nodes.map(n => [n.getBoundingClientRect().left, Number(n.dataset.seat)])",
+        )
+        me = page.evaluate("() => window.openhearts.state.seat")
+        assert [seat for _, seat in sorted(row)] == [(me + k) % 6 for k in range(1, 6)], row
         page.evaluate("() => window.scrollTo(0, 0)")
         bottoms = page.eval_on_selector_all(
             "#hand .hand-card", "nodes => nodes.map(n => n.getBoundingClientRect().bottom)"
         )
         assert bottoms and max(bottoms) <= 640, bottoms
         boxes = trick_of_three(page, touch=True)
-        ordered = sorted(boxes)
-        assert all(a[2] <= b[0] + 1 for a, b in itertools.pairwise(ordered)), boxes
-        assert all(box[0] >= 0 and box[2] <= 360 for box in boxes), boxes
+        for shown in (boxes, with_long_names(page)):
+            ordered = sorted(shown)
+            assert all(a[2] <= b[0] + 1 for a, b in itertools.pairwise(ordered)), shown
+            assert all(box[0] >= 0 and box[2] <= 360 for box in shown), shown
+
+
+@pytest.mark.parametrize("screen", [SMALL_PHONE, {"viewport": {"width": 1280, "height": 800}}])
+def test_four_players_keep_each_trick_card_and_name_apart(
+    server: str, browser: Browser, screen: dict[str, Any]
+) -> None:
+    """The cross of four cards: a long name under the top card ran over the cards at its
+    sides."""
+    answer = post(server, "/api/play-now", {"name": "Ned", "level": "random"})
+    touch = bool(screen.get("has_touch"))
+    with new_page(browser, **screen) as page:
+        open_seat(page, server, answer)
+        wait_passing(page)
+        boxes = trick_of_three(page, touch=touch)
+        for shown in (boxes, with_long_names(page)):
+            for a, b in itertools.combinations(shown, 2):
+                apart = a[2] <= b[0] + 1 or b[2] <= a[0] + 1
+                assert apart or a[3] <= b[1] + 1 or b[3] <= a[1] + 1, (a, b)
 
 
 def test_every_card_of_the_hand_stays_on_a_small_phone(server: str, browser: Browser) -> None:
@@ -1919,10 +1969,16 @@ def test_every_card_of_the_hand_stays_on_a_small_phone(server: str, browser: Bro
 
 def test_the_live_region_narrates_the_play(server: str, browser: Browser) -> None:
     """A screen reader heard only the card led and its own turn: who took each trick,
-    the other cards of the trick and hearts broken went unsaid (the other faces say
-    them)."""
+    the other cards of the trick, hearts broken and a card "Auto play one" played went
+    unsaid (the other faces say them)."""
     answer = post(server, "/api/play-now", {"name": "Ned", "level": "random"})
+    received: list[dict[str, Any]] = []
+
+    def on_socket(socket: Any) -> None:
+        socket.on("framereceived", lambda text: received.append(json.loads(text)))
+
     with new_page(browser) as page:
+        page.on("websocket", on_socket)
         open_seat(page, server, answer)
         wait_passing(page)
         page.evaluate(
@@ -1955,6 +2011,20 @@ def test_the_live_region_narrates_the_play(server: str, browser: Browser) -> Non
     # Hearts are broken before the trick that broke them is taken.
     broken = said.index("Hearts are broken.")
     assert any(said.index(line) > broken for line in taken)
+    # Each sole card played for us is said; the cards of a settled deal are not (that
+    # the rest play themselves is said once). The deal's last card is always played so.
+    autos = [
+        (event["card"], event["auto_reason"])
+        for message in received
+        if message.get("type") == "state"
+        for event in message["events"]
+        if event["event"] == "played" and event.get("auto")
+    ]
+    assert autos and {reason for _, reason in autos} <= {"only_card", "settled"}, autos
+    sole = [line for line in said if line.endswith(" (your only legal card).")]
+    assert len(sole) == sum(reason == "only_card" for _, reason in autos), (sole, autos)
+    assert all(re.fullmatch(r"You (play|lead) the [\w ]+ \(your only legal card\)\.", line)
+               for line in sole), sole  # fmt: skip
 
 
 def test_a_turn_that_came_behind_a_dialog_focuses_a_playable_card_on_close(
@@ -2112,6 +2182,16 @@ def test_the_new_table_form_offers_every_rule_option(server: str, browser: Brows
         page.click("#create-table")
         expect(page.locator("#new-table-error")).to_contain_text("Cards removed:")
         page.fill("#opt-removed", "")
+        # Said in words and by the field's label, not as the schema's pattern and path.
+        error = page.locator("#new-table-error")
+        for cycle, said in [
+            ("right, diagonal", "'diagonal' is not a pass direction: use left, right"),
+            ("left4", "'left4' points back at the passer with 4 players"),
+        ]:
+            page.fill("#opt-pass-cycle", cycle)
+            page.click("#create-table")
+            expect(error).to_contain_text(f"Pass cycle: {said}")
+        page.fill("#opt-pass-cycle", "right, left")
         page.click("#create-table")
         page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
         rules = get_json(server, f"/api/tables/{page.url.rsplit('/', 1)[1]}")["rules"]
@@ -2268,6 +2348,7 @@ def test_six_players_on_a_wide_screen_keep_each_trick_card_in_sight(
         open_seat(page, server, answer)
         wait_passing(page)
         boxes = trick_of_three(page, touch=False)
-        for a, b in itertools.combinations(boxes, 2):
-            apart = a[2] <= b[0] + 1 or b[2] <= a[0] + 1
-            assert apart or a[3] <= b[1] + 1 or b[3] <= a[1] + 1, (a, b)
+        for shown in (boxes, with_long_names(page)):
+            for a, b in itertools.combinations(shown, 2):
+                apart = a[2] <= b[0] + 1 or b[2] <= a[0] + 1
+                assert apart or a[3] <= b[1] + 1 or b[3] <= a[1] + 1, (a, b)

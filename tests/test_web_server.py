@@ -186,6 +186,7 @@ def test_a_game_with_auto_play_one_on_needs_no_forced_moves(server: ServerThread
         if e["event"] == "played" and e["seat"] == 0 and e.get("auto")
     ]
     assert autos, "no card was played by Auto play one"
+    assert {e["auto_reason"] for e in autos} <= {"only_card", "settled"}, autos
 
 
 def _events(texts: list[str]) -> list[dict[str, Any]]:
@@ -235,7 +236,7 @@ def test_a_settled_deal_plays_itself_with_auto_play_one_on_and_waits_with_it_off
         events = _events(player.texts[before:])
         mine = [e for e in events if e["event"] == "played" and e["seat"] == me]
         assert sorted(e["card"] for e in mine) == sorted(left)
-        assert all(e.get("auto") is True for e in mine)
+        assert all(e.get("auto") is True and e["auto_reason"] == "settled" for e in mine)
         lowest = None
         for message in map(json.loads, player.texts[before:]):
             if message["type"] != "state":

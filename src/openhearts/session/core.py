@@ -178,7 +178,7 @@ class Session:
         card = self.auto_card()
         if card is None:
             return []
-        reason = AutoPlay.ONLY_CARD if len(self.game.legal_plays()) == 1 else AutoPlay.SETTLED
+        reason = AutoPlay.now(self.game)
         seat = self.game.current_player
         assert seat is not None
         return apply_with_events(self.game, Play(seat, card), auto=reason)

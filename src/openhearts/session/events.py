@@ -73,6 +73,13 @@ class AutoPlay(StrEnum):
     ONLY_CARD = "only_card"
     SETTLED = "settled"
 
+    @classmethod
+    def now(cls, game: Game) -> AutoPlay:
+        """Why the card :meth:`Game.auto_play_card` gives is played: once the points are
+        settled that is the reason, for a sole card too (what is said of the rest of
+        the deal holds for its last card)."""
+        return cls.SETTLED if game.points_settled() else cls.ONLY_CARD
+
 
 @dataclass(frozen=True)
 class CardPlayed:

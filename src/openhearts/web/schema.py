@@ -21,6 +21,7 @@ openhearts.web.protocol.WebError: options.sun: Input should be a valid boolean
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Annotated, Any, Final, Literal
 
@@ -83,7 +84,24 @@ Seq = Annotated[int, Field(ge=0, le=SAFE_INT)]
 SeatNumber = Annotated[int, Field(ge=0, le=5)]
 NameText = Annotated[str, Field(max_length=RAW_NAME_CHARS)]
 LevelName = Annotated[str, Field(max_length=32)]
-PassDirection = Annotated[str, Field(pattern=r"^(left|right)[0-9]{0,2}$|^across$|^hold$")]
+_PASS_DIRECTION = r"^(left|right)[0-9]{0,2}$|^across$|^hold$"
+
+
+def _pass_direction(text: str) -> str:
+    # Said in words: a form shows this message, and a pattern means nothing to a player.
+    if not re.fullmatch(_PASS_DIRECTION, text):
+        raise ValueError(
+            f"{text[:12]!r} is not a pass direction: use left, right, across, hold, "
+            "or leftN / rightN for N seats away"
+        )
+    return text
+
+
+PassDirection = Annotated[
+    str,
+    Field(max_length=64, json_schema_extra={"pattern": _PASS_DIRECTION}),
+    AfterValidator(_pass_direction),
+]
 
 
 class _Strict(BaseModel):

@@ -28,6 +28,7 @@ from ..game import (
 )
 from ..rules import Rules
 from ..session.driver import decide, fallback_action
+from ..session.events import AutoPlay
 from ..session.names import unique_name
 from ..session.seats import bot_seed
 from ..session.seeds import game_seed
@@ -81,13 +82,14 @@ def _action_of_row(row: ActionRow) -> Action:
     raise ValueError(f"unknown action kind {row.kind!r}")
 
 
-def _mark_auto(events: list[Event], seat: int) -> None:
-    """Tell only the seat itself that "Auto play one" played its card: to anyone else
-    the card must look like one the person chose (it may have been their only one)."""
+def _mark_auto(events: list[Event], seat: int, reason: AutoPlay) -> None:
+    """Tell only the seat itself that "Auto play one" played its card, and why: to
+    anyone else the card must look like one the person chose (it may have been their
+    only one)."""
     for event in events:
         if event.data.get("event") == "played" and event.data.get("seat") == seat:
             event.owner = seat
-            event.private = {**event.private, "auto": True}
+            event.private = {**event.private, "auto": True, "auto_reason": str(reason)}
 
 
 def _stats_delta(game: Game, seat: Seat, player_hash: str) -> StatsDelta:
@@ -613,10 +615,12 @@ class Table:
             game = self.game
             assert game is not None
             asked = self._situation(seat.index)
+            reason = None
             if how == "auto":
                 card = game.auto_play_card()
                 assert card is not None  # the game has not moved since _automatic said so
                 action: Action = Play(seat.index, card)
+                reason = AutoPlay.now(game)
             else:
                 view = game.view(seat.index)
                 bot = self._bot_for(seat)
@@ -660,8 +664,8 @@ class Table:
                         await self.hub.store(self.hub.storage.update_seats, self.id, [seat.row()])
                     except Exception:  # the game goes on; only a restart would forget it
                         log.exception("table %s: storing a seat failed", self.id)
-                if how == "auto":
-                    _mark_auto(events, seat.index)
+                if reason is not None:
+                    _mark_auto(events, seat.index, reason)
                 seat.overdue = False
                 self.broadcast_state(events)
                 if self.status == "finished":

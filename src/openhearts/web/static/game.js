@@ -43,12 +43,23 @@ export function onState(message) {
   // they can be), then each trick's taker; the cards themselves are said with the turn.
   let breaking = previous && !newDeal && !previous.hearts_broken && state.hearts_broken
     && !state.hearts_free;
+  // Whether a card played now leads, for a card "Auto play one" played for you.
+  let trickSize = previous && !newDeal ? (previous.trick || []).length : 0;
   for (const event of message.events || []) {
     if (breaking && (event.event === "played" || event.event === "trick")) {
       announce("Hearts are broken.", { queue: true });
       breaking = false;
     }
-    if (event.event === "trick") {
+    if (event.event === "played") {
+      // Your turn never came to the page: the card is said as the other faces say it.
+      // The cards of a settled deal are not: that the rest play themselves is said once.
+      if (event.seat === mySeat() && event.auto_reason === "only_card") {
+        announce(`You ${trickSize ? "play" : "lead"} the ${cardName(event.card)} `
+          + "(your only legal card).", { queue: true });
+      }
+      trickSize += 1;
+    } else if (event.event === "trick") {
+      trickSize = 0;
       announce(trickTakenSentence(event), { queue: true });
     } else if (event.event === "deal_over") {
       dealOver = event;

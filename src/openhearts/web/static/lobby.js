@@ -238,6 +238,19 @@ export async function playNow(event) {
   }
 }
 
+/**
+ * A refusal of the server in the form's words: "Options.pass_cycle.1: …" (or
+ * "Pass_cycle: …") names the field by its label, "Pass cycle: …".
+ */
+function inFormWords(message) {
+  const match = /^(?:options\.)?([a-z_]+)(?:\.\d+)?:\s*/i.exec(message || "");
+  const field = match && document.querySelector(
+    `#new-table-form [name="${match[1].toLowerCase()}"]`);
+  const label = field && field.closest("label");
+  const words = label && label.firstChild && label.firstChild.textContent.trim();
+  return words ? `${words}: ${message.slice(match[0].length)}` : message;
+}
+
 export async function createTable(event) {
   event.preventDefault();
   const errorBox = $("new-table-error");
@@ -299,7 +312,7 @@ export async function createTable(event) {
     rememberSeat(answer);
     goToTable(answer.table_id, answer.url);
   } catch (error) {
-    errorBox.textContent = error.message;
+    errorBox.textContent = inFormWords(error.message);
   } finally {
     button.disabled = false;
   }

@@ -100,9 +100,12 @@ function renderOpponents() {
     if (!narrow && Math.cos(angle) < -0.8) node.classList.add("across");
     placed.push({ node, angle });
   }
-  // Around an ellipse on a wide table; in one row along the top on a narrow one.
-  const order = [...placed].sort((a, b) => Math.sin(b.angle) - Math.sin(a.angle)
-    || Math.cos(a.angle) - Math.cos(b.angle));
+  // Around an ellipse on a wide table; in one row along the top on a narrow one, read
+  // left to right as the ellipse goes from the bottom left over the top. Sorting by the
+  // angle itself, not by its sine: two seats on one side have sines equal but for rounding.
+  const turn = 2 * Math.PI;
+  const aroundFromLeft = (angle) => ((angle % turn) + turn) % turn;
+  const order = [...placed].sort((a, b) => aroundFromLeft(a.angle) - aroundFromLeft(b.angle));
   order.forEach((item, index) => {
     if (narrow) item.node.style.maxWidth = `${Math.floor(width / order.length) - 4}px`;
     const w = item.node.offsetWidth;
@@ -165,10 +168,14 @@ function renderTrick() {
   const room = (height - block) / 2 - cardH / 2 - 4;
   const reachX = Math.min(cardW * (players > 4 ? 1.2 : 1.0), width * 0.2);
   const reachY = Math.max(cardH * 0.4, Math.min(cardH * (players > 4 ? 1.0 : 0.56), room));
-  // Five or six cards need a cross tall enough that the cards of two seats on one side
-  // (a card's height apart) do not cover each other's corner and name; where the felt
-  // is too low or narrow for that, a row, read left to right as played.
-  const row = players > 4 && (narrow || reachY < cardH);
+  // A cross only where no two seats' cards (each with its name below) would cover each
+  // other: on a low felt, a row instead, read left to right as played. Five or six
+  // seats in a row on any narrow felt, where a cross would have to be too small.
+  const spots = [...Array(players).keys()].map((seat) => seatAngle(seat))
+    .map((angle) => [-reachX * Math.sin(angle), reachY * Math.cos(angle)]);
+  const crowded = spots.some(([x1, y1], i) => spots.slice(i + 1)
+    .some(([x2, y2]) => Math.abs(x1 - x2) < cardW - 0.5 && Math.abs(y1 - y2) < cardH - 0.5));
+  const row = (players > 4 && narrow) || crowded;
   const gap = 6;
   const rowStep = Math.min(cardW + gap, (width - 24) / Math.max(1, cards.length));
   cards.forEach(([seat, card], index) => {
@@ -179,7 +186,11 @@ function renderTrick() {
       "aria-label": label, "data-seat": seat, "data-card": card,
     }, [
       cardSvg(card),
-      h("span", { class: "who", text: seat === mySeat() ? "You" : nameOf(seat) }),
+      // No wider than its card (a long name is cut, whole in the title): the layout
+      // keeps the cards apart, so their names stay apart too.
+      h("span", {
+        class: "who", text: seat === mySeat() ? "You" : nameOf(seat), title: whoOf(seat),
+      }),
     ]);
     if (row) {
       node.style.left = `${(index - (cards.length - 1) / 2) * rowStep}px`;
