@@ -152,7 +152,9 @@ class PlainSession:
                 # the trick so far first, so that each of their cards has its context.
                 show_trick(self.table, view)
         turn = {Phase.PASSING: human_pass, Phase.PLAYING: human_play, Phase.MOON_CHOICE: human_moon}
-        if session.people_to_act():
+        # The computer players pass before the person is asked, as in the terminal game:
+        # both write a deal's passes in the same order in the record.
+        if session.people_to_act() and session.bot_to_act() is None:
             actions = len(game.actions)
             turn[game.phase](self.table)
             if len(game.actions) != actions:
