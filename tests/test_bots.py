@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -370,7 +372,10 @@ def test_hard_is_repeatable_and_the_same_with_two_workers() -> None:
     one = HardBot(5, budget=12)
     again = HardBot(5, budget=12)
     two = HardBot(5, budget=12, workers=2)
+    # More workers than cores: no more processes than cores, and the same choices.
+    many = HardBot(5, budget=12, workers=10_000)
     easy = EasyBot(1)
+    compared = 0
     try:
         for _ in range(10):
             mover = game.current_player
@@ -379,10 +384,14 @@ def test_hard_is_repeatable_and_the_same_with_two_workers() -> None:
             view = game.view(seat)
             if len(view.legal) > 1:
                 first = one.analyse(view)
-                assert first == again.analyse(view) == two.analyse(view)
+                assert first == again.analyse(view) == two.analyse(view) == many.analyse(view)
+                compared += 1
+                assert len(multiprocessing.active_children()) <= 2 + (os.cpu_count() or 1)
             game.play(easy.choose_play(view))
     finally:
         two.close()
+        many.close()
+    assert compared >= 3
 
 
 def test_hard_analyse_ranks_every_legal_card() -> None:

@@ -27,6 +27,7 @@ the same with or without it.
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 import zlib
@@ -314,7 +315,8 @@ class HardBot(BaseBot):
     :param budget: worlds (random deals of the unseen cards) per decision; each world
         plays every candidate card to the end of the deal.  Default
         :data:`DEFAULT_BUDGET`.
-    :param workers: processes to spread the worlds over (1: think in this process).
+    :param workers: processes to spread the worlds over (1: think in this process); no
+        more are started than the machine has cores, which is all that can help.
     :param time_limit: optional cap in seconds per decision; when it is reached the
         worlds examined so far decide (and decisions are no longer repeatable).
     :param pass_worlds: worlds per candidate pass for passing by simulation
@@ -551,9 +553,11 @@ class HardBot(BaseBot):
         return (), ()
 
     def _parallel(self, task: _Task) -> _Totals:
+        # The worlds' totals are sums, the same however the worlds are split: a slip such
+        # as workers=10000 must not start ten thousand processes.
+        count = min(self.workers, os.cpu_count() or 1)
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers)
-        count = self.workers
+            self._pool = ProcessPoolExecutor(max_workers=count)
         size = task.worlds.stop
         bounds = [size * i // count for i in range(count + 1)]
         tasks = [
