@@ -1924,20 +1924,22 @@ def test_six_players_on_a_small_phone_keep_each_trick_card_and_name_in_sight(
 
 
 @pytest.mark.parametrize(
-    ("screen", "players"),
+    ("screen", "players", "shape"),
     [
-        (SMALL_PHONE, 4),
-        ({"viewport": {"width": 1280, "height": 800}}, 4),
-        ({"viewport": {"width": 1280, "height": 720}}, 6),
+        (SMALL_PHONE, 4, "row"),
+        ({"viewport": {"width": 1280, "height": 800}}, 4, "cross"),
+        ({"viewport": {"width": 1280, "height": 800}}, 3, "cross"),
+        ({"viewport": {"width": 1280, "height": 720}}, 6, "row"),
     ],
 )
 def test_trick_cards_and_names_never_cover_each_other(
-    server: str, browser: Browser, screen: dict[str, Any], players: int
+    server: str, browser: Browser, screen: dict[str, Any], players: int, shape: str
 ) -> None:
     """Four players: a long name under the top card of the cross ran over the cards at
-    its sides, and on a small phone the bottom card hid the top card's name. Six on a
-    1280 × 720 screen: the felt is too low for a cross of six (the two seats on one side
-    covered each other's corner and name), so the trick lies in a row there too."""
+    its sides, and on a small phone the bottom card hid the top card's name: a row there.
+    Three: the side cards covered the bottom card's corners. Six on a 1280 × 720 screen:
+    the felt is too low for a cross of six (the two seats on one side covered each
+    other's corner and name), so the trick lies in a row there too."""
     answer = post(
         server, "/api/play-now",
         {"name": "Ned", "level": "random", "preset": "source-003", "players": players},
@@ -1946,6 +1948,7 @@ def test_trick_cards_and_names_never_cover_each_other(
         open_seat(page, server, answer)
         wait_passing(page)
         boxes = trick_of_three(page, touch=bool(screen.get("has_touch")))
+        assert (len({top for _, top, _, _ in boxes}) == 1) == (shape == "row"), boxes
         for shown in (boxes, with_long_names(page)):
             for a, b in itertools.combinations(shown, 2):
                 apart = a[2] <= b[0] + 1 or b[2] <= a[0] + 1

@@ -166,7 +166,9 @@ function renderTrick() {
   const block = Math.max(0, ...top);
   const shiftY = block / 2;
   const room = (height - block) / 2 - cardH / 2 - 4;
-  const reachX = Math.min(cardW * (players > 4 ? 1.2 : 1.0), width * 0.2);
+  // Four seats sit square; with three, five or six the side seats are nearer the bottom
+  // one and need more room across.
+  const reachX = Math.min(cardW * (players === 4 ? 1.0 : 1.2), width * 0.2);
   const reachY = Math.max(cardH * 0.4, Math.min(cardH * (players > 4 ? 1.0 : 0.56), room));
   // A cross only where no two seats' cards (each with its name below) would cover each
   // other: on a low felt, a row instead, read left to right as played. Five or six
