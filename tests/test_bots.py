@@ -14,9 +14,9 @@ import pytest
 from conftest import CONFIGS, config_id, hold_rules
 from openhearts import Card, CardSet, Game, PlayerView, Rules
 from openhearts.bots import Bot, BotError, act, load_bot, make_bot
-from openhearts.bots.easy import EasyBot
+from openhearts.bots.easy import EasyBot, _careful_lead, _keep_stoppers
 from openhearts.bots.hard import HardBot
-from openhearts.bots.policy import pass_policy, play_policy
+from openhearts.bots.policy import QS, pass_policy, play_policy
 from openhearts.game import TrickRecord
 from openhearts.phases import Phase
 from openhearts.record import dumps, loads
@@ -331,8 +331,9 @@ def test_easy_leads_neither_its_queen_nor_from_a_short_high_spade() -> None:
 
 
 def test_easy_keeps_its_stoppers_when_a_shooter_takes_the_trick() -> None:
-    """Seat 0 has every point and runs its spades; seat 3, void in spades, holds the
-    only diamonds that can beat its last two: it throws a heart, not a diamond."""
+    """Seat 0 has every point and runs its spades; seat 3, void in spades, keeps the A♦,
+    which can beat the shooter's last diamonds, and its hearts, which may yet go onto
+    someone else's trick: it throws the 10♦."""
     hands = [
         "KC AC 2D 5D 8D JD KD 2S 4S 5S 9S AS TH",
         "3C 6C 7C TC JC QC 6D 3S 6S 8S 6H 7H 9H",
@@ -345,7 +346,37 @@ def test_easy_keeps_its_stoppers_when_a_shooter_takes_the_trick() -> None:
     )
     view = _view(hold_rules(), hands, plays)
     assert view.seat == 3 and view.points_taken == (18, 0, 0, 0)
-    assert EasyBot(0).choose_play(view).suit == 3
+    assert view.hand == CardSet.parse("TD AD 5H JH QH")
+    assert EasyBot(0).choose_play(view) == Card.parse("TD")
+
+
+def test_easy_never_leads_its_queen_by_choice() -> None:
+    """The A♠ and K♠ gone, a led queen is its own player's 13 points: the rules of thumb
+    led it from Q♠ 6♦ at the twelfth trick."""
+    hand = CardSet.parse("6D QS").mask
+    unseen = CardSet.parse("7D 8D 2D 3D 5D 6S").mask
+
+    def lowest(cards: int) -> int:
+        return (cards & -cards).bit_length() - 1
+
+    assert _careful_lead(QS, hand, hand, unseen, lowest) == Card.parse("6D")
+    # The queen alone is led: it is the only card.
+    only = CardSet.parse("QS").mask
+    assert _careful_lead(QS, only, only, unseen, lowest) == QS
+
+
+def test_easy_throws_a_shooter_a_card_that_can_win_nothing() -> None:
+    """Void on a would-be shooter's trick: it threw the 2♥ (its lowest card) and the
+    shooter went on to take every heart. A card below every card of its suit still out
+    goes first, then the lowest other card; a heart only when nothing else is spare."""
+    hand = CardSet.parse("7C 9C KC 6S 7S AS 2H 6H").mask
+
+    def thrown(unseen: str, held: int = hand) -> Card:
+        return Card(_keep_stoppers(held, held, CardSet.parse(unseen).mask))
+
+    assert thrown("8C TC QC 2S 8S 3H 4H") == Card.parse("7C")
+    assert thrown("3C 8C 2S 8S 3H 4H") == Card.parse("6S")
+    assert thrown("3C 2S 3H", CardSet.parse("KC AS 2H 6H QS").mask) == Card.parse("2H")
 
 
 def test_easy_plays_no_moon_where_the_rules_have_none() -> None:

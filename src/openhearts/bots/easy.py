@@ -9,11 +9,11 @@ a point trick away from that player or passes a heart to someone else.
 It plays by the rules of thumb of :mod:`openhearts.bots.policy`, which ``hard``'s
 simulations also follow, and checks each card as a careful player would
 (:func:`careful_card`): it drops the Q♠ under a higher spade, keeps the J♦ unless
-winning it pays, goes over low when a player after it has shown a void, leads neither
-the Q♠ nor a spade that leaves its A♠ or K♠ bare while the queen is out, keeps its
-best cards when a shooter takes the trick, and plays no moon where the rules have
-none.  The simulations keep the plain rules of thumb: they are what ``hard`` and
-``expert`` were measured with (docs/bots.md).
+winning it pays, goes over low when a player after it has shown a void, never leads
+the Q♠ by choice nor a spade that leaves its A♠ or K♠ bare while the queen is out,
+keeps its best cards and its hearts when a shooter takes the trick, and plays no moon
+where the rules have none.  The simulations keep the plain rules of thumb: they are
+what ``hard`` and ``expert`` were measured with (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ def careful_card(view: PlayerView) -> int:
     winner = (leader + trick.index(high)) % players
     if not follow:
         if threat >= 0 and winner == threat:
-            return _keep_stoppers(hand, legal)
+            return _keep_stoppers(hand, legal, unseen)
         return card
     if threat >= 0:
         return card
@@ -138,6 +138,10 @@ def careful_card(view: PlayerView) -> int:
 def _careful_lead(
     card: int, hand: int, legal: int, unseen: int, thumb: Callable[[int], int]
 ) -> int:
+    if card == QS and legal & ~QS_BIT:
+        # Led, the queen goes to whoever holds the A♠ or K♠, or with both gone to its
+        # own player: never led by choice.
+        card = thumb(legal & ~QS_BIT)
     if card // 13 != 2 or not legal & ~SPADES:
         return card
     guards = (hand & SPADES & ~(QS_BIT | HIGH_SPADES)).bit_count()
@@ -151,10 +155,11 @@ def _careful_lead(
     return card
 
 
-def _keep_stoppers(hand: int, legal: int) -> int:
-    """A discard onto a would-be shooter's trick: the lowest card that is not the Q♠ nor
-    the best of its suit in hand (those may yet win a trick from the shooter, and the
-    best heart may go to someone else)."""
+def _keep_stoppers(hand: int, legal: int, unseen: int) -> int:
+    """A discard onto a would-be shooter's trick: never the Q♠ nor the best card of a
+    suit in hand (those may yet win a trick from the shooter), and no heart while it
+    has another card (a heart kept may yet go onto someone else's trick, which stops the
+    moon); first a card that can win nothing, else the lowest."""
     cards = legal & ~QS_BIT or legal
     best = 0
     for suit in SUITS:
@@ -162,5 +167,10 @@ def _keep_stoppers(hand: int, legal: int) -> int:
         if held:
             best |= 1 << (held.bit_length() - 1)
     spare = cards & ~best or cards
+    # Below every card of its suit still out: it cannot take a trick from anyone.
+    idle = [int(c) for c in CardSet(spare & NOT_POINTS) if not unseen & BELOW[c]]
+    if idle:
+        return min(idle, key=lambda c: c % 13)
+    spare = spare & NOT_POINTS or spare
     # Lowest rank first, non-point cards on ties.
     return min(map(int, CardSet(spare)), key=lambda c: (c % 13, not NOT_POINTS >> c & 1))
