@@ -276,10 +276,12 @@ def test_hearts_prune_forgets_abandoned_games_after_their_own_retention(tmp_path
     assert main(["prune", "--database", url, "--abandoned-days", "-1"]) == 2
 
 
-@pytest.mark.parametrize("days", ["1e9", "99999999999", "inf"])
+@pytest.mark.parametrize("days", ["1e9", "99999999999", "inf", "0"])
 def test_hearts_prune_keeps_everything_for_more_days_than_the_calendar_has(
     tmp_path: Path, days: str
 ) -> None:
+    """And for 0 days, as the server's 0 keeps everything (prune forgot every table,
+    a game begun a second ago too)."""
     from openhearts.cli import main
 
     url = f"sqlite:///{tmp_path / 'prune.sqlite3'}"

@@ -26,7 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=30.0,
         metavar="N",
-        help="forget tables finished or left waiting more than N days ago (default: 30)",
+        help="forget tables finished or left waiting more than N days ago (default: 30; "
+        "0: keep them all, as for hearts serve)",
     )
     parser.add_argument(
         "--abandoned-days",
@@ -34,18 +35,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="N",
         help="forget games in progress nobody has moved in for more than N days "
-        "(default: as --days)",
+        "(default: as --days; 0: keep them all)",
     )
 
 
 def _cutoff(now: datetime, days: float) -> datetime | None:
     """``days`` before ``now``; None when that is before the calendar starts (nothing
-    can be that old, so nothing is forgotten).
+    can be that old, so nothing is forgotten), or for 0 days, which keeps everything as
+    the server's ``--retention-days 0`` does (it forgot even a game begun a second ago).
 
     >>> now = datetime(2025, 1, 1, tzinfo=UTC)
-    >>> _cutoff(now, 1.5), _cutoff(now, 1e9), _cutoff(now, math.inf)
-    (datetime.datetime(2024, 12, 30, 12, 0, tzinfo=datetime.timezone.utc), None, None)
+    >>> _cutoff(now, 1.5), _cutoff(now, 1e9), _cutoff(now, math.inf), _cutoff(now, 0)
+    (datetime.datetime(2024, 12, 30, 12, 0, tzinfo=datetime.timezone.utc), None, None, None)
     """
+    if days == 0:
+        return None
     try:
         return now - timedelta(days=days)
     except OverflowError:
