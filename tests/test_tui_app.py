@@ -278,6 +278,38 @@ def test_passing_choose_confirm_and_see_received(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+def footer_shown(screen: TableScreen) -> list[str]:
+    """The footer's keys in sight at 80 columns, by their descriptions."""
+    footer = screen.query_one(Footer)
+    return [
+        str(getattr(key, "description", ""))
+        for key in footer.query("FooterKey")
+        if key.region.width and key.region.right <= 80
+    ]
+
+
+def test_passing_with_the_button_gives_the_keys_back_to_the_hand(tmp_path: Path) -> None:
+    async def run() -> None:
+        app = make_app(tmp_path, seed=3)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            screen = table(app)
+            for card in screen.session.view().hand.cards()[:3]:
+                await move_cursor_to(pilot, card)
+                await pilot.press("space")
+            await pilot.click("#pass-button")
+            await settle(pilot, lambda: human_turn(app) and screen.session.game.phase != "passing")
+            assert isinstance(app.focused, HandView), app.focused
+            hand = screen.query_one(HandView)
+            before = hand.cursor
+            await pilot.press("right")
+            if hand.cursor == before:  # at the last card
+                await pilot.press("left")
+            assert hand.cursor != before
+
+    asyncio.run(run())
+
+
 def test_the_footer_says_what_the_keys_do_now_and_keeps_help_at_80_columns(
     tmp_path: Path,
 ) -> None:
@@ -285,20 +317,12 @@ def test_the_footer_says_what_the_keys_do_now_and_keeps_help_at_80_columns(
     from the footer (pressed, it says why nothing happens).  At 80 columns Help stays in
     sight in both."""
 
-    def shown(screen: TableScreen) -> list[str]:
-        footer = screen.query_one(Footer)
-        return [
-            str(getattr(key, "description", ""))
-            for key in footer.query("FooterKey")
-            if key.region.width and key.region.right <= 80
-        ]
-
     async def run() -> None:
         app = make_app(tmp_path, seed=1)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot, lambda: human_turn(app))
             screen = table(app)
-            passing = shown(screen)
+            passing = footer_shown(screen)
             assert passing[:3] == ["Choose", "Pass", "Hint"], passing
             assert "Help" in passing and "Play" not in passing, passing
             for card in screen.session.view().hand.cards()[:3]:
@@ -307,7 +331,7 @@ def test_the_footer_says_what_the_keys_do_now_and_keeps_help_at_80_columns(
             await pilot.press("p")
             await settle(pilot, lambda: human_turn(app))
             await pilot.pause()
-            playing = shown(screen)
+            playing = footer_shown(screen)
             assert playing[:3] == ["Play", "Hint", "For me"], playing
             assert "Help" in playing and "Pass" not in playing, playing
             await pilot.press("p")
@@ -821,10 +845,14 @@ def test_resuming_a_finished_game_shows_the_result(tmp_path: Path) -> None:
             assert app.screen.title_text == "Game over"
             assert app.storage.load_stats().games_played == 0  # not counted twice
             await pilot.press("escape")
-            await pilot.press("u")
-            assert table(app).message == "The game is over: there is nothing to undo."
-            await pilot.press("h")
-            assert table(app).message == "The game is over: there is no move to choose."
+            # The footer offers a new game, and none of the keys of a move (Play, Hint,
+            # For me and Undo stayed, each only refusing).
+            await settle(pilot, lambda: "New game" in footer_shown(table(app)))
+            shown = footer_shown(table(app))
+            assert not {"Play", "Choose", "Hint", "For me", "Undo"} & set(shown), shown
+            for key in "uhg":
+                await pilot.press(key)
+                assert table(app).message == "The game is over: N starts a new game."
             # Game over, then Options: Escape goes back to the finished table (there was
             # no way back but Start game or Quit).
             table(app).show_game_over()

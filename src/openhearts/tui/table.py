@@ -33,6 +33,8 @@ class TableScreen(KeysMixin, HandMixin, DialogsMixin):
     # The footer shows them in this order and cuts what does not fit: at 80 columns it
     # ends after Help while passing, after Options while playing.
     BINDINGS: ClassVar[list[BindingType]] = [
+        # N in the footer once the game is over (the keys of a move are gone from it then).
+        Binding(textual_keys(Command.NEW_GAME), "new_game_now", "New game"),
         _bind(Command.PASS),
         # P out of the passing phase: hidden from the footer, and says why nothing happens.
         Binding(textual_keys(Command.PASS), "pass_refused", show=False),
@@ -40,6 +42,10 @@ class TableScreen(KeysMixin, HandMixin, DialogsMixin):
         _bind(Command.PLAY_FOR_ME),
         _bind(Command.UNDO),
         Binding("ctrl+z", "undo", show=False),
+        *(
+            Binding(textual_keys(command), "game_over", show=False)
+            for command in (Command.HINT, Command.PLAY_FOR_ME, Command.UNDO)
+        ),
         _bind(Command.LAST_TRICK),
         _bind(Command.WON),
         _bind(Command.MEMORY),

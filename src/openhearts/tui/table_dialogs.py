@@ -48,6 +48,7 @@ class DialogsMixin(TableBase):
         )
 
     def show_game_over(self) -> None:
+        self.refresh_bindings()  # the footer: a new game, no more moves
         session = self.session
         game = session.game
         view = session.view()
@@ -212,6 +213,10 @@ class DialogsMixin(TableBase):
 
     def action_options(self) -> None:
         self.hearts.show_options(in_game=True)
+
+    def action_new_game_now(self) -> None:
+        """N as the footer offers it once the game is over."""
+        self.action_new_game()
 
     def action_new_game(self) -> None:
         over = self.session.game.is_over

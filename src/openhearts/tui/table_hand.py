@@ -61,7 +61,17 @@ class HandMixin(TableBase):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "pass_cards":
             return self.can_pass()
+        over = self.session.game.is_over
+        # Once the game is over the footer offers a new game, not the keys of a move;
+        # pressed, those say so (action_game_over).
+        if action in ("hint", "play_for_me", "undo"):
+            return not over
+        if action == "new_game_now":
+            return over
         return True
+
+    def action_game_over(self) -> None:
+        self.refuse("The game is over: N starts a new game.")
 
     def action_pass_refused(self) -> None:
         self.refuse("There is nothing to pass now.")
@@ -109,6 +119,9 @@ class HandMixin(TableBase):
         event.stop()
         if event.button.id == "pass-button":
             self.action_pass_cards()
+            # The button hides once the cards are passed: the keys go back to the hand
+            # (they went nowhere until Tab).
+            self.query_one(HandView).focus()
 
     # Typing cards ----------------------------------------------------------------------
 

@@ -188,7 +188,8 @@ class HandView(CanvasWidget, can_focus=True):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "activate":
-            return not self.choosing
+            # No card, nothing to play: the footer offers no Play (at the game's end).
+            return not self.choosing and bool(self.cards)
         if action == "choose":
             return self.choosing
         return True
@@ -208,7 +209,10 @@ class HandView(CanvasWidget, can_focus=True):
     ) -> None:
         """Show these cards; the cursor stays on the same card where it can."""
         current = self.current
+        had_cards = bool(self.cards)
         self.cards = list(cards)
+        if had_cards != bool(self.cards):
+            self.refresh_bindings()  # Play in the footer only with a card to play
         self.legal = legal
         self.chosen = chosen or CardSet()
         self.new = new or CardSet()
