@@ -870,6 +870,22 @@ def test_resuming_a_finished_game_shows_the_result(tmp_path: Path) -> None:
             await pilot.press("escape")
 
     asyncio.run(run())
+    # Quitting a finished game says where its record is, as the plain game does (it
+    # said nothing).
+    farewell = app_farewell(tmp_path, path)
+    assert farewell == f"The game's record is in {path}; see it again with: hearts replay {path}"
+
+
+def app_farewell(home: Path, path: Path) -> str | None:
+    async def run() -> str | None:
+        app = HeartsApp(Storage(home), Settings(speed="off"), resume=str(path))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            await pilot.press("escape")
+            await pilot.press("ctrl+q")
+        return app.farewell()
+
+    return asyncio.run(run())
 
 
 def test_resume_says_which_typed_options_the_saved_game_keeps(tmp_path: Path) -> None:

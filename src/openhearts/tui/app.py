@@ -232,11 +232,14 @@ class HeartsApp(App[int]):
         self.push_screen(table)
 
     def farewell(self) -> str | None:
-        """What to print once the app has closed: where an unfinished game is saved."""
+        """What to print once the app has closed: where an unfinished game is saved, or
+        where a finished one's record is (as the plain game says)."""
         table = self.table
-        if table is None or table.session.game.is_over or not self.storage.save_path.exists():
+        if table is None or not self.storage.save_path.exists():
             return None
         path = shlex.quote(str(self.storage.save_path))
+        if table.session.game.is_over:
+            return f"The game's record is in {path}; see it again with: hearts replay {path}"
         return f"The game is saved in {path}; resume it with: hearts play --resume {path}"
 
     def on_unmount(self) -> None:
