@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Button, Footer, Input, RichLog, Select, Static
+from textual.widgets._footer import FooterKey
 
 from openhearts.tui.app import HeartsApp
 from openhearts.tui.options_screen import OptionsScreen
@@ -472,5 +473,47 @@ def test_every_total_stays_whole_at_60x20(tmp_path: Path, players: int) -> None:
             assert "tota…" not in text, text
             assert len(re.findall(r"total 0\b|\b0 total", text)) >= players - 1, text
             assert len(re.findall(r"· \d+ cards", text)) == players - 1, text
+
+    asyncio.run(run())
+
+
+def test_the_arrows_scroll_a_dialog_taller_than_the_screen(tmp_path: Path) -> None:
+    """At 80×24 the memory aids and the keys go on below the edge, and the Close button
+    has the focus: ↓, PageDown and End did nothing (only Tab, then PageDown, scrolled).
+    The footer says Scroll where there is something to scroll."""
+
+    async def run() -> None:
+        app = make_app(tmp_path, seed=1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            for _ in range(5):
+                await human_move_by_keys(pilot, app)
+                await settle(pilot, lambda: human_turn(app))
+            for key in ("m", "question_mark"):
+                await pilot.press(key)
+                await settle(pilot, lambda: isinstance(app.screen, InfoScreen))
+                await pilot.pause()
+                body = app.screen.query_one(".dialog-body")
+                assert body.max_scroll_y > 0, key
+                assert isinstance(app.focused, Button)
+                footer = [str(k.description) for k in app.screen.query(FooterKey)]
+                assert "Scroll" in footer, footer
+                await pilot.press("down")
+                assert body.scroll_y == 1
+                await pilot.press("pagedown")
+                assert body.scroll_y > 1
+                await pilot.press("end")
+                assert body.scroll_y == body.max_scroll_y
+                await pilot.press("home")
+                assert body.scroll_y == 0
+                await pilot.press("escape")
+                await settle(pilot, lambda: app.screen is table(app))
+            # A dialog with nothing to scroll offers no Scroll.
+            await pilot.press("w")
+            await settle(pilot, lambda: isinstance(app.screen, InfoScreen))
+            await pilot.pause()
+            assert app.screen.query_one(".dialog-body").max_scroll_y == 0
+            footer = [str(k.description) for k in app.screen.query(FooterKey)]
+            assert "Scroll" not in footer, footer
 
     asyncio.run(run())

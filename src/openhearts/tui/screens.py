@@ -196,11 +196,49 @@ def buttons_width(labels: Sequence[str]) -> int:
     return sum(max(16, len(label) + 6) + 2 for label in labels)
 
 
+#: The keys that scroll a dialog's body, after the dialog's own (the footer's order).
+SCROLL_LINES: list[BindingType] = [
+    Binding("down", "scroll_body(1)", "Scroll", key_display="↑↓"),
+    Binding("up", "scroll_body(-1)", show=False),
+    Binding("home", "scroll_body(0, 0, -1)", show=False),
+    Binding("end", "scroll_body(0, 0, 1)", show=False),
+]
+SCROLL_PAGES: list[BindingType] = [
+    Binding("pagedown", "scroll_body(0, 1)", show=False),
+    Binding("pageup", "scroll_body(0, -1)", show=False),
+]
+
+
 class FittedDialog(ModalScreen[ResultT]):
     """A dialog sized to its contents (:func:`fit_width`), again whenever the terminal
-    is resized; its body takes the focus (Tab) only when it has something to scroll."""
+    is resized; its body takes the focus (Tab) only when it has something to scroll.
+
+    With :data:`SCROLL_LINES` and :data:`SCROLL_PAGES` among a dialog's keys, the arrows,
+    PageUp, PageDown, Home and End scroll a body taller than the screen whatever has the
+    focus (a button has it at first, and at 80×24 the memory aids and
+    the keys went on below the edge with no key to reach them but Tab); the footer
+    says so then.
+    """
 
     _fitted: tuple[RenderableType, int] | None = None
+
+    def _body_scrolls(self) -> bool:
+        return any(body.max_scroll_y > 0 for body in self.query(".dialog-body"))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "scroll_body":
+            return self._body_scrolls()
+        return True
+
+    def action_scroll_body(self, lines: int, pages: int = 0, ends: int = 0) -> None:
+        body = self.query_one(".dialog-body")
+        if ends:
+            body.scroll_to(y=0 if ends < 0 else body.max_scroll_y, animate=False)
+        elif pages:
+            height = max(1, body.scrollable_content_region.height - 1)
+            body.scroll_to(y=body.scroll_y + pages * height, animate=False)
+        else:
+            body.scroll_to(y=body.scroll_y + lines, animate=False)
 
     def fit(self, body: RenderableType, least: int = 0) -> None:
         self._fitted = (body, least)
@@ -216,6 +254,7 @@ class FittedDialog(ModalScreen[ResultT]):
     def _scrolls_or_not(self) -> None:
         for body in self.query(".dialog-body"):
             body.can_focus = body.max_scroll_y > 0
+        self.refresh_bindings()  # Scroll in the footer only when there is something to
 
 
 def fit_width(screen: ModalScreen[Any], body: RenderableType, least: int = 0) -> None:
@@ -305,6 +344,8 @@ class InfoScreen(FittedDialog[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close"),
         Binding("q", "close", show=False),
+        *SCROLL_LINES,
+        *SCROLL_PAGES,
     ]
 
     def __init__(self, title: str, body: RenderableType, button: str = "Close") -> None:
@@ -346,6 +387,8 @@ class ChoiceScreen(FittedDialog[str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "app.focus_previous", show=False),
         Binding("right", "app.focus_next", show=False),
+        *SCROLL_LINES,
+        *SCROLL_PAGES,
     ]
 
     def __init__(
@@ -440,6 +483,7 @@ class ReviewScreen(FittedDialog[None]):
         Binding("q", "close", show=False),
         Binding("left,pageup", "step(-1)", "Previous deal"),
         Binding("right,pagedown", "step(1)", "Next deal"),
+        *SCROLL_LINES,
     ]
 
     def __init__(
