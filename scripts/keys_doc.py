@@ -5,6 +5,7 @@ Run from the repository root: ``python scripts/keys_doc.py``.
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from openhearts.session.keys import markdown
@@ -12,7 +13,9 @@ from openhearts.session.keys import markdown
 DOC = Path(__file__).resolve().parent.parent / "docs" / "keys.md"
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    # No options: only --help, which must not write the file.
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args(argv)
     DOC.write_text(markdown(), encoding="utf-8")
     print(f"wrote {DOC}")
 

@@ -115,3 +115,16 @@ def test_the_training_command_of_the_docs_remakes_the_shipped_weights() -> None:
         if args.weights == WEIGHTS:
             for option in ("seed", "deals", "chunk", "epochs", "hidden", "rate", "batch"):
                 assert getattr(args, option) == getattr(made_with, option), (command, option)
+
+
+def test_keys_doc_help_writes_nothing(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``scripts/keys_doc.py --help`` rewrote docs/keys.md instead of helping."""
+    script = load_script("keys_doc")
+    written: list[object] = []
+    monkeypatch.setattr(script.Path, "write_text", lambda *args, **kwargs: written.append(args))
+    with pytest.raises(SystemExit) as stopped:
+        script.main(["--help"])
+    assert stopped.value.code == 0 and written == []
+    assert "Write docs/keys.md from the one key map" in capsys.readouterr().out

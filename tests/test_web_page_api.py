@@ -245,6 +245,11 @@ def test_the_web_statistics_are_the_session_cores(tmp_path: Path) -> None:
         data = server.post(
             "/api/play-now", {"name": "Ann", "level": "random", "options": {"end_score": 1}}
         ).json()
+        auth = {"Authorization": f"Bearer {data['player_token']}"}
+        # Before a first finished game, as docs/web-protocol.md says.
+        before = server.get("/api/stats", headers=auth).json()
+        assert before == {"name": before["name"], "games": 0, "wins": 0, "deals": 0,
+                          "points": 0, "moons": 0, "best": None, "average": None}  # fmt: skip
         player = Player(server.ws_url(data["table_id"]), token=data["token"], seed=3).open()
         player.play()
         player.close()

@@ -216,7 +216,8 @@ class Card(int):
         """Read a card in any common spelling.
 
         Accepted: ``QS``, ``qs``, ``Q♠``, ``♠Q``, ``10H``, ``TH``, ``Q of spades``,
-        ``queen of spades``, ``ten of hearts``.
+        ``queen of spades``, ``ten of hearts``; also ``1H`` for the ace, as some programs
+        print it (the faces refuse a typed ``1``, more likely a ten that lost its 0).
 
         >>> [str(Card.parse(t)) for t in ("qs", "Q♠", "10H", "TH", "ace of hearts", "♦j")]
         ['QS', 'QS', 'TH', 'TH', 'AH', 'JD']

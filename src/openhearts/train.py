@@ -46,18 +46,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", default="policy", help="seed of the deals and the fit")
     parser.add_argument("--deals", type=_positive, default=3000, help="deals to play")
     parser.add_argument("--chunk", type=_positive, default=50, help="deals per data file")
-    parser.add_argument("--data", type=Path, default=Path("train-data"), help="data folder")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=Path("train-data"),
+        help="folder of the recorded choices, one file per chunk; a rerun resumes from it",
+    )
     parser.add_argument(
         "--weights",
         type=Path,
         default=WEIGHTS,
         help="where to write the weights (default: the package's, which expert:learned=1 loads)",
     )
-    parser.add_argument("--workers", type=_positive, default=os.cpu_count() or 1)
-    parser.add_argument("--epochs", type=_positive, default=12)
+    parser.add_argument(
+        "--workers",
+        type=_positive,
+        default=os.cpu_count() or 1,
+        help="processes playing chunks at once (default: one per core)",
+    )
+    parser.add_argument(
+        "--epochs",
+        type=_positive,
+        default=12,
+        help="passes over the data; the epoch with the lowest held-out loss is kept",
+    )
     parser.add_argument("--hidden", type=_positive, default=128, help="units per hidden layer")
     parser.add_argument("--rate", type=float, default=1e-3, help="Adam's step size")
-    parser.add_argument("--batch", type=_positive, default=256)
+    parser.add_argument("--batch", type=_positive, default=256, help="choices per step")
     parser.add_argument("--play-only", action="store_true", help="only play and record, do not fit")
 
 
