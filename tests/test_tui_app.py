@@ -1028,6 +1028,20 @@ def test_moon_choice_dialog(tmp_path: Path) -> None:
 
             await settle(pilot, lambda: hint in shown())
             assert "Totals now:" in shown()
+            # The keys that only look open over the choice, which stays (every other
+            # key was ignored there, without a word): the sheet, the tricks, the keys.
+            moon = app.screen
+            for key, title in (("D", "Score sheet"), ("L", "Tricks of deal 1"), ("?", "Keys")):
+                await pilot.press(key)
+                await settle(pilot, lambda: app.screen is not moon)
+                shown_title = app.screen.query_one(".dialog-title", Static).content
+                assert str(shown_title) == title, shown_title
+                await pilot.press("escape")
+                await settle(pilot, lambda: app.screen is moon)
+            said = len(app.announcements)
+            await pilot.press("S")
+            assert app.announcements[said:] and game.phase == "moon_choice"
+            assert app.screen is moon
             await pilot.press("U")
             await settle(pilot, lambda: human_turn(app))
             assert game.phase == "playing" and game.view(0).hand  # cards to play again

@@ -26,9 +26,10 @@ from openhearts.session.events import Event
 from openhearts.session.hints import make_hint
 from openhearts.session.memory import known_voids
 from openhearts.session.names import table_names
+from openhearts.session.review import deal_reviews
 from openhearts.tui import settings_from_args
 from openhearts.tui.drawing import Canvas, CardLook, draw_card
-from openhearts.tui.screens import memory_text
+from openhearts.tui.screens import memory_text, review_text
 from openhearts.tui.speech import Speaker
 from openhearts.tui.storage import HOME_VARIABLE, Settings, Stats, Storage
 from openhearts.tui.widgets import slot_side, won_summary
@@ -728,3 +729,24 @@ def test_a_name_blank_once_cleaned_is_left_out_in_every_face() -> None:
     from openhearts.session.names import typed_opponents
 
     assert typed_opponents("Bo,\u200b,Di", 4) == ["Bo", "Di"]
+
+
+def test_the_review_of_six_players_keeps_each_trick_on_one_line_at_80_columns() -> None:
+    """Six compass names made each trick two lines, the second ragged under the trick
+    numbers: short names then, and the points only (the star says who took it)."""
+    rules = Rules.preset("source-003", players=6)
+    game = Game(rules, seed=5, names=table_names(6, "You", direction=rules.direction))
+    bots = [make_bot("random", seed=seat) for seat in range(6)]
+    while game.deal_number == 0:
+        seat = game.to_act()[0]
+        act(game, seat, bots[seat])
+    deal = deal_reviews(game)[0]
+    room = 80 - 12
+    lines = review_text(deal, game.names, "Deal 1", room).plain.splitlines()[2:]
+    assert len(lines) == len(deal.tricks) == 8
+    assert all(len(line) <= room for line in lines), lines
+    assert all(re.fullmatch(r" ?\d+ ( +(You|NW|NE|SW|SE|N|S) +\S+[★ ]){6}  \d+ pts?", line)
+               for line in lines), lines  # fmt: skip
+    # Where whole names fit, they stay, with who took each trick.
+    wide = review_text(deal, game.names, "Deal 1", 200).plain.splitlines()[2:]
+    assert all(" takes " in line and "Northwest" in line for line in wide), wide

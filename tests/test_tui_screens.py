@@ -5,11 +5,13 @@ the score sheet)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import html
 import re
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Button, Footer, Input, RichLog, Select, Static
 from textual.widgets._footer import FooterKey
@@ -17,7 +19,8 @@ from textual.widgets._footer import FooterKey
 from openhearts.tui.app import HeartsApp
 from openhearts.tui.options_screen import OptionsScreen
 from openhearts.tui.screens import ChoiceScreen, InfoScreen
-from openhearts.tui.widgets import TrickView
+from openhearts.tui.storage import Settings, Storage
+from openhearts.tui.widgets import SeatPanel, TrickView
 from test_tui_app import (
     finished_record,
     human_move_by_keys,
@@ -515,5 +518,65 @@ def test_the_arrows_scroll_a_dialog_taller_than_the_screen(tmp_path: Path) -> No
             assert app.screen.query_one(".dialog-body").max_scroll_y == 0
             footer = [str(k.description) for k in app.screen.query(FooterKey)]
             assert "Scroll" not in footer, footer
+
+    asyncio.run(run())
+
+
+def test_your_own_line_ends_in_an_ellipsis_where_it_does_not_fit(tmp_path: Path) -> None:
+    """At 60 columns your line was cut mid-word ("… · won 4"), where every other cut
+    text ends in "…"."""
+
+    async def run() -> None:
+        app = make_app(tmp_path, seed=1, players=6)
+        async with app.run_test(size=(60, 20)) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            panel = table(app).query_one(".me", SeatPanel)
+            assert panel.info is not None
+            panel.show(dataclasses.replace(panel.info, name="Maximiliana Longname"))
+            await pilot.pause()
+            width = panel.content_size.width
+            text = panel.render()
+            assert len(text.plain) > width
+            lines = text.wrap(Console(width=width), width)
+            assert len(lines) == 1 and lines[0].plain.endswith("…"), lines
+
+    asyncio.run(run())
+
+
+def test_game_over_shows_the_totals_without_scrolling_at_60_by_20(tmp_path: Path) -> None:
+    """Your statistics above the sheet pushed its totals below the dialog's edge."""
+    _, path = finished_record(tmp_path)
+
+    async def run() -> None:
+        app = HeartsApp(Storage(tmp_path), Settings(speed="off"), resume=str(path))
+        async with app.run_test(size=(60, 20)) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            await pilot.pause()
+            body = app.screen.query_one(".dialog-body")
+            assert body.scroll_y == 0
+            text = screen_text(app)
+            assert "Total" in text and "◀" in text, text
+            # The statistics follow, a scroll away.
+            await pilot.press("end")
+            await pilot.pause()
+            assert "Your statistics" in screen_text(app)
+
+    asyncio.run(run())
+
+
+def test_the_options_keep_room_to_type_in_at_60_columns(tmp_path: Path) -> None:
+    """At 60×20 the inputs were 12 columns wide and their lists wrapped inside them
+    ("4 / play / ers")."""
+
+    async def run() -> None:
+        app = make_app(tmp_path, seed=1, show_options=True)
+        async with app.run_test(size=(60, 20)) as pilot:
+            await settle(pilot)
+            assert isinstance(app.screen, OptionsScreen)
+            widths = {
+                widget.id: widget.region.width
+                for widget in app.screen.query("#options-form Input, #options-form Select")
+            }
+            assert widths and min(widths.values()) >= 20, widths
 
     asyncio.run(run())

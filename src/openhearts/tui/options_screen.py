@@ -227,10 +227,14 @@ class OptionsScreen(Screen[OptionsResult | None]):
 
     #: Below this many columns the form and the summary share the width more tightly.
     NARROW = 110
+    #: Below this many, more tightly still (at 60 columns the inputs were 12 wide, and
+    #: their lists wrapped inside them).
+    TIGHT = 72
 
     def on_resize(self) -> None:
         # At 80 columns the summary's usual width left the inputs a few columns wide.
         self.set_class(self.app.size.width < self.NARROW, "narrow")
+        self.set_class(self.app.size.width < self.TIGHT, "tight")
 
     def on_mount(self) -> None:
         self.on_resize()

@@ -9,7 +9,7 @@ in plain sentences through the announcements (see :meth:`HeartsApp.announce`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Final, TypeVar
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -28,8 +28,9 @@ from ..game import Game, PlayerView
 from ..sentences.records import takes
 from ..session.keys import KEYS, Command, textual_keys
 from ..session.memory import hearts_free, known_voids
-from ..session.names import SHORT_COMPASS, marked_names
+from ..session.names import SHORT_COMPASS, marked_names, short_name
 from ..session.review import DealReview
+from ..session.words import plural
 from .widgets import FittingFooter
 
 __all__ = [
@@ -271,11 +272,27 @@ def fit_width(screen: ModalScreen[Any], body: RenderableType, least: int = 0) ->
     screen.query_one(".dialog-body").styles.max_height = max(3, screen.app.size.height - 12)
 
 
-def review_text(deal: DealReview, names: Sequence[str], summary: str) -> Text:
+#: The compass names in a narrow review of the tricks.
+_REVIEW_SHORT: Final = {**SHORT_COMPASS, "North": "N", "South": "S", "East": "E", "West": "W"}
+
+
+def review_text(
+    deal: DealReview, names: Sequence[str], summary: str, room: int | None = None
+) -> Text:
     """A deal's tricks, one line each: every card in play order after its player's
-    name, the card that took the trick starred, then who took it and its points."""
+    name, the card that took the trick starred, then who took it and its points.
+
+    Where the lines would not fit in ``room`` columns (six players at 80 columns: each
+    trick wrapped onto a ragged second line), the names are short ("NW", "N", "Bar…")
+    and each line ends with the trick's points only: the star says who took it."""
     text = Text(summary + "\n", style="bold")
     width = max(len(name) for name in names)
+    players = len(names)
+    # " 13 " + per play " name card★" + "  name takes 26"
+    compact = room is not None and 4 + (players + 1) * (width + 6) + 5 > room
+    if compact:
+        names = [_REVIEW_SHORT.get(name) or short_name(name, 3) for name in names]
+        width = max(len(name) for name in names)
     for trick in deal.tricks:
         text.append(f"\n{trick.number:>2} ")
         for seat, card in trick.plays:
@@ -283,7 +300,10 @@ def review_text(deal: DealReview, names: Sequence[str], summary: str) -> Text:
             shown = card.pretty
             text.append(f"{shown:>3}", style="bold red" if card.suit.is_red else "bold")
             text.append("★" if seat == trick.winner else " ")
-        text.append(f"  {takes(names[trick.winner])} {trick.points}")
+        if compact:
+            text.append(f"  {plural(trick.points, 'pt')}")
+        else:
+            text.append(f"  {takes(names[trick.winner])} {trick.points}")
     if not deal.tricks:
         text.append("\nNo trick of this deal is finished yet.", style="italic")
     return text
@@ -441,15 +461,43 @@ class ChoiceScreen(FittedDialog[str]):
         self.dismiss(choice)
 
 
+#: The table's keys that only look (a dialog or a sentence): over the moon choice too.
+_LOOKS: Final = (
+    Command.LAST_TRICK,
+    Command.WON,
+    Command.MEMORY,
+    Command.SHEET,
+    Command.STATS,
+    Command.READ_TABLE,
+    Command.READ_SCORES,
+    Command.READ_TURN,
+    Command.READ_HAND,
+)
+
+
 class MoonChoiceScreen(ChoiceScreen):
     """The moon choice, with the table's keys that still make sense there: H for a
-    hint, G to let the computer choose, U to take back the last card."""
+    hint, G to let the computer choose, U to take back the last card, and every key
+    that only looks (the score sheet, the tricks, the reading keys, the keys' help), so
+    that the scores and tricks can be checked before choosing; the choice stays up."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(textual_keys(Command.HINT), "choose('hint')", "Hint"),
         Binding(textual_keys(Command.PLAY_FOR_ME), "choose('for_me')", "For me"),
         Binding(textual_keys(Command.UNDO) + ",ctrl+z", "choose('undo')", "Undo"),
+        *(
+            Binding(textual_keys(command), f"look('{command.value}')", show=False)
+            for command in _LOOKS
+        ),
+        *(Binding(str(n), f"look('read_card', {n})", show=False) for n in range(1, 7)),
+        Binding("question_mark,f1", "look('help')", show=False),
     ]
+
+    def action_look(self, action: str, *arguments: object) -> None:
+        """The table's own key, its dialog opening over this one."""
+        table = getattr(self.app, "table", None)
+        if table is not None:
+            getattr(table, f"action_{action}")(*arguments)
 
     hint_line: str | None = None
 
@@ -519,7 +567,7 @@ class ReviewScreen(FittedDialog[None]):
 
     def _show(self) -> None:
         deal = self.deals[self.shown]
-        body = review_text(deal, self.names, self.summaries[self.shown])
+        body = review_text(deal, self.names, self.summaries[self.shown], self.app.size.width - 12)
         self.query_one("#review-title", Static).update(f"Tricks of deal {deal.number + 1}")
         self.query_one("#review-body", Static).update(body)
         self.query_one("#previous", Button).disabled = self.shown == 0

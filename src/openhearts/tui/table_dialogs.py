@@ -58,12 +58,16 @@ class DialogsMixin(TableBase):
             self.say([headline])
         stats = self.final_stats or self.hearts.storage.load_stats()
         body = Text(f"{headline}\n", style="bold")
-        body.append(f"Winner{'s' if len(game.winners) > 1 else ''}: {winners}\n")
+        body.append(f"Winner{'s' if len(game.winners) > 1 else ''}: {winners}")
         # The totals and your statistics first: at 80×24 the deals below them scroll.
-        body.append(Text.assemble(("Your statistics: ", "bold"), stats.summary(), "\n"))
-        group = Group(
-            body, score_table(game, session.human, self.app.size.width - 12, totals_first=True)
-        )
+        # Lower than that the statistics go last, below the deals: above the sheet they
+        # hid its totals (60×20).
+        statistics = Text.assemble(("Your statistics: ", "bold"), stats.summary())
+        sheet = score_table(game, session.human, self.app.size.width - 12, totals_first=True)
+        if self.app.size.height >= 24:
+            group = Group(body, statistics, sheet)
+        else:
+            group = Group(body, sheet, statistics)
         self.app.push_screen(
             ChoiceScreen(
                 "Game over",

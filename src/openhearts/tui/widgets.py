@@ -503,6 +503,9 @@ class SeatPanel(Widget):
         won = won_summary(info.won, info.tricks, info.jack)
         if info.you:
             head.append(f" · {points_line} · {won}")
+            # One line: what does not fit ends in "…" (it was cut off mid-word).
+            head.no_wrap = True
+            head.overflow = "ellipsis"
             return head
         cards = f"{info.cards} card{'s' if info.cards != 1 else ''}"
         if self.size.height < 4:
