@@ -442,3 +442,27 @@ def test_a_wrong_number_of_names_and_no_events_name_their_lines(record: str) -> 
     assert rejected(text) == f"line {number}: events: a record needs at least the first deal"
     del data["events"]
     assert rejected(json.dumps(data)).startswith("line 1: events: ")
+
+
+def test_a_record_without_its_rules_is_refused() -> None:
+    """The schema requires them; loading gave the standard rules silently (a game to 40
+    resumed as one to 100)."""
+    game = Game(Rules(end_score=40), seed=3)
+    data = json.loads(dumps(game))
+    del data["rules"]
+    with pytest.raises(RecordError, match=r"^line 1: rules: missing; a record says the rules"):
+        loads(json.dumps(data))
+
+
+def test_an_empty_or_cut_short_record_says_so() -> None:
+    """They said "Expecting value" and "Unterminated string starting at"."""
+    text = dumps(Game(seed=3))
+    with pytest.raises(RecordError, match=r"^line 1: the file is empty, not a record$"):
+        loads("  \n")
+    for cut in (len(text) // 2, len(text) - 3):
+        with pytest.raises(RecordError, match=r"; the record is cut short there$"):
+            loads(text[:cut])
+    # A mistake inside the file is not taken for a cut.
+    with pytest.raises(RecordError) as refused:
+        loads(text.replace('"version": 1', '"version": 1,,', 1))
+    assert "cut short" not in str(refused.value)

@@ -3,6 +3,7 @@ names, seeds, saving and the key map."""
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -597,3 +598,30 @@ def test_a_record_made_elsewhere_resumes_with_the_persons_auto_play_one() -> Non
     assert Session.resume(game, None, auto_play_one=False).auto_play_one is False
     saved = SessionInfo((0,), "easy", auto_play_one=True)
     assert Session.resume(game, saved, auto_play_one=False).auto_play_one is True
+
+
+def test_saving_on_the_way_out_never_moves_the_games_own_file_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The save file named by a relative path and the default by an absolute one are
+    the same file: when saving failed there, the fallback took the game's own file for
+    another unfinished game and moved it aside, and --resume no longer found it."""
+    import errno
+
+    from openhearts.session import saving
+
+    game = Game(seed=3)
+    game.pass_cards(0, game.hand(0).cards()[:3])
+    own = tmp_path / "saved-game.json"
+    save_session(own, game, SessionInfo())
+    monkeypatch.chdir(tmp_path)
+
+    def full(*args: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(saving, "save_session", full)
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path / "tmp"))
+    saved, problems = saving.save_somewhere(game, SessionInfo(), "saved-game.json", str(own))
+    assert saved is None
+    assert own.exists() and not list(tmp_path.glob("saved-game-unfinished-*")), problems
+    assert problems[0] == "Could not save the game to saved-game.json: No space left on device."

@@ -126,6 +126,52 @@ def test_a_damaged_statistics_file_is_set_aside_not_written_over(tmp_path: Path)
     assert load_stats(path).games_played == 1
 
 
+def test_statistics_that_cannot_be_read_are_not_written_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One failed read (a permission, a disk error) counted the game from zero and wrote
+    over every game before it: 5 games became 1."""
+    from openhearts.session.statistics import load_stats, record_game
+
+    path = tmp_path / "statistics.json"
+    path.write_text(json.dumps(Stats(games_played=5).to_dict()), encoding="utf-8")
+    real = Path.read_text
+
+    def refused(self: Path, *args: Any, **kwargs: Any) -> str:
+        if self == path:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_text", refused)
+    with pytest.raises(PermissionError):
+        record_game(finished_game(), 0, path)
+    store = Storage(tmp_path)
+    store.record_game(finished_game(), 0)  # shown as it can be, not kept
+    assert store.problem == "The statistics could not be kept: Permission denied."
+    monkeypatch.undo()
+    assert load_stats(path).games_played == 5
+
+
+def test_the_terminal_game_sets_statistics_that_are_not_text_aside(tmp_path: Path) -> None:
+    """It wrote over a file that was not UTF-8; the plain game kept it as .bad."""
+    (tmp_path / "statistics.json").write_bytes(b'{"games_played": 5\xff}')
+    assert Storage(tmp_path).record_game(finished_game(), 0).games_played == 1
+    assert (tmp_path / "statistics.json.bad").read_bytes() == b'{"games_played": 5\xff}'
+
+
+def test_games_ending_together_are_both_counted(tmp_path: Path) -> None:
+    """Each read, added to and wrote the file: one count wrote over the other."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from openhearts.session.statistics import load_stats, record_game
+
+    path = tmp_path / "statistics.json"
+    game = finished_game()
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(lambda _: record_game(game, 0, path), range(40)))
+    assert load_stats(path).games_played == 40
+
+
 def test_saved_game_round_trip(tmp_path: Path) -> None:
     store = Storage(tmp_path, save_path=str(tmp_path / "sub" / "mine.json"))
     game = Game(seed=4)

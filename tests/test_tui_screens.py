@@ -9,6 +9,7 @@ import dataclasses
 import html
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -16,6 +17,8 @@ from textual.pilot import Pilot
 from textual.widgets import Button, Footer, Input, RichLog, Select, Static
 from textual.widgets._footer import FooterKey
 
+from openhearts.record import save
+from openhearts.session.saving import load_session
 from openhearts.tui.app import HeartsApp
 from openhearts.tui.options_screen import OptionsScreen
 from openhearts.tui.screens import ChoiceScreen, InfoScreen
@@ -580,3 +583,65 @@ def test_the_options_keep_room_to_type_in_at_60_columns(tmp_path: Path) -> None:
             assert widths and min(widths.values()) >= 20, widths
 
     asyncio.run(run())
+
+
+def test_a_game_that_cannot_be_saved_is_said_and_saved_elsewhere_on_quitting(
+    tmp_path: Path,
+) -> None:
+    """The save file could not be written: nothing was said while playing, and Ctrl+Q
+    printed nothing and left the game in no file."""
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the folder should be", encoding="utf-8")
+    home = tmp_path / "home"
+    storage = Storage(home, save_path=str(blocked / "game.json"))
+    app = HeartsApp(storage, Settings(level="random", speed="off"), seed=1, show_options=False)
+
+    async def run() -> None:
+        async with app.run_test(size=(100, 32)) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            await human_move_by_keys(pilot, app)
+            await settle(pilot, lambda: human_turn(app))
+            warned = [a for a in app.announcements if "could not be saved" in a]
+            assert len(warned) == 1, app.announcements
+            await human_move_by_keys(pilot, app)
+            await settle(pilot, lambda: human_turn(app))
+            assert len([a for a in app.announcements if "could not be saved" in a]) == 1
+            await pilot.press("ctrl+q")
+
+    asyncio.run(run())
+    farewell = app.farewell()
+    assert farewell is not None
+    saved = home / "saved-game.json"
+    assert f"The game is saved in {saved}; resume it with" in farewell, farewell
+    assert app.table is not None
+    assert load_session(saved)[0].actions == app.table.session.game.actions
+
+
+def test_a_finished_game_is_saved_before_it_is_counted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counted first, a crash before the save left it to be finished and counted again."""
+    seen: list[bool] = []
+    real = Storage.record_game
+
+    def record(self: Storage, game: Any, seat: int) -> Any:
+        seen.append(self.load_game()[0].is_over)
+        return real(self, game, seat)
+
+    monkeypatch.setattr(Storage, "record_game", record)
+    _, path = finished_record(tmp_path)
+    game, _ = load_session(path)
+    # One card before the end, which the app plays (a bot's, or the person's only one).
+    unfinished = tmp_path / "unfinished.json"
+    game.undo()
+    assert not game.is_over
+    save(game, str(unfinished))
+
+    async def run() -> None:
+        app = HeartsApp(Storage(tmp_path), Settings(speed="off"), resume=str(unfinished))
+        async with app.run_test(size=(100, 32)) as pilot:
+            await settle(pilot, lambda: seen != [])
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+
+    asyncio.run(run())
+    assert seen == [True]

@@ -152,10 +152,16 @@ def loads(text: str) -> Game:
     """Rebuild a game from a record, replaying and checking every event."""
     # A byte-order mark, as some editors write one, is not part of the record.
     text = text.removeprefix("\ufeff")
+    if not text.strip():
+        raise RecordError("line 1: the file is empty, not a record")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise RecordError(f"line {error.lineno}: not valid JSON: {error.msg}") from None
+        # A file cut short (a full disk, a copy stopped) says so, not only what JSON
+        # expected where it ends.
+        cut = error.msg.startswith("Unterminated") or error.pos >= len(text.rstrip())
+        why = "; the record is cut short there" if cut else ""
+        raise RecordError(f"line {error.lineno}: not valid JSON: {error.msg}{why}") from None
     except RecursionError:
         raise RecordError("line 1: not a record: nested too deeply") from None
     if not isinstance(data, dict):
@@ -182,8 +188,12 @@ def loads(text: str) -> Game:
             raise at("names", f"names: {problem}")
     if "result" in data and not isinstance(data["result"], dict):
         raise at("result", "result: expected an object")
+    if "rules" not in data:
+        # Required (the schema says so): the standard rules in its place played another
+        # game from the same events, a game to 100 where one to 40 was played.
+        raise RecordError("line 1: rules: missing; a record says the rules it was played by")
     try:
-        rules = Rules.from_dict(data.get("rules", {}))
+        rules = Rules.from_dict(data["rules"])
     except RulesError as error:
         raise at("rules", f"rules: {error}") from None
     if names and len(names) != rules.players:

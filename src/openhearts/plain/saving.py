@@ -8,13 +8,11 @@ so that stopping never loses the game while any of them can be written.
 from __future__ import annotations
 
 import os
-import tempfile
-from pathlib import Path
 
 from ..paths import data_dir
 from ..session import Session
 from ..session.saving import keep_aside as keep_aside_as
-from ..session.saving import save_session
+from ..session.saving import save_session, save_somewhere
 
 __all__ = ["SaveSlot", "default_save_path", "keep_aside"]
 
@@ -62,23 +60,11 @@ class SaveSlot:
         return None, f"Could not save the game to {target}: {problem}."
 
     def save_somewhere(self, session: Session) -> tuple[str | None, list[str]]:
-        """Save on the way out: the save file, else the default file, else a file in
-        the temporary directory (another game there is kept aside first: ``keep_aside``).
-        Returns where, and the problems (and files kept aside) met on the way."""
-        problems: list[str] = []
-        fallback = str(Path(tempfile.gettempdir()) / "openhearts-saved-game.json")
-        for target in dict.fromkeys([self.path, default_save_path(), fallback]):
-            if target != self.path:
-                try:
-                    kept = keep_aside(target)
-                except OSError as error:
-                    problems.append(f"Could not keep the game in {target} aside: {error}.")
-                    continue
-                if kept is not None:
-                    problems.append(kept)
-            problem = self.save_to(session, target)
-            if problem is None:
-                self.path = target
-                return target, problems
-            problems.append(f"Could not save the game to {target}: {problem}.")
-        return None, problems
+        """Save on the way out (:func:`openhearts.session.saving.save_somewhere`): the
+        save file, else the default one, else a file in the temporary directory."""
+        saved, problems = save_somewhere(
+            session.game, session.info(), self.path, default_save_path(), "hearts play --plain"
+        )
+        if saved is not None:
+            self.path = saved
+        return saved, problems

@@ -38,6 +38,7 @@ __all__ = [
     "write_atomic",
     "make_folder",
     "keep_aside",
+    "save_somewhere",
     "AskedFor",
     "kept_from_save",
 ]
@@ -216,3 +217,43 @@ def keep_aside(
         f"An unfinished game was in {path}; it is kept in {kept}: resume it with "
         f"{command} --resume {shlex.quote(kept)}"
     )
+
+
+def _same_file(one: str, other: str) -> bool:
+    return os.path.abspath(os.path.expanduser(one)) == os.path.abspath(os.path.expanduser(other))
+
+
+def save_somewhere(
+    game: Game, info: SessionInfo, first: str, default: str, command: str = "hearts play"
+) -> tuple[str | None, list[str]]:
+    """Save on the way out, so that stopping never loses a game while any file can be
+    written: ``first`` (the game's own file), else ``default``, else a file in the
+    temporary directory (another unfinished game in those is kept aside first, with
+    ``command`` in the sentence saying how to resume it).  Returns where, or None, and
+    the problems (and files kept aside) met on the way.
+
+    The same file named twice (a relative and an absolute path) is tried once, and never
+    taken for another game to keep aside: that moved the game's own file out of the way.
+    """
+    problems: list[str] = []
+    fallback = str(Path(tempfile.gettempdir()) / "openhearts-saved-game.json")
+    tried: list[str] = []
+    for target in (first, default, fallback):
+        if any(_same_file(target, done) for done in tried):
+            continue
+        tried.append(target)
+        if not _same_file(target, first):
+            try:
+                kept = keep_aside(target, command)
+            except OSError as error:
+                problems.append(f"Could not keep the game in {target} aside: {error}.")
+                continue
+            if kept is not None:
+                problems.append(kept)
+        try:
+            save_session(target, game, info)
+        except OSError as error:
+            problems.append(f"Could not save the game to {target}: {error.strerror or error}.")
+            continue
+        return target, problems
+    return None, problems

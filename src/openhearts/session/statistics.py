@@ -19,6 +19,7 @@ import contextlib
 import dataclasses
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -122,14 +123,23 @@ def default_stats_path() -> Path:
     return data_dir() / "statistics.json"
 
 
-def load_stats(path: Path | None = None) -> Stats:
+def load_stats(path: Path | None = None, *, strict: bool = False) -> Stats:
     """The saved statistics; a missing or unreadable file gives empty ones, and a
-    damaged one is set aside as ``*.bad`` (as the terminal game does), so that the next
-    game counted does not write over what may still be read by hand."""
+    damaged one is set aside as ``*.bad``, so that the next game counted does not write
+    over what may still be read by hand.
+
+    :param strict: raise the OSError of a file that is there but cannot be read (a
+        permission, a disk error), rather than give empty statistics: counting a game
+        onto those wrote over every game before it.
+    """
     path = path or default_stats_path()
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return Stats()
     except OSError:
+        if strict:
+            raise
         return Stats()
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         with contextlib.suppress(OSError):
@@ -138,11 +148,35 @@ def load_stats(path: Path | None = None) -> Stats:
     return Stats.from_dict(data)
 
 
+@contextlib.contextmanager
+def _only_one_at_a_time(path: Path) -> Iterator[None]:
+    """Hold a lock beside ``path`` while its statistics are read, added to and written:
+    two games ending together each wrote over the other's count.  Where there are no
+    POSIX locks (Windows), as before."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    from .saving import make_folder
+
+    make_folder(path.parent)
+    with open(path.with_name(path.name + ".lock"), "a") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+
+
 def record_game(game: Game, seat: int, path: Path | None = None) -> Stats:
-    """Add a finished game to the statistics file (raises OSError when it cannot)."""
+    """Add a finished game to the statistics file (raises OSError when it cannot, the
+    file untouched: when it is there but cannot be read, too)."""
     from .saving import write_atomic
 
-    stats = load_stats(path)
-    stats.add_game(game, seat)
-    write_atomic(path or default_stats_path(), json.dumps(stats.to_dict(), indent=2) + "\n")
+    path = path or default_stats_path()
+    with _only_one_at_a_time(path):
+        stats = load_stats(path, strict=True)
+        stats.add_game(game, seat)
+        write_atomic(path, json.dumps(stats.to_dict(), indent=2) + "\n")
     return stats

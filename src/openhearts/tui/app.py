@@ -233,14 +233,27 @@ class HeartsApp(App[int]):
 
     def farewell(self) -> str | None:
         """What to print once the app has closed: where an unfinished game is saved, or
-        where a finished one's record is (as the plain game says)."""
+        where a finished one's record is (as the plain game says).  A game whose last
+        save failed is saved elsewhere first (it was lost, without a word)."""
         table = self.table
-        if table is None or not self.storage.save_path.exists():
+        if table is None:
             return None
+        lines: list[str] = []
+        if self.storage.game_not_saved is not None:
+            saved, problems = self.storage.save_on_the_way_out(table.session)
+            lines += problems
+            if saved is None:
+                lines.append("The game could not be saved anywhere.")
+                return "\n".join(lines)
+        if not self.storage.save_path.exists():
+            return "\n".join(lines) or None
         path = shlex.quote(str(self.storage.save_path))
         if table.session.game.is_over:
-            return f"The game's record is in {path}; see it again with: hearts replay {path}"
-        return f"The game is saved in {path}; resume it with: hearts play --resume {path}"
+            said = f"The game's record is in {path}; see it again with: hearts replay {path}"
+        else:
+            said = f"The game is saved in {path}; resume it with: hearts play --resume {path}"
+        lines.append(said)
+        return "\n".join(lines)
 
     def on_unmount(self) -> None:
         self.speaker.close()

@@ -37,9 +37,10 @@ from ..session.saving import (
     dumps_session,
     keep_aside,
     load_session,
+    save_somewhere,
     write_atomic,
 )
-from ..session.statistics import Stats
+from ..session.statistics import Stats, record_game
 
 __all__ = ["Settings", "Stats", "Storage", "SPEEDS", "LEVEL_NAMES", "HOME_VARIABLE"]
 
@@ -143,6 +144,9 @@ class Storage:
         self.announcements_path = self.data_dir / "announcements.txt"
         #: The last problem met reading or writing, for the interface to show.
         self.problem: str | None = None
+        #: Why the game in progress could not be saved the last time it was, if so:
+        #: on the way out it is saved elsewhere (:meth:`save_on_the_way_out`).
+        self.game_not_saved: str | None = None
 
     # Plumbing -----------------------------------------------------------------------
 
@@ -185,18 +189,42 @@ class Storage:
         return Stats.from_dict(self._read_json(self.stats_path))
 
     def record_game(self, game: Game, seat: int) -> Stats:
-        """Add a finished game to the statistics (the file every face shares) and save them."""
-        stats = self.load_stats()
-        stats.add_game(game, seat)
-        self._write(self.stats_path, json.dumps(stats.to_dict(), indent=2) + "\n")
-        return stats
+        """Add a finished game to the statistics (the file every face shares, counted as
+        the plain game counts it: :func:`openhearts.session.statistics.record_game`).
+        When they cannot be kept, :attr:`problem` says so and the file is untouched."""
+        try:
+            return record_game(game, seat, self.stats_path)
+        except OSError as error:
+            stats = self.load_stats()
+            stats.add_game(game, seat)
+            self.problem = f"The statistics could not be kept: {error.strerror or error}."
+            return stats
 
     # The game in progress ----------------------------------------------------------
 
     def save_game(self, session: Session) -> bool:
         """Save the game in progress (atomically): the record with the session's data
         in it, one file that ``hearts replay`` and the plain game read too."""
-        return self._write(self.save_path, dumps_session(session.game, session.info()))
+        try:
+            write_atomic(self.save_path, dumps_session(session.game, session.info()))
+        except OSError as error:
+            self.game_not_saved = (
+                f"The game could not be saved to {self.save_path}: {error.strerror or error}. "
+                "When you quit it is saved elsewhere, and you are told where."
+            )
+            return False
+        self.game_not_saved = None
+        return True
+
+    def save_on_the_way_out(self, session: Session) -> tuple[str | None, list[str]]:
+        """Save where it can be (:func:`~openhearts.session.saving.save_somewhere`): the
+        game's file, else the default one, else one in the temporary directory."""
+        default = str(self.data_dir / "saved-game.json")
+        saved, problems = save_somewhere(session.game, session.info(), str(self.save_path), default)
+        if saved is not None:
+            self.save_path = Path(saved)
+            self.game_not_saved = None
+        return saved, problems
 
     def load_game(
         self, path: str | os.PathLike[str] | None = None

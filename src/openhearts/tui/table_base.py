@@ -82,6 +82,8 @@ class TableBase(Screen[None]):
         self.choosing_for_me = False
         self.stats_recorded = session.game.is_over
         self.final_stats: Stats | None = None
+        #: The save problem last told, so that it is told once.
+        self.save_warned: str | None = None
         players = session.game.rules.players
         self.slots = [self._slot(seat) for seat in range(players)]
 
@@ -347,15 +349,24 @@ class TableBase(Screen[None]):
         if game.phase != Phase.PASSING:
             self.chosen = CardSet()
         self.say(self.sentences(events))
-        if game.is_over:
-            if not self.stats_recorded:
-                self.stats_recorded = True
-                self.final_stats = self.hearts.storage.record_game(game, session.human)
-            # The finished game's record stays, for `hearts replay` (the next game
-            # takes the file over; a finished game is not offered for resuming).
-            self.hearts.storage.save_game(session)
-        else:
-            self.hearts.storage.save_game(session)
+        storage = self.hearts.storage
+        # The finished game's record stays, for `hearts replay` (the next game takes the
+        # file over; a finished game is not offered for resuming). Saved before it is
+        # counted: a crash between the two counted it, then offered it to finish and
+        # counted it again.
+        saved = storage.save_game(session)
+        if game.is_over and not self.stats_recorded:
+            self.stats_recorded = True
+            storage.problem = None
+            self.final_stats = storage.record_game(game, session.human)
+            if storage.problem:
+                self.hearts.notify(storage.problem, severity="warning", timeout=12)
+                self.hearts.announce(storage.problem)
+        if not saved and storage.game_not_saved != self.save_warned:
+            # Said once, not at every card (it was never said, and the game was lost).
+            self.save_warned = storage.game_not_saved
+            self.hearts.notify(storage.game_not_saved or "", severity="warning", timeout=12)
+            self.hearts.announce(storage.game_not_saved or "")
         self.refresh_table()
 
     def advance(self) -> None:
