@@ -3,7 +3,9 @@ names, seeds, saving and the key map."""
 
 from __future__ import annotations
 
+import io
 import tempfile
+import types
 from dataclasses import replace
 from pathlib import Path
 
@@ -625,3 +627,44 @@ def test_saving_on_the_way_out_never_moves_the_games_own_file_aside(
     assert saved is None
     assert own.exists() and not list(tmp_path.glob("saved-game-unfinished-*")), problems
     assert problems[0] == "Could not save the game to saved-game.json: No space left on device."
+
+
+def test_one_save_file_holds_one_game_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two games on one file (two terminals on one home) each wrote over the other, and
+    both said their game was saved there: the second is refused, saying what to do."""
+    from openhearts.cli import main
+    from openhearts.session.saving import only_this_game_on
+    from openhearts.tui.app import HeartsApp
+
+    monkeypatch.setenv("OPENHEARTS_HOME", str(tmp_path))
+    path = tmp_path / "saved-game.json"
+
+    def never(self: object) -> None:
+        raise AssertionError("the terminal game started on a file in use")
+
+    monkeypatch.setattr(HeartsApp, "run", never)
+    terminal = types.SimpleNamespace(isatty=lambda: True)
+    with only_this_game_on(path):
+        assert main(["play", "--plain", "--seed", "1"]) == 1
+        # The terminal game, as from a terminal.
+        with monkeypatch.context() as patch:
+            patch.setattr(
+                "openhearts.play.sys", types.SimpleNamespace(stdin=terminal, stdout=terminal)
+            )
+            assert main(["play", "--seed", "1"]) == 1
+    said = capsys.readouterr().err.splitlines()
+    assert (
+        said
+        == [
+            f"hearts play: another game is open on {path} (in another window or terminal): "
+            "quit it first, or play this one with --save FILE"
+        ]
+        * 2
+    )
+    assert not path.exists()
+    # Once it is free, a game may be played on it.
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "--plain", "--seed", "1"]) == 0
+    assert path.exists()

@@ -13,7 +13,7 @@ from ..rules import RulesError
 from ..sentences import Style, supports_symbols
 from ..session import Session
 from ..session.names import table_names, typed_opponents
-from ..session.saving import kept_from_save, load_session
+from ..session.saving import SaveFileInUse, kept_from_save, load_session, only_this_game_on
 from ..session.seats import check_level
 from .game import PlainSession
 from .saving import keep_aside
@@ -85,6 +85,15 @@ def run_plain(args: argparse.Namespace) -> int:
         level=session.seats.level,
     )
     plain.session.seats.problem = session.seats.problem
+    try:
+        with only_this_game_on(plain.table.slot.path):
+            return _play(plain, session, args)
+    except SaveFileInUse as error:
+        print(f"hearts play: {error}", file=sys.stderr)
+        return 1
+
+
+def _play(plain: PlainSession, session: Session, args: argparse.Namespace) -> int:
     elsewhere = args.save is not None and os.path.expanduser(args.save) != os.path.expanduser(
         args.resume or ""
     )

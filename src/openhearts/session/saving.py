@@ -20,6 +20,7 @@ import json
 import os
 import shlex
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -39,6 +40,8 @@ __all__ = [
     "make_folder",
     "keep_aside",
     "save_somewhere",
+    "SaveFileInUse",
+    "only_this_game_on",
     "AskedFor",
     "kept_from_save",
 ]
@@ -257,3 +260,42 @@ def save_somewhere(
             continue
         return target, problems
     return None, problems
+
+
+class SaveFileInUse(Exception):
+    """Another program has a game open on the same save file."""
+
+
+@contextlib.contextmanager
+def only_this_game_on(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Hold the save file ``path`` for one game at a time while the block runs: two
+    games on one file (two terminals on one home) each wrote over the other, and both
+    said their game was saved there.  Where there are no POSIX locks (Windows), or no
+    lock file can be made (the save will say why), as before.
+
+    :raises SaveFileInUse: saying what to do, when another program holds it.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    source = Path(path).expanduser()
+    try:
+        make_folder(source.parent)
+        handle = open(source.with_name(source.name + ".lock"), "a")  # noqa: SIM115
+    except OSError:
+        yield
+        return
+    with handle:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise SaveFileInUse(
+                f"another game is open on {source} (in another window or terminal): "
+                "quit it first, or play this one with --save FILE"
+            ) from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)

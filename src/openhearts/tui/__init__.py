@@ -11,6 +11,7 @@ import sys
 
 from ..options import asked_for, given, rules_from_args, rules_given
 from ..session.names import clean_name, typed_opponents
+from ..session.saving import SaveFileInUse, only_this_game_on
 from ..session.seats import check_level
 from .storage import Settings, Storage
 
@@ -62,8 +63,14 @@ def run_tui(args: argparse.Namespace) -> int:
         asked=asked_for(args),
         handle_signals=True,
     )
-    result = app.run()
-    farewell = app.farewell()
+    held = getattr(args, "save", None) or getattr(args, "resume", None) or storage.save_path
+    try:
+        with only_this_game_on(held):
+            result = app.run()
+            farewell = app.farewell()
+    except SaveFileInUse as error:
+        print(f"hearts play: {error}", file=sys.stderr)
+        return 1
     if farewell:
         print(farewell)
     return int(result or 0)
