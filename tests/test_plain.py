@@ -1098,3 +1098,28 @@ def test_a_record_made_elsewhere_resumes_with_no_auto_play_one_as_asked(
         is False
     )
     assert _resumed_session(parse_args("--resume", str(path))).auto_play_one is True
+
+
+def test_a_signal_while_the_finished_game_is_kept_still_counts_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Between the finished record and the statistics the signals were no longer
+    caught: the game was saved as finished but never counted.  (Ctrl+C here: SIGTERM
+    and SIGHUP take the same way, but uncaught they would end the test run.)"""
+    from openhearts.plain import saving
+
+    real = saving.SaveSlot.save_somewhere
+
+    def interrupted(self: saving.SaveSlot, session: object) -> object:
+        kept = real(self, session)  # type: ignore[arg-type]
+        if session.game.is_over:  # type: ignore[attr-defined]
+            os.kill(os.getpid(), signal.SIGINT)
+        return kept
+
+    monkeypatch.setattr(saving.SaveSlot, "save_somewhere", interrupted)
+    console = Console(monkeypatch, player=lambda transcript: "g")
+    argv = ("--seed", "3", "--end-score", "10", "--level", "random")
+    assert run_plain(parse_args(*argv, "--save", str(tmp_path / "g.json"))) == 0
+    assert "Game over after" in console.text
+    assert load(str(tmp_path / "g.json")).is_over
+    assert load_stats().games_played == 1

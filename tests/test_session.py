@@ -4,7 +4,9 @@ names, seeds, saving and the key map."""
 from __future__ import annotations
 
 import io
+import os
 import tempfile
+import time
 import types
 from dataclasses import replace
 from pathlib import Path
@@ -668,3 +670,21 @@ def test_one_save_file_holds_one_game_at_a_time(
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["play", "--plain", "--seed", "1"]) == 0
     assert path.exists()
+
+
+def test_a_write_removes_what_a_killed_write_left(tmp_path: Path) -> None:
+    """Each kill mid-write left a hidden temporary file holding the game, for ever."""
+    from openhearts.session.saving import STALE_SECONDS, write_atomic
+
+    target = tmp_path / "saved-game.json"
+    old = tmp_path / ".saved-game.json.abc123.tmp"
+    fresh = tmp_path / ".saved-game.json.def456.tmp"  # perhaps being written right now
+    other = tmp_path / ".statistics.json.abc123.tmp"
+    for left in (old, fresh, other):
+        left.write_text("{", encoding="utf-8")
+    long_ago = time.time() - STALE_SECONDS - 60
+    os.utime(old, (long_ago, long_ago))
+    os.utime(other, (long_ago, long_ago))
+    write_atomic(target, "{}")
+    assert target.read_text(encoding="utf-8") == "{}"
+    assert not old.exists() and fresh.exists() and other.exists()

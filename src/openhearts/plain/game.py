@@ -99,7 +99,10 @@ class PlainSession:
                 if stop.ending is not Ending.QUIT:
                     self.say()
                 return self._save_and_leave(stop.ending)
-        self.finish()
+            # Kept while a signal is only noted: one between the record and the
+            # statistics stopped the program there, and the game was never counted.
+            kept = self._keep_finished()
+        self.finish(kept=kept)
         return 0
 
     def _save_and_leave(self, ending: Ending) -> int:
@@ -182,7 +185,22 @@ class PlainSession:
                 self.say(problem)
             self.say("The game cannot be saved anywhere: stopping the program would lose it.")
 
-    def finish(self, save_record: bool = True) -> None:
+    def _keep_finished(self) -> tuple[str | None, list[str]]:
+        """The finished game's record, then its statistics: where the record went, and
+        the problems met.  The record first (a finished record is never resumed, so the
+        game cannot be counted twice), then the statistics, a nicety beside it."""
+        saved, problems = self.table.slot.save_somewhere(self.session)
+        try:
+            record_game(self.game, self.session.human)
+        except OSError as error:
+            problems.append(f"The statistics could not be kept: {error.strerror or error}.")
+        return saved, problems
+
+    def finish(
+        self, save_record: bool = True, kept: tuple[str | None, list[str]] | None = None
+    ) -> None:
+        """Say how the game ended; with ``save_record``, keep it first (unless ``kept``
+        says where it was kept already) and say where."""
         game = self.game
         outcome = game_outcome(game)
         assert outcome is not None
@@ -190,14 +208,8 @@ class PlainSession:
         problems: list[str] = []
         if save_record:
             # Kept before anything is said, so that a program stopped at the end still
-            # has the finished record and counts the game: the record first (a finished
-            # record is never resumed, so the game cannot be counted twice), then the
-            # statistics, a nicety beside it.
-            saved, problems = self.table.slot.save_somewhere(self.session)
-            try:
-                record_game(game, self.session.human)
-            except OSError as error:
-                problems.append(f"The statistics could not be kept: {error.strerror or error}.")
+            # has the finished record and counts the game.
+            saved, problems = kept if kept is not None else self._keep_finished()
         self.say()
         for line in Narrator(self.session.view(), self.console.style).lines(GameOver(outcome)):
             self.say(line)

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import glob
 import json
 import os
 import shlex
 import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,9 +115,20 @@ def make_folder(folder: Path) -> None:
         raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder)) from None
 
 
+#: A temporary file of an earlier write older than this was left by a program killed
+#: mid-write (a write takes milliseconds): it is removed.
+STALE_SECONDS: Final = 600
+
+
 def write_atomic(path: Path, text: str) -> None:
-    """Write the whole file or nothing (a crash mid-write keeps the old one)."""
+    """Write the whole file or nothing (a crash mid-write keeps the old one, and the
+    temporary file it leaves is removed by a later write)."""
     make_folder(path.parent)
+    now = time.time()
+    for left in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        with contextlib.suppress(OSError):
+            if now - left.stat().st_mtime > STALE_SECONDS:
+                left.unlink()
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
