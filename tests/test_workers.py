@@ -11,6 +11,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -125,3 +126,26 @@ def test_a_worker_that_dies_is_a_clear_error() -> None:
 def test_one_worker_works_here_and_yields_every_result_in_order() -> None:
     assert list(map_unordered(abs, [-3, 2, -1], 1)) == [(-3, 3), (2, 2), (-1, 1)]
     assert sorted(map_unordered(abs, range(-4, 0), 2)) == [(-4, 4), (-3, 3), (-2, 2), (-1, 1)]
+
+
+def test_a_pool_found_broken_when_handing_on_work_is_the_same_clear_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker dying just as another's result came in broke the pool under the next
+    hand-over: BrokenProcessPool escaped as a traceback (seen once in CI)."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    real = ProcessPoolExecutor.submit
+    calls = {"n": 0}
+
+    def breaks_at_the_third(self: ProcessPoolExecutor, *args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise BrokenProcessPool("A child process terminated abruptly")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", breaks_at_the_third)
+    with pytest.raises(WorkerDied, match="killed, or out of memory"):
+        for _ in map_unordered(abs, range(6), 2):
+            pass

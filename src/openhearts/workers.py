@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from types import FrameType
-from typing import TypeVar
+from typing import Final, TypeVar
 
 __all__ = ["Stopped", "WorkerDied", "map_unordered"]
 
@@ -116,6 +116,9 @@ def map_unordered(
         yield from _in_processes(function, queue, workers, requests)
 
 
+_DIED: Final = "a worker process ended without finishing its work (killed, or out of memory?)"
+
+
 def _in_processes(
     function: Callable[[Item], Result],
     queue: Iterator[Item],
@@ -124,10 +127,19 @@ def _in_processes(
 ) -> Iterator[tuple[Item, Result]]:
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals)
     finished_cleanly = False
+
+    def submit(item: Item) -> Future[Result]:
+        # A worker that died breaks the pool for whatever is handed to it next too:
+        # found there (a race with the last result), it is the same clear error.
+        try:
+            return pool.submit(function, item)
+        except BrokenProcessPool:
+            raise WorkerDied(_DIED) from None
+
     try:
         pending: dict[Future[Result], Item] = {}
         for item in queue:
-            pending[pool.submit(function, item)] = item
+            pending[submit(item)] = item
             if len(pending) >= workers:
                 break
         while pending:
@@ -137,14 +149,11 @@ def _in_processes(
                 try:
                     result = future.result()
                 except BrokenProcessPool:
-                    raise WorkerDied(
-                        "a worker process ended without finishing its work (killed, or out "
-                        "of memory?)"
-                    ) from None
+                    raise WorkerDied(_DIED) from None
                 yield item, result
                 if not requests.requested:
                     for following in queue:
-                        pending[pool.submit(function, following)] = following
+                        pending[submit(following)] = following
                         break
         if requests.requested and next(queue, _NOTHING) is not _NOTHING:
             raise Stopped()
