@@ -247,7 +247,11 @@ def test_illegal_card_is_refused_with_a_reason(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
-def test_passing_choose_confirm_and_see_received(tmp_path: Path) -> None:
+@pytest.mark.parametrize("by", ["key", "button"])
+def test_passing_choose_confirm_and_see_received(tmp_path: Path, by: str) -> None:
+    """Passed with the Pass button, the keys went nowhere until Tab: they go back to
+    the hand either way."""
+
     async def run() -> None:
         app = make_app(tmp_path, seed=3)
         async with app.run_test(size=SIZE) as pilot:
@@ -266,8 +270,12 @@ def test_passing_choose_confirm_and_see_received(tmp_path: Path) -> None:
             assert screen.chosen == CardSet(hand[1:3])
             await move_cursor_to(pilot, hand[3])
             await pilot.press("enter")
-            await pilot.press("p")
+            if by == "key":
+                await pilot.press("p")
+            else:
+                await pilot.click("#pass-button")
             await settle(pilot, lambda: screen.session.game.phase != "passing")
+            assert isinstance(app.focused, HandView), app.focused
             view = screen.session.view()
             assert view.passed == CardSet(hand[1:4])
             assert view.received is not None and len(view.received) == 3
@@ -286,28 +294,6 @@ def footer_shown(screen: TableScreen) -> list[str]:
         for key in footer.query("FooterKey")
         if key.region.width and key.region.right <= 80
     ]
-
-
-def test_passing_with_the_button_gives_the_keys_back_to_the_hand(tmp_path: Path) -> None:
-    async def run() -> None:
-        app = make_app(tmp_path, seed=3)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, lambda: human_turn(app))
-            screen = table(app)
-            for card in screen.session.view().hand.cards()[:3]:
-                await move_cursor_to(pilot, card)
-                await pilot.press("space")
-            await pilot.click("#pass-button")
-            await settle(pilot, lambda: human_turn(app) and screen.session.game.phase != "passing")
-            assert isinstance(app.focused, HandView), app.focused
-            hand = screen.query_one(HandView)
-            before = hand.cursor
-            await pilot.press("right")
-            if hand.cursor == before:  # at the last card
-                await pilot.press("left")
-            assert hand.cursor != before
-
-    asyncio.run(run())
 
 
 def test_the_footer_says_what_the_keys_do_now_and_keeps_help_at_80_columns(
