@@ -688,3 +688,12 @@ def test_a_write_removes_what_a_killed_write_left(tmp_path: Path) -> None:
     write_atomic(target, "{}")
     assert target.read_text(encoding="utf-8") == "{}"
     assert not old.exists() and fresh.exists() and other.exists()
+
+
+@pytest.mark.parametrize("level", ["cmd:touch pwned", "os:system", "hard:budget=7"])
+def test_a_saved_level_runs_no_program_and_imports_nothing(level: str) -> None:
+    """A save file's level of cmd:PROGRAM or module:Class ran or imported it when the
+    game was resumed: a shared file must not. A level by name keeps its options."""
+    info = SessionInfo.from_dict({"humans": [0], "level": level}, 4)
+    assert info is not None
+    assert info.level == (level if level.startswith("hard") else SessionInfo.level)

@@ -81,9 +81,14 @@ class SessionInfo:
             return None
         level = data.get("level")
         auto = data.get("auto_play_one")
+        from ..bots import LEVELS
+
+        # Only a level by name (with its options): a file shared or downloaded must not
+        # run a program (cmd:...) or import a module (package.module:Class) on resuming.
+        named = level if isinstance(level, str) and level.split(":", 1)[0] in LEVELS else None
         return cls(
             tuple(dict.fromkeys(humans)),
-            level if isinstance(level, str) and level else cls.level,
+            named or cls.level,
             auto if isinstance(auto, bool) else cls.auto_play_one,
         )
 
