@@ -360,14 +360,18 @@ class TableBase(Screen[None]):
             storage.problem = None
             self.final_stats = storage.record_game(game, session.human)
             if storage.problem:
-                self.hearts.notify(storage.problem, severity="warning", timeout=12)
-                self.hearts.announce(storage.problem)
-        if not saved and storage.game_not_saved != self.save_warned:
+                self._warn(storage.problem)
+        unsaved = storage.game_not_saved
+        if not saved and unsaved is not None and unsaved != self.save_warned:
             # Said once, not at every card (it was never said, and the game was lost).
-            self.save_warned = storage.game_not_saved
-            self.hearts.notify(storage.game_not_saved or "", severity="warning", timeout=12)
-            self.hearts.announce(storage.game_not_saved or "")
+            self.save_warned = unsaved
+            self._warn(unsaved)
         self.refresh_table()
+
+    def _warn(self, problem: str) -> None:
+        """A problem with the files, in sight and said."""
+        self.hearts.notify(problem, severity="warning", timeout=12)
+        self.hearts.announce(problem)
 
     def advance(self) -> None:
         """Start whatever must happen next without the human (computer moves, dialogs)."""
