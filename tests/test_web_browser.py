@@ -1759,6 +1759,24 @@ def test_the_rule_boxes_follow_the_preset_and_can_be_switched_off(
         assert rules["sun"] is False and rules["jack_of_diamonds"] is False
 
 
+def test_the_lobby_forms_wait_for_the_server_settings(server: str, browser: Browser) -> None:
+    """Until the lobby has the server's levels and presets, its lists are empty: a form
+    sent then named no level, and the server refused it (seen as a table that never
+    opened).  The two buttons wait for the settings; when they cannot be read, the page
+    says so and still sends nothing."""
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        page.route("**/api/config", lambda route: route.abort())
+        page.goto(server + "/")
+        expect(page.locator("#new-table-error")).to_contain_text("cannot be reached")
+        expect(page.locator("#create-table")).to_be_disabled()
+        expect(page.locator("#play-now")).to_be_disabled()
+        page.unroute("**/api/config")
+        page.reload()
+        expect(page.locator("#create-table")).to_be_enabled()
+        expect(page.locator("#play-now")).to_be_enabled()
+        expect(page.locator("#opt-level")).not_to_have_value("")
+
+
 def test_the_lobby_describes_the_preset_for_the_players_chosen(
     server: str, browser: Browser
 ) -> None:

@@ -72,6 +72,10 @@ export async function showLobby() {
     },
   );
   updatePlayerChoices();
+  // Not before: a form sent while the lists were still empty named no level or preset,
+  // and the server refused it with words about fields the person never saw empty.
+  $("play-now").disabled = false;
+  $("create-table").disabled = false;
   loadMyTables();
   loadOpenTables();
   watchOpenTables();
