@@ -978,6 +978,54 @@ def test_serve_refuses_bad_options_with_a_message(capsys: pytest.CaptureFixture[
     assert "cannot prepare the database" in errors and "Traceback" not in errors
 
 
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (("--level", "nope"), "--level 'nope': no such level"),
+        (("--bot-level", "mine=nope"), "--bot-level mine: no bot level 'nope'"),
+        (("--bot-level", "gone=cmd:/nonexistent/program"), "the program could not start"),
+        (("--bot-delay", "nan"), "--bot-delay: seconds, at least 0, not nan"),
+        (("--takeover-delay", "inf"), "--takeover-delay: seconds, at least 0, not inf"),
+        (("--turn-clock", "inf"), "--turn-clock: a number of at least 0, not inf"),
+        (("--create-rate", "-1"), "--create-rate: at least 0, not -1"),
+        (("--turn-clock", "700"), "--turn-clock: at most the --max-turn-clock (600 seconds)"),
+        (("--host", "999.1.1.1"), "--host 999.1.1.1: no such address"),
+        (("--host", "192.0.2.1"), "cannot listen on 192.0.2.1:"),
+    ],
+)
+def test_serve_says_what_is_wrong_before_it_announces_an_address(
+    argv: tuple[str, ...], said: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Each was taken, or failed after "OpenHearts is served at" in uvicorn's words (exit
+    status 3): an unknown level became easy, a bot level that cannot be built vanished
+    from the lobby, nan and inf delays stalled every table, a turn clock over the most a
+    table may ask for and a negative create rate were kept."""
+    from openhearts.bots import BOTS, LEVELS
+    from openhearts.cli import main
+
+    database = ["--database", f"sqlite:///{tmp_path / 'web.sqlite3'}"]
+    try:
+        status = main(["serve", *database, *argv])
+    finally:
+        for name in ("mine", "gone"):
+            LEVELS.pop(name, None)
+            BOTS.pop(name, None)
+    out, err = capsys.readouterr()
+    assert status in (1, 2)
+    assert said in err and "Traceback" not in err
+    assert "served at" not in out
+
+
+def test_serve_ports_are_ports(capsys: pytest.CaptureFixture[str]) -> None:
+    """65536 was announced while uvicorn listened on another port; 0 on a random one."""
+    from openhearts.cli import main
+
+    for port in ("65536", "0", "-1"):
+        with pytest.raises(SystemExit):
+            main(["serve", "--port", port])
+        assert "--port: a whole number from 1 to 65535" in capsys.readouterr().err
+
+
 def test_a_stored_action_that_does_not_replay_is_dropped_with_what_follows(
     storage: Storage,
 ) -> None:

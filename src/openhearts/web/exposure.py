@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import math
 from typing import Any, Final
 
 __all__ = ["add_exposure_arguments", "exposure_settings", "LOOPBACK_NAMES"]
@@ -131,9 +132,13 @@ def exposure_settings(args: argparse.Namespace) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for option, (name, _, _, _) in _NUMBERS.items():
         value = getattr(args, option[2:].replace("-", "_"))
-        if value < 0:
-            raise ValueError(f"{option}: not negative")
+        if not 0 <= value < math.inf:  # nan too
+            raise ValueError(f"{option}: a number of at least 0, not {value}")
         values[name] = value
+    if values["turn_clock"] > values["max_turn_clock"]:
+        raise ValueError(
+            f"--turn-clock: at most the --max-turn-clock ({values['max_turn_clock']:g} seconds)"
+        )
     for option, (name, _) in _LISTS.items():
         values[name] = tuple(getattr(args, option[2:].replace("-", "_")))
     for proxy in values["trusted_proxies"]:

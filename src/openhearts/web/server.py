@@ -10,8 +10,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import json
 import logging
+import math
+import os
+import socket
 import sys
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -30,7 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..bots import add_level, level_note
 from ..extras import missing_extra_message
-from ..options import add_rules_arguments, parse_option
+from ..options import add_rules_arguments, parse_option, whole_number
 from ..rules import (
     PRESET_SOURCES,
     PRESETS,
@@ -42,6 +46,7 @@ from ..rules import (
     Seating,
 )
 from . import keys, review
+from .botwork import close_bot
 from .connection import Connection
 from .exposure import LOOPBACK_NAMES, add_exposure_arguments, exposure_settings
 from .guard import ADDRESS_KEY, Guard
@@ -509,7 +514,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)"
     )
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
+    parser.add_argument(
+        "--port",
+        type=whole_number(1, 65535),
+        default=8000,
+        help="port to listen on (default: 8000)",
+    )
     parser.add_argument(
         "--database",
         default=None,
@@ -591,10 +601,12 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         ("auto-delay", args.auto_delay),
         ("takeover-delay", args.takeover_delay),
     ):
-        if value < 0:
-            raise ValueError(f"--{name}: not negative")
-    if args.message_rate <= 0:
-        raise ValueError("--message-rate: more than 0")
+        if not 0 <= value < math.inf:  # nan too
+            raise ValueError(f"--{name}: seconds, at least 0, not {value}")
+    if not 0 < args.message_rate < math.inf:
+        raise ValueError(f"--message-rate: more than 0, not {args.message_rate}")
+    if args.create_rate < 0:
+        raise ValueError(f"--create-rate: at least 0, not {args.create_rate}")
     return Settings(
         bot_delay=args.bot_delay,
         auto_delay=args.auto_delay,
@@ -619,9 +631,58 @@ def add_bot_levels(texts: list[str]) -> None:
         add_level(name.strip(), spec.strip())
 
 
+def check_levels(args: argparse.Namespace) -> None:
+    """Build the default level and every level added, once: a level that does not exist
+    or a program that cannot start was only left out of the lobby's list (raises
+    ValueError saying which and why)."""
+    from ..bots import LEVELS, make_bot
+    from ..bots.engine import EngineBot, EngineFault
+
+    if args.level not in LEVELS:
+        raise ValueError(f"--level {args.level!r}: no such level (levels: {', '.join(LEVELS)})")
+    added = [text.partition("=")[0].strip() for text in args.bot_level]
+    for name in dict.fromkeys([*added, args.level]):
+        option = "--level" if name == args.level else "--bot-level"
+        try:
+            bot = make_bot(name, 0)
+        except ValueError as error:
+            raise ValueError(f"{option} {name}: {error}") from None
+        try:
+            if isinstance(bot, EngineBot):
+                bot.check()
+        except EngineFault as error:
+            raise ValueError(f"{option} {name}: the program {error}") from None
+        finally:
+            close_bot(bot)
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The server's socket, bound before the address is announced: uvicorn said a
+    wrong address only after announcing it, in its own words, and exited with 3.
+
+    :raises OSError: with a sentence saying which address and why.
+    """
+    try:
+        found = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except socket.gaierror as error:
+        raise OSError(f"--host {host}: no such address ({error.strerror})") from None
+    family, _, _, _, address = found[0]
+    try:
+        return socket.create_server(address, family=family)
+    except OSError as error:
+        reason = os.strerror(error.errno) if error.errno else str(error)
+        raise OSError(
+            f"cannot listen on {host}:{port}: {reason}"
+            + (" (another program is using the port?)" if error.errno == errno.EADDRINUSE else "")
+        ) from None
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         add_bot_levels(args.bot_level)
+        check_levels(args)
         settings = settings_from_args(args)
     except (RulesError, TypeError, ValueError) as error:
         print(f"hearts serve: {error}", file=sys.stderr)
@@ -639,6 +700,11 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s: %(message)s")
+    try:
+        listening = listening_socket(args.host, args.port)
+    except OSError as error:
+        print(f"hearts serve: {error}", file=sys.stderr)
+        return 1
     app = create_app(storage, settings)
     host = args.host
     shown = f"[{host}]" if ":" in host else host
@@ -672,7 +738,9 @@ def run(args: argparse.Namespace) -> int:
         logging.getLogger("uvicorn.error").addFilter(_quiet_sockets)
     server = uvicorn.Server(config)
     try:
-        server.run()
+        server.run(sockets=[listening])
     except KeyboardInterrupt:
         return 130
+    finally:
+        listening.close()
     return 0 if server.started else 1
