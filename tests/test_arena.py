@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from openhearts import CardSet, Rules, arena
-from openhearts.arena import BotSpec, Match, play_board, summarise
+from openhearts.arena import ArenaError, BotSpec, Match, play_board, summarise
 
 
 def _args(*argv: str) -> argparse.Namespace:
@@ -167,7 +167,6 @@ def test_win_rates_share_each_game() -> None:
         (["--bot", "hard:budget"], "NAME=VALUE"),
         (["--bot", "easy"] * 5, "at most 4"),
         (["--players", "7"], "players"),
-        (["--deals", "0"], "at least one"),
     ],
 )
 def test_bad_requests_get_clear_messages(argv: list[str], message: str, capsys: Any) -> None:
@@ -368,3 +367,29 @@ def test_rules_openspiel_cannot_play_are_refused_before_the_log_starts(
         capsys.readouterr().err
     )
     assert not out.with_suffix(".jsonl").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (("--workers", "1" + "0" * 30), "a whole number from 1 to 256"),
+        (("--deals", "1" + "0" * 30), "a whole number from 1 to 10,000,000"),
+        (("--deals", "0"), "a whole number from 1 to 10,000,000, not 0"),
+        (("--games", "x"), "not 'x'"),
+        (("--hard-budget", "9" * 5000), "a whole number from 1 to 1,000,000"),
+    ],
+)
+def test_counts_past_any_sense_are_refused_in_words(
+    argv: tuple[str, ...], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A huge --workers raised OverflowError from the process pool, a huge --deals ran
+    for ever, and a number of 5000 digits raised ValueError: each a traceback."""
+    with pytest.raises(SystemExit) as stopped:
+        _args(*argv)
+    assert stopped.value.code == 2
+    assert said in capsys.readouterr().err
+
+
+def test_a_budget_past_any_sense_is_refused() -> None:
+    with pytest.raises(ArenaError, match="budget: 1 to 1,000,000 worlds per decision"):
+        arena._lineup(_args("--bot", "hard:budget=" + "1" + "0" * 30), 4)

@@ -220,7 +220,7 @@ def test_train_records_hards_choices(tmp_path: Path) -> None:
 def test_train_says_what_is_wrong_with_its_options(tmp_path: Path, capsys: Any) -> None:
     with pytest.raises(SystemExit):
         _train(tmp_path, "--deals", "0")
-    assert "at least 1" in capsys.readouterr().err
+    assert "--deals: a whole number from 1 to" in capsys.readouterr().err
     assert _train(tmp_path, "--rate", "2") == 2
     assert "--rate" in capsys.readouterr().err
     assert _train(tmp_path, "--seed", "../up") == 2
@@ -285,3 +285,16 @@ def test_cards_alike_are_the_run_of_known_cards_around_the_one_played() -> None:
         legal = known & rng.getrandbits(52) | 1 << card
         expected = sum(1 << c for c in range(52) if legal >> c & 1 and _alike(card, c, known))
         assert _alike_run(card, known) & legal == expected
+
+
+def test_train_refuses_more_workers_than_any_machine_runs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--workers 10**30`` raised OverflowError from the process pool."""
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    train.add_arguments(parser)
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--workers", "1" + "0" * 30])
+    assert "--workers: a whole number from 1 to 256" in capsys.readouterr().err

@@ -8,6 +8,7 @@ import io
 import os
 import re
 import signal
+import stat
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -916,6 +917,37 @@ def test_a_file_in_the_way_of_a_save_is_said_as_such(
     console = Console(monkeypatch, lines=(f"save {blocker / 'g.json'}", "quit"))
     assert run_plain(parse_args("--seed", "1", "--save", str(tmp_path / "g.json"))) == 0
     assert f"Could not save the game to {blocker / 'g.json'}: Not a directory." in console.text
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_pipe_named_as_the_save_file_is_refused_not_waited_on(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A named pipe (or /dev/zero) given to --resume was read without end: the game
+    hung for ever, or filled the memory.  ``save PIPE`` put a file in its place."""
+    pipe = tmp_path / "pipe.json"
+    os.mkfifo(pipe)
+    monkeypatch.setattr(builtins, "input", lambda prompt="": pytest.fail("asked for input"))
+    assert run_plain(parse_args("--resume", str(pipe))) == 2
+    assert "not a regular file (a device, a pipe or a socket)" in capsys.readouterr().err
+    console = Console(monkeypatch, lines=(f"save {pipe}", "quit"))
+    assert run_plain(parse_args("--seed", "1", "--save", str(tmp_path / "g.json"))) == 0
+    assert f"Could not save the game to {pipe}: not a regular file" in console.text
+    assert stat.S_ISFIFO(os.stat(pipe).st_mode)
+
+
+def test_control_characters_typed_are_written_out_not_sent_to_the_terminal(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """An escape sequence typed after a command came back in the reply as it was: the
+    terminal obeyed it (cleared the screen, retitled the window)."""
+    monkeypatch.chdir(tmp_path)
+    lines = ("tricks \x1b[2J", "save \x1b]0;owned\x07.json", "quit")
+    console = Console(monkeypatch, lines=lines)
+    assert run_plain(parse_args("--seed", "1", "--save", str(tmp_path / "g.json"))) == 0
+    assert "\x1b" not in console.text and "\x07" not in console.text
+    assert "There is no deal '\\x1b[2J' to show" in console.text
+    assert "The game is saved in \\x1b]0;owned\\x07.json." in console.text
 
 
 def test_quit_saves_elsewhere_when_the_save_file_cannot_be_written(

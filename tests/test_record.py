@@ -454,6 +454,13 @@ def test_a_record_without_its_rules_is_refused() -> None:
         loads(json.dumps(data))
 
 
+def test_a_number_too_long_to_read_is_no_record() -> None:
+    """Python reads no number of more than 4,300 digits: json.loads raised ValueError."""
+    text = dumps(Game(seed=3)).replace('"version": 1', '"version": ' + "1" * 5000, 1)
+    with pytest.raises(RecordError, match="it holds a number too long to read"):
+        loads(text)
+
+
 def test_an_empty_or_cut_short_record_says_so() -> None:
     """They said "Expecting value" and "Unterminated string starting at"."""
     text = dumps(Game(seed=3))

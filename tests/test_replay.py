@@ -231,3 +231,27 @@ def test_shot_lines() -> None:
     assert shot_line(names, Rules.preset("source-000"), chosen) == (
         "Cy shot the moon (took every point card) and chose that everyone else adds 26."
     )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_device_or_a_pipe_is_no_record(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Read whole, /dev/zero filled the memory and a named pipe waited for ever."""
+    pipe = tmp_path / "pipe.json"
+    os.mkfifo(pipe)
+    for path in (str(pipe), os.devnull):
+        status, _, err = run_replay(capsys, path)
+        assert status != 0
+        assert f"cannot read {path}: not a regular file" in err
+
+
+def test_a_seed_with_control_characters_is_printed_written_out(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The seed, kept as typed, reached the terminal with its escape sequence."""
+    path = tmp_path / "g.json"
+    save(Game(seed="x\x1b[2Jy"), str(path))
+    status, out, _ = run_replay(capsys, str(path))
+    assert status == 0
+    assert "\x1b" not in out and "x\\x1b[2Jy" in out

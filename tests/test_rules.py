@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ from openhearts import (
     RulesError,
     Seating,
 )
-from openhearts.options import add_rules_arguments, rules_from_args
+from openhearts.options import add_rules_arguments, parse_option, rules_from_args
 from openhearts.rules import seat_names
 
 
@@ -579,3 +580,29 @@ def test_hearts_rules_says_the_options_given_and_no_passing_where_there_is_none(
         "Pass cycle: left, right (1 card)"
         in Rules.preset("standard", pass_cycle=("left", "right"), cards_passed=1).describe()
     )
+
+
+def test_hearts_rules_on_an_ascii_only_output_spells_the_suits(tmp_path: Path) -> None:
+    """Printing the suit symbols to an ASCII-only output raised UnicodeEncodeError."""
+    import os
+    import subprocess
+    import sys
+
+    environment = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    done = subprocess.run(
+        [sys.executable, "-m", "openhearts", "rules", "--preset", "source-003"],
+        capture_output=True,
+        text=True,
+        env=environment,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "QS" in done.stdout and "♠" not in done.stdout
+
+
+def test_an_option_too_long_to_read_is_said_so() -> None:
+    """Python reads no number of more than 4,300 digits: a traceback before."""
+    with pytest.raises(RulesError, match="end_score: a number of 5000 digits is too long"):
+        parse_option("end_score=" + "9" * 5000)

@@ -46,7 +46,7 @@ def _refused(
 MODEL_AGREEMENT = {
     "no deals": (["--deals", "0"], "--deals: at least 1"),
     "unknown level": (["--level", "nosuch"], "--level: no bot level 'nosuch'"),
-    "bad option": (["--level", "hard:budget=0"], "--level: bot 'hard': budget: at least one"),
+    "bad option": (["--level", "hard:budget=0"], "--level: bot 'hard': budget: 1 to 1,000,000"),
 }
 
 
@@ -61,7 +61,7 @@ def test_model_agreement_refuses_bad_arguments(
 BOTS = {
     "no deals": (["--deals", "0"], "--deals: at least 1"),
     "unknown level": (["--level", "nosuch", "--deals", "1"], "no bot level 'nosuch'"),
-    "no budget": (["--budget", "0", "--deals", "1"], "budget: at least one world"),
+    "no budget": (["--budget", "0", "--deals", "1"], "budget: 1 to 1,000,000 worlds"),
     "no workers": (["--workers", "0", "--deals", "1"], "workers: at least one"),
     "unknown option": (["--level", "easy", "--option", "x=1"], "takes no options"),
     "option for hard": (["--option", "learned=1", "--deals", "1"], "--option: not for hard"),

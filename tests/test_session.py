@@ -697,3 +697,34 @@ def test_a_saved_level_runs_no_program_and_imports_nothing(level: str) -> None:
     info = SessionInfo.from_dict({"humans": [0], "level": level}, 4)
     assert info is not None
     assert info.level == (level if level.startswith("hard") else SessionInfo.level)
+
+
+def test_a_file_larger_than_any_of_ours_is_not_read(tmp_path: Path) -> None:
+    """The size is checked, and the read bounded: a file of /proc says it holds 0 bytes."""
+    from openhearts.paths import read_text
+
+    big = tmp_path / "big.json"
+    big.write_text("{}" * 6)
+    assert read_text(big, limit=12) == "{}" * 6
+    for path in (big, Path("/proc/self/status")):
+        if not path.exists():
+            continue
+        with pytest.raises(OSError, match="larger than any file OpenHearts writes"):
+            read_text(path, limit=11)
+
+
+def test_a_file_naming_several_people_resumes_with_one() -> None:
+    """No face asks two people in turn: a file edited to name seats 1 and 2 asked seat 1
+    and then found no computer player for seat 2 (KeyError)."""
+    game = Game(seed=3)
+    session = Session.resume(game, SessionInfo(humans=(2, 1), level="random"))
+    assert session.human == 1 and session.info().humans == (1,)
+    while not session.game.is_over and session.game.deal_number == 0:
+        if not session.step():
+            session.play_for_me()
+    assert session.game.deal_number == 1 or session.game.is_over
+
+
+def test_a_seed_too_long_for_a_number_is_a_word() -> None:
+    digits = "9" * 5000
+    assert game_seed(digits) == digits

@@ -131,18 +131,20 @@ def test_statistics_that_cannot_be_read_are_not_written_over(
 ) -> None:
     """One failed read (a permission, a disk error) counted the game from zero and wrote
     over every game before it: 5 games became 1."""
+    from openhearts import paths
+    from openhearts.session import statistics
     from openhearts.session.statistics import load_stats, record_game
 
     path = tmp_path / "statistics.json"
     path.write_text(json.dumps(Stats(games_played=5).to_dict()), encoding="utf-8")
-    real = Path.read_text
+    real = paths.read_text
 
-    def refused(self: Path, *args: Any, **kwargs: Any) -> str:
-        if self == path:
-            raise PermissionError(13, "Permission denied", str(self))
-        return real(self, *args, **kwargs)
+    def refused(where: Path, *args: Any, **kwargs: Any) -> str:
+        if Path(where) == path:
+            raise PermissionError(13, "Permission denied", str(where))
+        return real(where, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "read_text", refused)
+    monkeypatch.setattr(statistics, "read_text", refused)
     with pytest.raises(PermissionError):
         record_game(finished_game(), 0, path)
     store = Storage(tmp_path)

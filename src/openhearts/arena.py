@@ -55,11 +55,12 @@ from .bots import (
 )
 from .bots.base import Bot
 from .bots.engine import EngineBot, EngineFault
+from .bots.hard import MAX_BUDGET
 from .game import PLAYING, Game
-from .options import add_rules_arguments, rules_from_args
+from .options import add_rules_arguments, rules_from_args, whole_number
 from .rules import Rules, RulesError
 from .session.saving import make_folder
-from .workers import Stopped, WorkerDied, map_unordered
+from .workers import MAX_WORKERS, Stopped, WorkerDied, map_unordered
 
 __all__ = [
     "add_arguments",
@@ -71,6 +72,9 @@ __all__ = [
     "mean_interval",
     "ArenaError",
 ]
+
+#: The most deals or games one run may ask for (a typing slip past it ran for years).
+MAX_BOARDS = 10_000_000
 
 
 class ArenaError(ValueError):
@@ -555,14 +559,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "default: easy against random)",
     )
     count = parser.add_mutually_exclusive_group()
-    count.add_argument("--deals", type=int, default=None, help="duplicate deals (default 100)")
     count.add_argument(
-        "--games", type=int, default=None, help="duplicate whole games to the end score"
+        "--deals",
+        type=whole_number(1, MAX_BOARDS),
+        default=None,
+        help="duplicate deals (default 100)",
+    )
+    count.add_argument(
+        "--games",
+        type=whole_number(1, MAX_BOARDS),
+        default=None,
+        help="duplicate whole games to the end score",
     )
     parser.add_argument("--seed", default="arena", help="seed of the deals (default: arena)")
     parser.add_argument(
         "--hard-budget",
-        type=int,
+        type=whole_number(1, MAX_BUDGET),
         default=None,
         metavar="N",
         help="worlds per decision for every plain `hard` bot (one given with options, "
@@ -570,7 +582,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--workers",
-        type=int,
+        type=whole_number(1, MAX_WORKERS),
         default=None,
         help="worker processes, or boards at once on Ray (default: one per core, "
         "of this machine or of the Ray cluster)",

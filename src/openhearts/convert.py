@@ -13,6 +13,7 @@ import sys
 
 from . import pbn, record
 from .game import Game
+from .paths import read_text
 from .record import RecordError
 
 __all__ = ["add_arguments", "run", "load_any"]
@@ -31,8 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _read(path: str) -> str:
     try:
-        with open(os.path.expanduser(path), encoding="utf-8") as stream:
-            return stream.read()
+        return read_text(os.path.expanduser(path))
     except OSError as error:
         raise RecordError(f"cannot read {path}: {error.strerror}") from None
     except UnicodeDecodeError:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from typing import Any
 
 from .rules import PRESETS, Rules, RulesError
@@ -27,7 +28,44 @@ __all__ = [
     "given",
     "rules_given",
     "asked_for",
+    "whole_number",
 ]
+
+
+def whole_number(low: int = 1, high: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``low`` to ``high``, or a sentence
+    saying what is wanted (a number past a machine's range raised an OverflowError, and
+    a number of thousands of digits a ValueError, both as tracebacks).
+
+    >>> whole_number(1, 64)("8")
+    8
+    >>> whole_number(1, 64)("100")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: a whole number from 1 to 64, not 100
+    """
+
+    # Thousands separated past five digits: ports read 65535, counts 10,000,000.
+    def shown(value: int) -> str:
+        return f"{value:,}" if value > 99_999 else str(value)
+
+    wanted = (
+        f"a whole number from {shown(low)} to {shown(high)}"
+        if high
+        else f"a whole number, {shown(low)} or more"
+    )
+
+    def read(text: str) -> int:
+        typed = text if len(text) <= 20 else f"{text[:20]}…"
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{wanted}, not {typed!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{wanted}, not {typed}")
+        return value
+
+    return read
 
 
 class Given(argparse.Action):
@@ -108,6 +146,8 @@ def parse_option(text: str) -> tuple[str, Any]:
         value: Any = json.loads(raw)
     except json.JSONDecodeError:
         value = raw
+    except ValueError:
+        raise RulesError(f"{name}: a number of {len(raw)} digits is too long to read") from None
     return name, value
 
 

@@ -9,12 +9,17 @@ alone so that the engine installs with no dependency: ``$XDG_DATA_HOME`` and
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Final
 
 HOME_VARIABLE: Final = "OPENHEARTS_HOME"
+#: The largest file read as a record, a saved game, settings or statistics: a long
+#: game's record is a few hundred kilobytes, and a larger file is not one of ours.
+MAX_FILE_BYTES: Final = 64 * 1024 * 1024
 APP: Final = "openhearts"
 
 
@@ -44,3 +49,56 @@ def data_dir() -> Path:
 def config_dir() -> Path:
     """Settings of the terminal game."""
     return _home() or _platform_dir("XDG_CONFIG_HOME", ".config")
+
+
+def read_text(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> str:
+    """The text of the regular file at ``path``, with universal newlines.
+
+    Only a regular file of at most ``limit`` bytes is read: a device or a pipe named
+    as a saved game (``/dev/zero``, a FIFO) would otherwise be read without end, or
+    wait for ever for a writer, and no signal stops one ``read`` call.
+
+    :raises OSError: the file cannot be opened; ``IsADirectoryError``; or ``strerror``
+        says it is not a regular file, or too large.
+    :raises UnicodeDecodeError: it is not UTF-8 text.
+    """
+    # Non-blocking, or opening a FIFO waits for a writer before anything is checked.
+    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(handle, "rb") as stream:
+        facts = os.fstat(handle)
+        mode = facts.st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+        if not stat.S_ISREG(mode):
+            raise OSError(
+                errno.EINVAL, "not a regular file (a device, a pipe or a socket)", os.fspath(path)
+            )
+        # A file of /proc says 0 bytes and may hold more: the read itself is bounded.
+        data = b"" if facts.st_size > limit else stream.read(limit + 1)
+    if facts.st_size > limit or len(data) > limit:
+        raise OSError(
+            errno.EFBIG,
+            f"larger than any file OpenHearts writes ({limit // 2**20} MiB at most)",
+            os.fspath(path),
+        )
+    return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def check_writable_target(path: str | os.PathLike[str]) -> None:
+    """Refuse to put a file where a directory, a device or a pipe is: replacing
+    ``/dev/null`` with a saved game (as root) would break the machine.
+
+    :raises OSError: with ``strerror`` saying what is there.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError:
+        return  # the write itself says why it cannot be made
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+    if not stat.S_ISREG(mode):
+        raise OSError(
+            errno.EINVAL, "not a regular file (a device, a pipe or a socket)", os.fspath(path)
+        )

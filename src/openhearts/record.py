@@ -162,6 +162,9 @@ def loads(text: str) -> Game:
         cut = error.msg.startswith("Unterminated") or error.pos >= len(text.rstrip())
         why = "; the record is cut short there" if cut else ""
         raise RecordError(f"line {error.lineno}: not valid JSON: {error.msg}{why}") from None
+    except ValueError:
+        # Python reads no number of more than 4,300 digits (as int() of text).
+        raise RecordError("not a record: it holds a number too long to read") from None
     except RecursionError:
         raise RecordError("line 1: not a record: nested too deeply") from None
     if not isinstance(data, dict):
@@ -372,6 +375,9 @@ def save(game: Game, path: str) -> None:
     import os
     import tempfile
 
+    from .paths import check_writable_target
+
+    check_writable_target(path)
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=directory, prefix=".record-", suffix=".json")
@@ -386,9 +392,10 @@ def save(game: Game, path: str) -> None:
 
 
 def load(path: str) -> Game:
+    from .paths import read_text
+
     try:
-        with open(path, encoding="utf-8") as stream:
-            text = stream.read()
+        text = read_text(path)
     except OSError as error:
         raise RecordError(f"cannot read {path}: {error.strerror}") from None
     except UnicodeDecodeError:

@@ -42,12 +42,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = load_any(args.file)
     except RecordError as error:
-        print(f"hearts replay: {args.file}: {error}", file=sys.stderr)
+        message = f"hearts replay: {args.file}: {error}"
+        print(Style(supports_symbols(sys.stderr)).for_stream(message, sys.stderr), file=sys.stderr)
         return 2
     style = Style(supports_symbols(sys.stdout) and not args.ascii)
-    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     for line in replay_lines(game, style, hands=args.hands):
-        print(style.clean(line).encode(encoding, "replace").decode(encoding))
+        print(style.for_stream(line, sys.stdout))
     return 0
 
 

@@ -38,14 +38,17 @@ import numpy.typing as npt
 from .bots import make_bot
 from .bots.learned import INPUTS, WEIGHTS, Array, PolicyNet, card_bits, inputs, public_rows
 from .game import PASSING, PLAYING, Game
+from .options import whole_number
 from .rules import Rules
-from .workers import map_unordered
+from .workers import MAX_WORKERS, map_unordered
+
+_positive_count = whole_number(1, 10**9)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", default="policy", help="seed of the deals and the fit")
-    parser.add_argument("--deals", type=_positive, default=3000, help="deals to play")
-    parser.add_argument("--chunk", type=_positive, default=50, help="deals per data file")
+    parser.add_argument("--deals", type=_positive_count, default=3000, help="deals to play")
+    parser.add_argument("--chunk", type=_positive_count, default=50, help="deals per data file")
     parser.add_argument(
         "--data",
         type=Path,
@@ -60,30 +63,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--workers",
-        type=_positive,
+        type=whole_number(1, MAX_WORKERS),
         default=os.cpu_count() or 1,
         help="processes playing chunks at once (default: one per core)",
     )
     parser.add_argument(
         "--epochs",
-        type=_positive,
+        type=_positive_count,
         default=12,
         help="passes over the data; the epoch with the lowest held-out loss is kept",
     )
-    parser.add_argument("--hidden", type=_positive, default=128, help="units per hidden layer")
+    parser.add_argument(
+        "--hidden", type=whole_number(1, 4096), default=128, help="units per hidden layer"
+    )
     parser.add_argument("--rate", type=float, default=1e-3, help="Adam's step size")
-    parser.add_argument("--batch", type=_positive, default=256, help="choices per step")
+    parser.add_argument("--batch", type=_positive_count, default=256, help="choices per step")
     parser.add_argument("--play-only", action="store_true", help="only play and record, do not fit")
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("at least 1, please")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:

@@ -27,7 +27,10 @@ from concurrent.futures.process import BrokenProcessPool
 from types import FrameType
 from typing import Final, TypeVar
 
-__all__ = ["Stopped", "WorkerDied", "map_unordered"]
+__all__ = ["MAX_WORKERS", "Stopped", "WorkerDied", "map_unordered"]
+
+#: The most worker processes asked for on a command line (each is a whole Python).
+MAX_WORKERS: Final = 256
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")

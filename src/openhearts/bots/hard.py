@@ -57,6 +57,7 @@ __all__ = [
     "lookahead_card",
     "CardValue",
     "DEFAULT_BUDGET",
+    "MAX_BUDGET",
     "DEFAULT_PASS_WORLDS",
     "playout",
     "Plan",
@@ -67,6 +68,8 @@ __all__ = [
 #: Worlds (deals of the unseen cards) examined per decision by default; on one core of
 #: a 2-core machine this keeps decisions under a second.
 DEFAULT_BUDGET = 60
+#: Past this many a decision takes hours: a typing slip, not a stronger bot.
+MAX_BUDGET = 1_000_000
 #: Worlds per candidate pass (see :mod:`openhearts.bots.passing`).
 DEFAULT_PASS_WORLDS = 30
 
@@ -371,8 +374,8 @@ class HardBot(BaseBot):
         if pass_worlds < 0:
             raise ValueError("pass_worlds: 0 (rules of thumb) or more")
         self.pass_worlds = pass_worlds
-        if budget < 1:
-            raise ValueError("budget: at least one world per decision")
+        if not 1 <= budget <= MAX_BUDGET:
+            raise ValueError(f"budget: 1 to {MAX_BUDGET:,} worlds per decision")
         if workers < 1:
             raise ValueError("workers: at least one")
         if time_limit is not None and not time_limit > 0:

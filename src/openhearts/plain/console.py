@@ -53,11 +53,7 @@ class Console:
         self._echo = not _isatty(sys.stdin)
 
     def say(self, text: str = "") -> None:
-        text = self.style.clean(text)
-        encoding = getattr(self.out, "encoding", None)
-        if encoding:
-            text = text.encode(encoding, "replace").decode(encoding)
-        self._write(text + "\n")
+        self._write(self.style.for_stream(text, self.out) + "\n")
 
     def _write(self, text: str) -> None:
         # The terminal may be gone (SIGHUP) or the reader of a pipe (``| head``): the game
@@ -70,13 +66,13 @@ class Console:
         """One line of input; raises :class:`Stop` when the input ends or a signal came."""
         while True:
             self.check()
-            shown = self.style.clean(prompt)
+            shown = self.style.for_stream(prompt, self.out)
             self._reading = True
             try:
                 if self._echo:
                     self._write(shown)
                     answer = input()
-                    self._write(answer + "\n")
+                    self._write(self.style.for_stream(answer, self.out) + "\n")
                 else:
                     answer = input(shown)
             except EOFError:

@@ -52,7 +52,7 @@ class SaveSlot:
                 kept = keep_aside(target)
             except OSError as error:
                 reason = error.strerror or str(error)
-                return None, f"{target} holds a game that could not be kept aside: {reason}."
+                return None, f"Nothing was saved to {target}: {reason}."
         problem = self.save_to(session, target)
         if problem is None:
             self.path = target

@@ -57,8 +57,8 @@ def _keep_an_unfinished_game(plain: PlainSession) -> None:
         kept = keep_aside(path)
     except OSError as error:
         raise SetupError(
-            f"{path} holds a game that could not be kept aside ({error.strerror}): "
-            f"resume it with --resume {shlex.quote(path)}, or choose another file with --save"
+            f"A new game cannot be saved to {path}: {error.strerror}. Resume what is there "
+            f"with --resume {shlex.quote(path)}, or choose another file with --save"
         ) from None
     if kept is not None:
         plain.say(kept)

@@ -4,6 +4,7 @@ the output cannot show them, with letters (``10H``).
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterable, Sequence
 from typing import TextIO
@@ -11,13 +12,27 @@ from typing import TextIO
 from ..cards import Card, Suit
 from ..session.words import join_words
 
-__all__ = ["Style", "supports_symbols", "table"]
+__all__ = ["Style", "supports_symbols", "table", "visible"]
 
 
 _SYMBOL_TO_LETTER = {"♣": "C", "♦": "D", "♠": "S", "♥": "H"}
 _SYMBOL_TO_WORD = {"♣": "clubs", "♦": "diamonds", "♠": "spades", "♥": "hearts"}
 _RANKED_SYMBOL = re.compile(r"(?<=[0-9TJQKA])([♣♦♠♥])")
 _LONE_SYMBOL = re.compile(r"[♣♦♠♥]")
+# Control characters (but the line break and the tab) and the marks that reverse the
+# direction of text.
+_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(text: str) -> str:
+    """``text`` with its control characters written out: an escape sequence typed in a
+    file name, or kept in a record's seed, would otherwise drive the terminal it is
+    printed on (clear it, retitle it, hide what follows).
+
+    >>> print(visible("save \x1b[2J.json"))
+    save \x1b[2J.json
+    """
+    return _INVISIBLE.sub(lambda found: found.group().encode("unicode_escape").decode(), text)
 
 
 def supports_symbols(stream: TextIO) -> bool:
@@ -79,6 +94,17 @@ class Style:
             return text
         text = _RANKED_SYMBOL.sub(lambda m: _SYMBOL_TO_LETTER[m.group(1)], text)
         return _LONE_SYMBOL.sub(lambda m: _SYMBOL_TO_WORD[m.group(0)], text)
+
+    def for_stream(self, text: str, stream: TextIO) -> str:
+        """``text`` as ``stream`` can print it: suits as :meth:`clean` writes them,
+        control characters written out (:func:`visible`), and any other character its
+        encoding lacks as ``?`` (printing it raised an error)."""
+        text = visible(self.clean(text))
+        encoding = getattr(stream, "encoding", None)
+        if encoding:
+            with contextlib.suppress(LookupError):
+                text = text.encode(encoding, "replace").decode(encoding)
+        return text
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:

@@ -23,6 +23,7 @@ hints, memory aids, and the typed events each action caused.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from ..cards import Card, CardSet
 from ..game import Action, Game, MoonChoice, Pass, Play, PlayerView
@@ -96,10 +97,14 @@ class Session:
     ) -> Session:
         """A loaded game: the seats and settings from the saved session data, else (a
         record made elsewhere) the person at the seat called ``name`` (or seat 0) against
-        ``level`` players, with the person's ``auto_play_one``."""
+        ``level`` players, with the person's ``auto_play_one``.  One person plays: a file
+        naming several people's seats (edited by hand) gives the others to the computer
+        (no face asks two people in turn)."""
         if info is None:
             seat = list(game.names).index(name) if name in game.names else 0
             info = SessionInfo((seat,), level, auto_play_one)
+        if len(info.humans) > 1:
+            info = replace(info, humans=(min(info.humans),))
         game.names = _no_other_you(game.names, info.humans, game.rules.direction)
         seats = Seats.build(game.rules.players, info.humans, info.level, game.seed)
         return cls(game, seats, auto_play_one=info.auto_play_one)

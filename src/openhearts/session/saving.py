@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..game import Game
+from ..paths import check_writable_target, read_text
 from ..record import RecordError, dumps, loads
 from .words import join_words
 
@@ -127,7 +128,9 @@ STALE_SECONDS: Final = 600
 
 def write_atomic(path: Path, text: str) -> None:
     """Write the whole file or nothing (a crash mid-write keeps the old one, and the
-    temporary file it leaves is removed by a later write)."""
+    temporary file it leaves is removed by a later write).  A directory, a device or a
+    pipe at ``path`` is refused, not replaced."""
+    check_writable_target(path)
     make_folder(path.parent)
     now = time.time()
     for left in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
@@ -156,13 +159,15 @@ def load_session(path: str | os.PathLike[str]) -> tuple[Game, SessionInfo | None
     """Read a saved game; every failure is a :class:`RecordError` saying why."""
     source = Path(path).expanduser()
     try:
-        text = source.read_text(encoding="utf-8")
+        text = read_text(source)
     except FileNotFoundError:
         raise RecordError(f"no saved game at {source}") from None
     except IsADirectoryError:
         raise RecordError(f"{source} is a directory, not a saved game") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise RecordError(f"cannot read {source}: {error}") from None
+    except OSError as error:
+        raise RecordError(f"cannot read {source}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{source} is not a text file, not a saved game") from None
     return loads_session(text)
 
 
@@ -215,15 +220,16 @@ def keep_aside(
     was nothing to keep.  ``unless``: the game being given up for the new one, which
     is not kept when it is the one there.
 
-    :raises OSError: when what is there cannot be moved.
+    :raises OSError: when what is there cannot be moved; its ``strerror`` says what
+        is there and why it stays.
     """
     path = os.fspath(path)
     try:
         game, _ = load_session(path)
     except RecordError as error:
         if not os.path.isfile(path):
-            return None  # nothing there
-        os.replace(path, f"{path}.bad")
+            return None  # nothing there, or a device the write will refuse
+        _move(path, f"{path}.bad", "it is not a saved game, and it")
         return f"{path} could not be read ({error}); it is kept as {path}.bad."
     if game.is_over or (
         unless is not None and game.seed == unless.seed and game.actions == unless.actions
@@ -233,7 +239,7 @@ def keep_aside(
     number = 1
     while os.path.exists(kept := f"{stem}-unfinished-{number}{suffix or '.json'}"):
         number += 1
-    os.replace(path, kept)
+    _move(path, kept, "the unfinished game in it")
     return (
         f"An unfinished game was in {path}; it is kept in {kept}: resume it with "
         f"{command} --resume {shlex.quote(kept)}"
@@ -267,7 +273,7 @@ def save_somewhere(
             try:
                 kept = keep_aside(target, command)
             except OSError as error:
-                problems.append(f"Could not keep the game in {target} aside: {error}.")
+                problems.append(f"Could not save the game to {target}: {error.strerror}.")
                 continue
             if kept is not None:
                 problems.append(kept)
@@ -278,6 +284,14 @@ def save_somewhere(
             continue
         return target, problems
     return None, problems
+
+
+def _move(path: str, to: str, what: str) -> None:
+    try:
+        os.replace(path, to)
+    except OSError as error:
+        reason = f"{what} could not be moved to {to} ({error.strerror or error})"
+        raise OSError(error.errno, reason, path) from None
 
 
 class SaveFileInUse(Exception):

@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 __all__ = ["game_seed", "SEED_RANGE"]
@@ -32,5 +33,7 @@ def game_seed(value: object = None, rng: random.Random | None = None) -> int | s
     text = str(value).strip()
     digits = text[1:] if text[:1] in "+-" else text
     if digits.isascii() and digits.isdigit():
-        return int(text)
+        # Past Python's 4,300 digits int() refuses the text: it stays a word.
+        with contextlib.suppress(ValueError):
+            return int(text)
     return text

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..game import Game
-from ..paths import data_dir
+from ..paths import data_dir, read_text
 from ..phases import Shot
 from .words import plural
 
@@ -134,14 +134,14 @@ def load_stats(path: Path | None = None, *, strict: bool = False) -> Stats:
     """
     path = path or default_stats_path()
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_text(path))
     except FileNotFoundError:
         return Stats()
     except OSError:
         if strict:
             raise
         return Stats()
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # not text, not JSON, a number too long
         with contextlib.suppress(OSError):
             os.replace(path, path.with_name(path.name + ".bad"))
         return Stats()

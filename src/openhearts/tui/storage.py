@@ -152,15 +152,18 @@ class Storage:
 
     def _read_json(self, path: Path) -> object:
         try:
-            text = path.read_text(encoding="utf-8")
+            text = paths.read_text(path)
         except FileNotFoundError:
             return None
-        except (OSError, UnicodeDecodeError) as error:
+        except OSError as error:
+            self.problem = f"cannot read {path}: {error.strerror or error}"
+            return None
+        except UnicodeDecodeError as error:
             self.problem = f"cannot read {path}: {error}"
             return None
         try:
             return json.loads(text)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, a number too long, too deep
             self._set_aside(path)
             return None
 
@@ -266,7 +269,7 @@ class Storage:
         try:
             return keep_aside(self.save_path, unless=abandoning)
         except OSError as error:
-            self.problem = f"cannot keep the game in {self.save_path} aside: {error}"
+            self.problem = f"nothing can be saved to {self.save_path}: {error.strerror or error}"
             return None
 
     def announce(self, sentence: str) -> None:
