@@ -29,7 +29,20 @@ __all__ = [
     "rules_given",
     "asked_for",
     "whole_number",
+    "file_name",
 ]
+
+
+def file_name(text: str) -> str:
+    """An argparse ``type``: a file name, not nothing (``--save ''`` was taken for no
+    option at all, and the game saved to the default file).
+
+    >>> file_name("game.json")
+    'game.json'
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError("a file name, not nothing")
+    return text
 
 
 def whole_number(low: int = 1, high: int | None = None) -> Callable[[str], int]:

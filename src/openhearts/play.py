@@ -7,11 +7,12 @@ terminal; it draws nothing on the screen, so screen readers follow it easily.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .bots import LEVEL_NOTES
 from .extras import missing_extra_message
-from .options import Given, add_rules_arguments
+from .options import Given, add_rules_arguments, file_name
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,15 +47,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--save",
+        type=file_name,
         default=None,
         metavar="FILE",
         help="where the game is saved on quit (default: a file in your data directory)",
     )
-    parser.add_argument("--resume", default=None, metavar="FILE", help="resume a saved game")
+    parser.add_argument(
+        "--resume", type=file_name, default=None, metavar="FILE", help="resume a saved game"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    if not (args.plain or not (sys.stdin.isatty() and sys.stdout.isatty())):
+    # A terminal that says it cannot move the cursor (TERM=dumb: an editor's shell, a
+    # serial line) showed the full-screen app as a stream of escape sequences.
+    drawable = sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
+    if not args.plain and drawable:
         try:
             from .tui import run_tui
             from .tui.app import HeartsApp  # noqa: F401  (fails here when textual is missing)

@@ -8,6 +8,7 @@ noted and acted on between actions.  Either way the game is then saved.
 from __future__ import annotations
 
 import contextlib
+import re
 import signal
 import sys
 import threading
@@ -20,6 +21,9 @@ from ..sentences import Style
 from ..session.outcome import Ending
 
 __all__ = ["Console", "Stop"]
+
+#: A byte the input's encoding could not read, as ``surrogateescape`` keeps it.
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
 
 _SIGNALS = {
     signal.SIGINT: Ending.INTERRUPTED,
@@ -51,6 +55,11 @@ class Console:
         self._reading = False
         # Not a terminal: prompts and answers are printed so the output reads as a transcript.
         self._echo = not _isatty(sys.stdin)
+        # A line the input's encoding cannot read raised UnicodeDecodeError, and the
+        # lines read with it in the same chunk were lost: its bytes are kept as escapes
+        # instead, and the line alone is asked again.
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            sys.stdin.reconfigure(errors="surrogateescape")  # type: ignore[union-attr]
 
     def say(self, text: str = "") -> None:
         self._write(self.style.for_stream(text, self.out) + "\n")
@@ -80,16 +89,20 @@ class Console:
             except KeyboardInterrupt:
                 raise Stop(self.pending or Ending.INTERRUPTED) from None
             except UnicodeDecodeError as error:
-                # A line the input's encoding cannot read: explained and asked again.
-                self._write(
-                    f"\nThat line cannot be read as {error.encoding}: "
-                    "type it again in plain letters (QS, 10H).\n"
-                )
+                self._cannot_read(error.encoding)
                 continue
             finally:
                 self._reading = False
             self.check()
+            if _ESCAPED_BYTE.search(answer):
+                self._cannot_read(getattr(sys.stdin, "encoding", None) or "text")
+                continue
             return answer.strip()
+
+    def _cannot_read(self, encoding: str) -> None:
+        self._write(
+            f"\nThat line cannot be read as {encoding}: type it again in plain letters (QS, 10H).\n"
+        )
 
     def check(self) -> None:
         """Stop here if a signal came while something else was going on."""

@@ -115,7 +115,7 @@ class PlainSession:
             return 1
         self.say(f"{why}The game is saved in {saved}.")
         self.say(f"Resume it with: hearts play --plain --resume {shlex.quote(saved)}")
-        return 0
+        return ending.exit_status
 
     def _intro(self) -> None:
         game = self.game

@@ -34,6 +34,24 @@ class Ending(StrEnum):
     #: The process was asked to stop (SIGTERM); the game is saved.
     TERMINATED = "terminated"
 
+    @property
+    def exit_status(self) -> int:
+        """The program's exit status: 128 + the signal's number for a signal, as a
+        shell reports it (a script can tell a stop by Ctrl-C from a game saved on
+        ``quit``), else 0.
+
+        >>> Ending.INTERRUPTED.exit_status, Ending.QUIT.exit_status
+        (130, 0)
+        """
+        return _SIGNALLED.get(self, 0)
+
+
+_SIGNALLED: dict[Ending, int] = {
+    Ending.INTERRUPTED: 128 + 2,
+    Ending.HANGUP: 128 + 1,
+    Ending.TERMINATED: 128 + 15,
+}
+
 
 @dataclass(frozen=True)
 class Outcome:

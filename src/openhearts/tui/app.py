@@ -77,11 +77,12 @@ class HeartsApp(App[int]):
 
     def stop_on_signals(self) -> None:
         """A kill (SIGTERM) or a closed terminal (SIGHUP) ends the app as Ctrl+Q does: the
-        terminal is given back and the farewell says where the game is saved."""
+        terminal is given back and the farewell says where the game is saved.  The exit
+        status is a shell's for the signal (143, 129), as in the plain game."""
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGHUP):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(signum, self.exit)
+                loop.add_signal_handler(signum, self.exit, 128 + int(signum))
 
     def on_mount(self) -> None:
         if self.handle_signals:
