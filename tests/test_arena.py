@@ -393,3 +393,36 @@ def test_counts_past_any_sense_are_refused_in_words(
 def test_a_budget_past_any_sense_is_refused() -> None:
     with pytest.raises(ArenaError, match="budget: 1 to 1,000,000 worlds per decision"):
         arena._lineup(_args("--bot", "hard:budget=" + "1" + "0" * 30), 4)
+
+
+def test_a_stopped_run_says_how_to_resume_only_when_it_can(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without --out nothing is kept, yet it said "run the same command to resume"."""
+    from openhearts.workers import Stopped
+
+    real = arena._play
+
+    def one_then_stop(*args: Any) -> Any:
+        for record in real(*args):
+            yield record
+            raise Stopped()
+
+    monkeypatch.setattr(arena, "_play", one_then_stop)
+    common = ("--bot", "random", "--deals", "3", "--workers", "1")
+    assert _run(*common) == 130
+    assert "--out keeps the boards so that a run can resume" in capsys.readouterr().err
+    assert _run(*common, "--out", str(tmp_path / "m")) == 130
+    assert "run the same command to resume" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("given", ["runs/", "runs"])
+def test_a_folder_as_out_is_refused_in_words(
+    given: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "runs/" wrote runs.json beside the folder."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs").mkdir()
+    assert _run("--bot", "random", "--deals", "1", "--workers", "1", "--out", given) == 2
+    assert "a folder; name the files in it" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == [tmp_path / "runs"]

@@ -90,3 +90,20 @@ def test_an_address_nothing_answers_at_is_a_clear_error_at_once(
     assert _run("--deals", "1", "--backend", "ray", "--ray-address", address, "--out", out) == 1
     assert said in capsys.readouterr().err
     assert not ray.is_initialized()
+
+
+def test_a_local_ray_that_fails_to_start_is_said_in_words(
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A local instance that failed to start raised its part's own error (a timeout, a
+    process error) as a traceback."""
+
+    def failing(**options: Any) -> None:
+        raise TimeoutError("the node timed out during startup")
+
+    monkeypatch.setattr(ray, "init", failing)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    assert _run("--deals", "1", "--backend", "ray", "--out", str(tmp_path / "none")) == 1
+    err = capsys.readouterr().err
+    assert "--backend ray: Ray did not start (TimeoutError: the node timed out" in err
+    assert "Traceback" not in err

@@ -200,6 +200,22 @@ def test_hearts_export_import_and_replay(
     assert "(it is a JSON record: hearts export reads it" in capsys.readouterr().err
 
 
+def test_export_writes_to_standard_output_on_a_dash_and_never_over_its_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--out -`` wrote a file called "-"; ``export game.json -o game.json`` replaced
+    the record with its text form."""
+    monkeypatch.chdir(tmp_path)
+    saved = tmp_path / "game.json"
+    save(random_game(Rules(), seed=3), str(saved))
+    original = saved.read_text(encoding="utf-8")
+    assert main(["export", str(saved), "-o", "-"]) == 0
+    assert capsys.readouterr().out.startswith("%") and not (tmp_path / "-").exists()
+    assert main(["export", "game.json", "-o", str(saved)]) == 2
+    assert "is the record being read" in capsys.readouterr().err
+    assert saved.read_text(encoding="utf-8") == original
+
+
 def test_a_text_record_with_a_byte_order_mark_a_word_for_a_number_and_resumed() -> None:
     from openhearts.session.saving import loads_session
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import tempfile
 import time
 import types
@@ -728,3 +729,12 @@ def test_a_file_naming_several_people_resumes_with_one() -> None:
 def test_a_seed_too_long_for_a_number_is_a_word() -> None:
     digits = "9" * 5000
     assert game_seed(digits) == digits
+
+
+def test_the_plain_games_command_table_names_every_word_it_takes() -> None:
+    """The in-game help listed ``sheet`` and ``exit``; docs/playing.md did not."""
+    text = (ROOT / "docs" / "playing.md").read_text(encoding="utf-8")
+    table = text.split("| command | what it does |", 1)[1].split("\n\n", 1)[0]
+    documented = set(re.findall(r"`([a-z?]+)(?: [A-Z\[\]]+)*`", table))
+    words = {word for key in KEYS if key.plain for word in key.words}
+    assert words <= documented, sorted(words - documented)

@@ -278,7 +278,7 @@ def test_hearts_prune_forgets_abandoned_games_after_their_own_retention(tmp_path
 
 @pytest.mark.parametrize("days", ["1e9", "99999999999", "inf", "0"])
 def test_hearts_prune_keeps_everything_for_more_days_than_the_calendar_has(
-    tmp_path: Path, days: str
+    tmp_path: Path, days: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """And for 0 days, as the server's 0 keeps everything (prune forgot every table,
     a game begun a second ago too)."""
@@ -293,6 +293,9 @@ def test_hearts_prune_keeps_everything_for_more_days_than_the_calendar_has(
     _age(storage, "waiting", actions=False)
     assert main(["prune", "--database", url, "--days", days]) == 0
     assert storage.load_table("waiting") is not None
+    if days == "0":
+        # It said "finished or waiting for more than 0 day(s)".
+        assert "more than 0 day" not in capsys.readouterr().out
     assert main(["prune", "--database", url, "--days", "1", "--abandoned-days", days]) == 0
     assert storage.load_table("abandoned") is not None
     assert storage.load_table("waiting") is None

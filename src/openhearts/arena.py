@@ -687,6 +687,14 @@ def run(args: argparse.Namespace) -> int:
     if args.out is not None and not args.out.strip():
         print("hearts arena: --out: a file name, not nothing", file=sys.stderr)
         return 2
+    if args.out is not None and (args.out.endswith(("/", os.sep)) or Path(args.out).is_dir()):
+        # A folder named: "runs/" wrote runs.json beside it, "runs" failed to write.
+        print(
+            f"hearts arena: --out {args.out}: a folder; name the files in it, "
+            f"e.g. --out {os.path.join(args.out, 'match')}",
+            file=sys.stderr,
+        )
+        return 2
     out = Path(args.out) if args.out else None
     log = output_path(out, ".jsonl") if out else None
     try:
@@ -752,10 +760,13 @@ def run(args: argparse.Namespace) -> int:
     print(markdown_table(summary, match.games))
     _report_faults(summary["faults"])
     if stopped is not None:
-        print(
-            f"\nStopped after {len(records)} of {total} boards; run the same command to resume.",
-            file=sys.stderr,
+        # Only a log can be resumed: without --out the finished boards are the table above.
+        again = (
+            "run the same command to resume"
+            if log is not None
+            else "the table above is of those; --out keeps the boards so that a run can resume"
         )
+        print(f"\nStopped after {len(records)} of {total} boards; {again}.", file=sys.stderr)
         return stopped
     return 1 if failed_to_write else 0
 

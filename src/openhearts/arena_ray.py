@@ -91,6 +91,12 @@ def play_boards(
             )
         except (ConnectionError, RuntimeError, ValueError) as error:
             raise RayUnavailableError(f"--backend ray: cannot reach Ray ({error})") from None
+        except Exception as error:
+            # A local instance that fails to start raises what its failing part raised
+            # (a timeout, a missing file, a process error): said, not a traceback.
+            raise RayUnavailableError(
+                f"--backend ray: Ray did not start ({type(error).__name__}: {error})"
+            ) from None
     try:
         in_flight = tasks or max(1, int(ray.cluster_resources().get("CPU", 1)))
         remote = ray.remote(num_cpus=1)(play)

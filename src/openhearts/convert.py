@@ -13,6 +13,7 @@ import sys
 
 from . import pbn, record
 from .game import Game
+from .options import file_name
 from .paths import read_text
 from .record import RecordError
 
@@ -24,9 +25,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out",
         "-o",
+        type=file_name,
         default=None,
         metavar="FILE",
-        help="where to write the converted record (default: standard output)",
+        help="where to write the converted record (default, or -: standard output)",
     )
 
 
@@ -37,6 +39,14 @@ def _read(path: str) -> str:
         raise RecordError(f"cannot read {path}: {error.strerror}") from None
     except UnicodeDecodeError:
         raise RecordError(f"{path} is not a text file") from None
+
+
+def _same_file(first: str, second: str) -> bool:
+    one, other = os.path.expanduser(first), os.path.expanduser(second)
+    try:
+        return os.path.samefile(one, other)
+    except OSError:
+        return os.path.abspath(one) == os.path.abspath(other)
 
 
 def is_text_record(text: str) -> bool:
@@ -70,9 +80,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"hearts {args.command}: {args.file}: {error}{hint}", file=sys.stderr)
         return 2
     converted = pbn.dumps(game) if exporting else record.dumps(game)
-    if args.out is None:
+    if args.out in (None, "-"):
         sys.stdout.write(converted)
         return 0
+    if _same_file(args.file, args.out):
+        print(
+            f"hearts {args.command}: --out {args.out} is the record being read: "
+            "choose another file, or leave --out out to print it",
+            file=sys.stderr,
+        )
+        return 2
     try:
         with open(os.path.expanduser(args.out), "w", encoding="utf-8") as stream:
             stream.write(converted)

@@ -172,7 +172,8 @@ def _tricks(plain: Table, which: str) -> None:
         numbers = [review.number + 1 for review in deal_reviews(game)]
         first, last = min(numbers), max(numbers)
         deals = f"deal {first}" if first == last else f"deals {first} to {last}"
-        plain.say(f"There is no deal '{which[:20]}' to show: this game has {deals}.")
+        shown = which if len(which) <= 24 else which[:20] + "…"
+        plain.say(f"There is no deal '{shown}' to show: this game has {deals}.")
         return
     plain.say(deal_summary(plain.names, game.rules, deal))
     for trick in deal.tricks:

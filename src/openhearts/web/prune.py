@@ -118,8 +118,27 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if storage is not None:
             storage.close()
-    print(
-        f"Forgot {gone} table(s) finished or waiting for more than {args.days:g} day(s), "
-        f"or abandoned for more than {abandoned:g}, in {storage.safe_url}."
-    )
+    if not (args.days or abandoned):
+        print(f"Kept every table in {storage.safe_url}: 0 days keeps them all.")
+    else:
+        print(f"Forgot {gone} table(s) {_which(args.days, abandoned)}, in {storage.safe_url}.")
     return 0
+
+
+def _which(days: float, abandoned: float) -> str:
+    """The tables forgotten, in words; a 0 keeps its kind (it read "more than 0 days").
+
+    >>> _which(30, 0)
+    'finished or waiting for more than 30 days (games in progress are all kept)'
+    """
+
+    def more_than(count: float) -> str:
+        return f"more than {count:g} day{'' if count == 1 else 's'}"
+
+    if not abandoned:
+        return f"finished or waiting for {more_than(days)} (games in progress are all kept)"
+    if not days:
+        return (
+            f"abandoned in play for {more_than(abandoned)} (finished and waiting ones are all kept)"
+        )
+    return f"finished or waiting for {more_than(days)}, or abandoned for {more_than(abandoned)}"
