@@ -74,7 +74,7 @@ class Served:
         while not self._healthy(min(wait, max(0.1, deadline - time.monotonic()))):
             if self.process.poll() is not None or time.monotonic() > deadline:
                 output_so_far = self.kill()
-                if "address already in use" in output_so_far:
+                if "address already in use" in output_so_far.lower():
                     return False
                 raise RuntimeError(f"hearts serve did not start:\n{output_so_far}")
             wait = min(2 * wait, 15.0)

@@ -30,7 +30,7 @@ def visible(text: str) -> str:
     printed on (clear it, retitle it, hide what follows).
 
     >>> print(visible("save \x1b[2J.json"))
-    save \x1b[2J.json
+    save \\x1b[2J.json
     """
     return _INVISIBLE.sub(lambda found: found.group().encode("unicode_escape").decode(), text)
 
