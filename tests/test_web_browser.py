@@ -1892,17 +1892,32 @@ def with_long_names(page: Page) -> list[list[float]]:
 
 
 def trick_of_three(page: Page, touch: bool) -> list[list[float]]:
-    """Pass, then play the first legal card until it is this seat's turn on a trick of
+    """Pass, then play the highest legal card until it is this seat's turn on a trick of
     three cards or more; the boxes (left, top, right, bottom) of the trick cards, each
-    with its name label (a label wider than its card overlapped the next one's)."""
+    with its name label (a label wider than its card overlapped the next one's).
+
+    With three players a trick of three is on the table only at this seat's lead, as the
+    trick it took: the highest card takes tricks (the lowest, played before, took none in
+    some deals, and the test failed); a deal in which it takes none still happens, and
+    the next deal goes on looking."""
     press = page.tap if touch else page.click
     pass_first_three(page, touch)
-    for _ in range(12):
+    for _ in range(3 * 17):
         if deal_over_before_my_turn(page):
-            break
+            page.click("#scores-close")
+            page.wait_for_function(
+                "() => document.body.dataset.myTurn === 'true'"
+                " || (document.body.dataset.phase === 'passing'"
+                "     && !document.getElementById('pass-box').hidden)"
+            )
+            if page.evaluate("() => document.body.dataset.phase === 'passing'"):
+                pass_first_three(page, touch)
+            continue
         if page.locator("#trick .trick-card").count() >= 3:
             return trick_boxes(page)
-        code = page.eval_on_selector("#hand .hand-card.legal", "n => n.dataset.card")
+        code = page.eval_on_selector_all(
+            "#hand .hand-card.legal", "nodes => nodes[nodes.length - 1].dataset.card"
+        )
         press(f'#hand [data-card="{code}"]')
         wait_played(page, code)
     pytest.fail("no trick of three cards or more reached this seat's turn")
