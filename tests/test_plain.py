@@ -11,7 +11,6 @@ import signal
 import stat
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -432,42 +431,6 @@ def test_an_empty_file_name_is_refused(option: str, capsys: pytest.CaptureFixtur
     with pytest.raises(SystemExit):
         parse_args(option, " ")
     assert f"{option}: a file name, not nothing" in capsys.readouterr().err
-
-
-@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
-def test_a_terminal_that_cannot_draw_gets_the_plain_game(tmp_path: Path) -> None:
-    """TERM=dumb (an editor's shell) showed the full-screen app as escape sequences."""
-    import pty
-    import select
-
-    controller, terminal = pty.openpty()
-    environment = {**os.environ, "TERM": "dumb", "OPENHEARTS_HOME": str(tmp_path)}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "openhearts", "play", "--seed", "9", "--level", "random"],
-        stdin=terminal,
-        stdout=terminal,
-        stderr=terminal,
-        env=environment,
-        start_new_session=True,
-    )
-    os.close(terminal)
-    output = b""
-    try:
-        deadline = time.monotonic() + 60
-        while b"Pass three cards" not in output and time.monotonic() < deadline:
-            if select.select([controller], [], [], 0.2)[0]:
-                try:
-                    output += os.read(controller, 65536)
-                except OSError:
-                    break
-        os.write(controller, b"quit\n")
-        process.wait(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
-        os.close(controller)
-    assert b"Pass three cards" in output
-    assert b"\x1b[" not in output  # no cursor movement, no alternate screen
 
 
 def test_a_level_takes_its_options_as_in_the_arena(

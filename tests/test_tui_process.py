@@ -17,15 +17,14 @@ import pytest
 pytest.importorskip("textual")
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
-def test_a_kill_ends_the_terminal_game_as_quit_does(tmp_path: Path, signum: int) -> None:
-    """SIGTERM left the terminal in the game's screen, echo off, with no word of the
-    save; the app now ends as Ctrl+Q does."""
+def on_a_terminal(tmp_path: Path, term: str, *argv: str) -> tuple[subprocess.Popen[bytes], int]:
+    """``hearts play ARGV`` on a new pseudo-terminal whose TERM is ``term``: the process
+    and the terminal's controlling side, to read and type on."""
     controller, terminal = pty.openpty()
-    env = {**os.environ, "OPENHEARTS_HOME": str(tmp_path), "TERM": "xterm-256color"}
+    env = {**os.environ, "OPENHEARTS_HOME": str(tmp_path), "TERM": term}
     env.pop("TEXTUAL", None)
     process = subprocess.Popen(
-        [sys.executable, "-m", "openhearts", "play", "--seed", "9"],
+        [sys.executable, "-m", "openhearts", "play", *argv],
         stdin=terminal,
         stdout=terminal,
         stderr=terminal,
@@ -33,27 +32,43 @@ def test_a_kill_ends_the_terminal_game_as_quit_does(tmp_path: Path, signum: int)
         start_new_session=True,
     )
     os.close(terminal)
-    output = bytearray()
+    return process, controller
 
-    def read_for(seconds: float, until: Callable[[], bool]) -> None:
+
+class Screen:
+    """What the program wrote on its terminal so far."""
+
+    def __init__(self, controller: int) -> None:
+        self.controller = controller
+        self.output = bytearray()
+
+    def read_for(self, seconds: float, until: Callable[[], bool]) -> None:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline and not until():
-            ready, _, _ = select.select([controller], [], [], 0.2)
+            ready, _, _ = select.select([self.controller], [], [], 0.2)
             if ready:
                 try:
-                    output.extend(os.read(controller, 65536))
+                    self.output.extend(os.read(self.controller, 65536))
                 except OSError:
                     return
 
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_kill_ends_the_terminal_game_as_quit_does(tmp_path: Path, signum: int) -> None:
+    """SIGTERM left the terminal in the game's screen, echo off, with no word of the
+    save; the app now ends as Ctrl+Q does."""
+    process, controller = on_a_terminal(tmp_path, "xterm-256color", "--seed", "9")
+    screen = Screen(controller)
+    output = screen.output
     saved = tmp_path / "saved-game.json"
     try:
-        read_for(60, lambda: b"Start" in output)
+        screen.read_for(60, lambda: b"Start" in output)
         os.write(controller, b"\r")  # Enter on the options: start the game
-        read_for(60, saved.exists)
+        screen.read_for(60, saved.exists)
         assert saved.exists(), output.decode(errors="replace")[-2000:]
         process.send_signal(signum)
-        read_for(30, lambda: process.poll() is not None)
-        read_for(2, lambda: False)
+        screen.read_for(30, lambda: process.poll() is not None)
+        screen.read_for(2, lambda: False)
         assert process.wait(timeout=30) == 128 + signum  # as a shell reports it
     finally:
         if process.poll() is None:
@@ -63,3 +78,19 @@ def test_a_kill_ends_the_terminal_game_as_quit_does(tmp_path: Path, signum: int)
     assert "\x1b[?1049l" in text  # the terminal's own screen is back
     assert "Traceback" not in text
     assert "The game is saved in " in text.replace("\r\n", "").replace("\n", "")
+
+
+def test_a_terminal_that_cannot_draw_gets_the_plain_game(tmp_path: Path) -> None:
+    """TERM=dumb (an editor's shell) showed the full-screen app as escape sequences."""
+    process, controller = on_a_terminal(tmp_path, "dumb", "--seed", "9", "--level", "random")
+    screen = Screen(controller)
+    try:
+        screen.read_for(60, lambda: b"Pass three cards" in screen.output)
+        os.write(controller, b"quit\n")
+        process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(controller)
+    assert b"Pass three cards" in screen.output
+    assert b"\x1b[" not in screen.output  # no cursor movement, no alternate screen
