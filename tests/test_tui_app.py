@@ -1135,3 +1135,49 @@ def test_options_opened_and_closed_keep_the_games_auto_play_one(tmp_path: Path) 
             assert app.settings.auto_play_one is True
 
     asyncio.run(run())
+
+
+def test_a_message_with_brackets_is_shown_as_written(tmp_path: Path) -> None:
+    """A file name with "[/]" in a toast stopped the game with a MarkupError, and "[bad]"
+    vanished from it: toasts and dialogs show names and file names as typed."""
+    from textual.widgets._toast import Toast
+
+    missing = str(tmp_path / "a[/]b[bad].json")
+    app = HeartsApp(
+        Storage(tmp_path),
+        Settings(level="random", speed="off"),
+        seed=7,
+        show_options=False,
+        resume=missing,
+    )
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 40), notifications=True) as pilot:
+            for _ in range(20):
+                await pilot.pause(0.05)
+            shown = " ".join(
+                strip.text
+                for toast in app.screen.query(Toast)
+                for strip in toast.render_lines(toast.region.reset_offset)
+            )
+            assert "Cannot resume" in shown and "[bad].json" in shown
+
+    asyncio.run(run())
+
+
+def test_a_refused_option_is_said_with_what_was_typed(tmp_path: Path) -> None:
+    """The options' error line read its message as markup: "[/]" typed as a card to
+    remove stopped the game with a MarkupError."""
+
+    async def run() -> None:
+        app = make_app(tmp_path, seed=3, show_options=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, OptionsScreen))
+            app.screen.query_one("#opt-removed", Input).value = "2D [/]"
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert isinstance(app.screen, OptionsScreen)
+            error = str(app.screen.query_one("#options-error", Static).render())
+            assert "[/]" in error
+
+    asyncio.run(run())

@@ -10,6 +10,7 @@ import signal
 
 from rich.text import Text
 from textual.app import App
+from textual.notifications import SeverityLevel
 
 from ..game import Game
 from ..record import RecordError
@@ -59,6 +60,19 @@ class HeartsApp(App[int]):
         self.table: TableScreen | None = None
 
     # Announcements ---------------------------------------------------------------------
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A toast, its words as they are: they hold file names and typed values, in
+        which "[b]" is no style and "[/]" stopped the game with a markup error."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def announce(self, sentence: str) -> None:
         """Say something: the log on the table, the announcements file, the speech command."""

@@ -215,7 +215,7 @@ class OptionsScreen(Screen[OptionsResult | None]):
                             id="options-note",
                         )
                     yield Static("", id="options-summary")
-                    yield Static("", id="options-error")
+                    yield Static("", id="options-error", markup=False)
                 with Horizontal(classes="buttons"):
                     label = "New game" if self.in_game else "Start game"
                     yield Button(label, variant="primary", id="start")

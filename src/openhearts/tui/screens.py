@@ -376,9 +376,11 @@ class InfoScreen(FittedDialog[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self.title_text, classes="dialog-title")
+            # Names and file names are shown as typed: "[b]" in one is no style, and
+            # "[/]" no longer stops the game with a markup error.
+            yield Static(self.title_text, classes="dialog-title", markup=False)
             with VerticalScroll(classes="dialog-body"):
-                yield Static(self.body)
+                yield Static(self.body, markup=False)
             with Horizontal(classes="buttons"):
                 yield Button(self.button, variant="primary", id="close")
         # The dialog's own keys, over the table's footer.
@@ -433,9 +435,11 @@ class ChoiceScreen(FittedDialog[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self.title_text, classes="dialog-title")
+            # Names and file names are shown as typed: "[b]" in one is no style, and
+            # "[/]" no longer stops the game with a markup error.
+            yield Static(self.title_text, classes="dialog-title", markup=False)
             with VerticalScroll(classes="dialog-body"):
-                yield Static(self.body)
+                yield Static(self.body, markup=False)
             with Horizontal(classes="buttons"):
                 for index, (key, label) in enumerate(self.choices):
                     yield Button(
