@@ -3,6 +3,7 @@ with the line; ``hearts export``, ``hearts import`` and ``hearts replay`` read t
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -226,3 +227,62 @@ def test_a_text_record_with_a_byte_order_mark_a_word_for_a_number_and_resumed() 
     assert resumed.seed == 1 and info is None
     with pytest.raises(RecordError, match="Players: a whole number, not 'four'"):
         pbn.loads(pbn.dumps(game).replace('[Players "4"]', '[Players "four"]'))
+
+
+def test_odd_text_records_are_refused_in_words(tmp_path: Path) -> None:
+    """Found by a tester: a card named twice in a [Deal] hand was dropped silently (a
+    JSON record's is refused); a 5,000-digit [Seed] was "not a whole number", repeated
+    whole; a JSON array was read as a text record and refused in words about tags."""
+    from openhearts.convert import load_any
+
+    text = pbn.dumps(Game(seed=1))
+    deal = re.search(r'\[Deal "0:([^.]*)\.', text)
+    assert deal is not None
+    doubled = text.replace(
+        deal.group(0),
+        deal.group(0).replace(deal.group(1), deal.group(1)[0] * 2 + deal.group(1)[1:]),
+        1,
+    )
+    with pytest.raises(RecordError, match="named twice in a hand"):
+        pbn.loads(doubled)
+    with pytest.raises(RecordError, match="Seed: a number of 5000 digits is too long to read"):
+        pbn.loads(re.sub(r'\[Seed "[^"]*"\]', '[Seed "' + "9" * 5000 + '"]', text))
+    array = tmp_path / "array.json"
+    array.write_text("[]", encoding="utf-8")
+    with pytest.raises(RecordError, match="a record is a JSON object"):
+        load_any(str(array))
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(dumps(Game(seed=1, names=["Zoë", "W", "N", "E"])).encode("latin-1"))
+    with pytest.raises(RecordError, match="is not UTF-8 text"):
+        load_any(str(latin))
+
+
+def test_export_to_an_ascii_output_or_over_a_saved_game(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    """Found by a tester: printing to an ASCII-only output met "Zoë" with a traceback;
+    -o replaced an unfinished saved game without a word, and waited for ever on a pipe."""
+    import os
+    import subprocess
+    import sys
+
+    saved = tmp_path / "zoe.json"
+    save(Game(seed=1, names=["Zoë", "W", "N", "E"]), str(saved))
+    done = subprocess.run(
+        [sys.executable, "-m", "openhearts", "export", str(saved)],
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Zoë".encode() in done.stdout  # a record is UTF-8
+    unfinished = tmp_path / "unfinished.json"
+    save(Game(seed=2), str(unfinished))
+    assert main(["export", str(saved), "-o", str(unfinished)]) == 0
+    assert "it is kept in" in capsysbinary.readouterr().err.decode()
+    assert (tmp_path / "unfinished-unfinished-1.json").exists()
+    if hasattr(os, "mkfifo"):
+        pipe = tmp_path / "pipe"
+        os.mkfifo(pipe)
+        assert main(["export", str(saved), "-o", str(pipe)]) == 2
+        assert b"not a regular file" in capsysbinary.readouterr().err

@@ -431,6 +431,11 @@ def test_an_empty_file_name_is_refused(option: str, capsys: pytest.CaptureFixtur
     with pytest.raises(SystemExit):
         parse_args(option, " ")
     assert f"{option}: a file name, not nothing" in capsys.readouterr().err
+    # A line break split every message naming the file, and the command printed to
+    # resume could not be pasted back.
+    with pytest.raises(SystemExit):
+        parse_args(option, "game\n.json")
+    assert "a file name without control characters" in capsys.readouterr().err
 
 
 def test_a_level_takes_its_options_as_in_the_arena(
@@ -958,7 +963,36 @@ def test_control_characters_typed_are_written_out_not_sent_to_the_terminal(
     assert run_plain(parse_args("--seed", "1", "--save", str(tmp_path / "g.json"))) == 0
     assert "\x1b" not in console.text and "\x07" not in console.text
     assert "There is no deal '\\x1b[2J' to show" in console.text
-    assert "The game is saved in \\x1b]0;owned\\x07.json." in console.text
+    # A file name is refused with one (the command printed to resume could not be pasted).
+    assert "Give a file name without control characters" in console.text
+    assert [path.name for path in tmp_path.iterdir() if "owned" in path.name] == []
+
+
+def test_save_file_refuses_a_file_another_game_holds(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Found by a tester: ``save FILE`` took a file another running game held, and the
+    two games wrote over each other (only --save and --resume were checked)."""
+    from openhearts.session.saving import only_this_game_on
+
+    held = tmp_path / "held.json"
+    with only_this_game_on(held):
+        console = Console(monkeypatch, lines=(f"save {held}", "quit"))
+        assert run_plain(parse_args("--seed", "1", "--save", str(tmp_path / "g.json"))) == 0
+    assert f"Nothing was saved to {held}: another game is open on it" in console.text
+    assert not held.exists()
+
+
+def test_a_home_folder_of_nobody_is_a_plain_name(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Found by a tester: "~nobody/x.json" (no such user) stopped the game with
+    RuntimeError from pathlib; a shell leaves such a name as it is, and so does the game."""
+    monkeypatch.chdir(tmp_path)
+    console = Console(monkeypatch, lines=("save ~nobody-here/y.json", "quit"))
+    assert run_plain(parse_args("--seed", "1", "--save", "~nobody-here/x.json")) == 0
+    assert "The game is saved in ~nobody-here/y.json." in console.text
+    assert (tmp_path / "~nobody-here" / "y.json").exists()
 
 
 def test_quit_saves_elsewhere_when_the_save_file_cannot_be_written(

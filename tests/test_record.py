@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from conftest import FirstCardBot
 from openhearts.bots import act, make_bot
-from openhearts.game import Game, Play
+from openhearts.game import Game, Play, name_problem
 from openhearts.record import RecordError, dumps, load, loads, save
 from openhearts.rules import Rules
 
@@ -434,7 +434,7 @@ def test_a_wrong_number_of_names_and_no_events_name_their_lines(record: str) -> 
     three = record.replace(
         '"names": ["South", "West", "North", "East"]', '"names": ["S", "W", "N"]'
     )
-    assert rejected(three) == f"line {names}: names: expected 4 names, got ['S', 'W', 'N']"
+    assert rejected(three) == f"line {names}: names: expected 4 names, got 3"
     data = json.loads(record)
     data["events"] = []
     text = json.dumps(data, indent=1)
@@ -473,3 +473,58 @@ def test_an_empty_or_cut_short_record_says_so() -> None:
     with pytest.raises(RecordError) as refused:
         loads(text.replace('"version": 1', '"version": 1,,', 1))
     assert "cut short" not in str(refused.value)
+
+
+def test_hand_edited_records_are_refused_briefly_and_at_once() -> None:
+    """Found by a tester: a wrong field of a million names was repeated whole (5 MB on
+    one line); the line of each event was counted from the top, so 200,000 events took
+    minutes before the first was checked; a wrong rules field said "rules: rules:"."""
+    import time
+
+    text = dumps(Game(seed=3))
+    data = json.loads(text)
+    huge = json.dumps({**data, "names": ["a"] * 100_000})
+    with pytest.raises(RecordError) as refused:
+        loads(huge)
+    assert str(refused.value).endswith("names: expected 4 names, got 100000")
+    wrong = {**data, "events": data["events"] + [{"pass": 1, "cards": "2C 3C 4C"}] * 100_000}
+    started = time.perf_counter()
+    with pytest.raises(RecordError):
+        loads(json.dumps(wrong, indent=1))
+    # Linear now: well under a second here; the count from the top took minutes.
+    assert time.perf_counter() - started < 30
+    with pytest.raises(RecordError) as refused:
+        loads(json.dumps({**data, "rules": None}))
+    assert "rules: rules:" not in str(refused.value)
+    with pytest.raises(RecordError) as refused:
+        loads(json.dumps({**data, "seed": [1] * 9999}))
+    assert "seed: a number or a text, not [1, 1" in str(refused.value)
+    assert len(str(refused.value)) < 200
+
+
+def test_a_lone_surrogate_is_refused_where_no_file_could_hold_it() -> None:
+    """A name "\\ud800" in a record was taken, and the save of the resumed game failed
+    with UnicodeEncodeError (the game was saved nowhere); a seed of bytes a command line
+    could not decode stopped the game at once."""
+    from openhearts.session.seeds import game_seed
+
+    data = json.loads(dumps(Game(seed=3)))
+    data["names"][0] = "\ud800"
+    with pytest.raises(RecordError, match="lone surrogate"):
+        loads(json.dumps(data))
+    with pytest.raises(ValueError, match="lone surrogate"):
+        Game(seed="\udcff")
+    seed = game_seed("\udcff")  # sys.argv's form of the byte 0xFF
+    assert seed == "\\xff" and Game(seed=seed).seed == "\\xff"
+
+
+@pytest.mark.parametrize("name", ["W\u061cx", "W\u00adx", "W\ue000x", "W\U000e0041x"])
+def test_a_name_with_an_invisible_character_is_refused(name: str) -> None:
+    """Found by a tester: U+061C (it reverses the text after it on a terminal), a soft
+    hyphen, a private-use or a tag character in a record's name reached the terminal;
+    a name typed with them loses them (every face cleans names so)."""
+    data = json.loads(dumps(Game(seed=3)))
+    data["names"][1] = name
+    with pytest.raises(RecordError, match="holds an invisible character"):
+        loads(json.dumps(data))
+    assert name_problem("Zoë 😀") is None

@@ -738,3 +738,49 @@ def test_the_plain_games_command_table_names_every_word_it_takes() -> None:
     documented = set(re.findall(r"`([a-z?]+)(?: [A-Z\[\]]+)*`", table))
     words = {word for key in KEYS if key.plain for word in key.words}
     assert words <= documented, sorted(words - documented)
+
+
+def test_files_set_aside_never_replace_one_set_aside_before(tmp_path: Path) -> None:
+    """Found by a tester: a second damaged file replaced the first one kept as .bad."""
+    from openhearts.session.saving import keep_aside
+
+    target = tmp_path / "notes.txt"
+    (tmp_path / "notes.txt.bad").write_text("OLD", encoding="utf-8")
+    target.write_text("NEW", encoding="utf-8")
+    said = keep_aside(target)
+    assert said is not None and "notes.txt.bad-2" in said
+    assert (tmp_path / "notes.txt.bad").read_text(encoding="utf-8") == "OLD"
+    assert (tmp_path / "notes.txt.bad-2").read_text(encoding="utf-8") == "NEW"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_no_lock_file_is_made_beside_a_pipe_or_a_device(tmp_path: Path) -> None:
+    """``--save /dev/null`` made /dev/null.lock."""
+    from openhearts.session.saving import only_this_game_on
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    with only_this_game_on(pipe):
+        pass
+    assert not (tmp_path / "pipe.lock").exists()
+
+
+def test_a_saved_game_with_a_byte_order_mark_resumes_and_a_refused_level_is_said() -> None:
+    """Found by a tester: a BOM (replay read past it) stopped --resume with a traceback;
+    a level the file named that is no level was replaced by easy without a word."""
+    text = dumps_session(Game(seed=4), SessionInfo(humans=(0,), level="hard"))
+    game, info = loads_session("\ufeff" + text)
+    assert game.seed == 4 and info is not None and info.level == "hard"
+    edited = text.replace('"level": "hard"', '"level": "cmd:/bin/false"')
+    game, info = loads_session(edited)
+    assert info is not None and info.level == "easy"
+    session = Session.resume(game, info)
+    assert session.seats.problem is not None
+    assert "'cmd:/bin/false', are no level by name" in session.seats.problem
+
+
+def test_names_an_ascii_output_cannot_show_stay_apart() -> None:
+    """As "?", Ω and 😀 read the same: "? plays 7♣" could be either."""
+    stream = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    shown = Style(False).for_stream("Ω and 😀 play Q♠", stream)
+    assert shown == "\\u03a9 and \\U0001f600 play QS"

@@ -991,6 +991,8 @@ def test_serve_refuses_bad_options_with_a_message(capsys: pytest.CaptureFixture[
         (("--turn-clock", "700"), "--turn-clock: at most the --max-turn-clock (600 seconds)"),
         (("--host", "999.1.1.1"), "--host 999.1.1.1: no such address"),
         (("--host", "192.0.2.1"), "cannot listen on 192.0.2.1:"),
+        (("--max-tables", "0"), "--max-tables: at least 1 (with 0 every new table is refused)"),
+        (("--bot-jobs-per-table", "0"), "--bot-jobs-per-table: at least 1"),
     ],
 )
 def test_serve_says_what_is_wrong_before_it_announces_an_address(

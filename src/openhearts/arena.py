@@ -695,6 +695,14 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.out is not None and os.path.exists(args.out) and not os.path.isfile(args.out):
+        # /dev/null, the usual "discard": PATH.jsonl and the rest were made beside it.
+        print(
+            f"hearts arena: --out {args.out}: not a file name for the results "
+            "(leave --out out to keep none)",
+            file=sys.stderr,
+        )
+        return 2
     out = Path(args.out) if args.out else None
     log = output_path(out, ".jsonl") if out else None
     try:

@@ -9,19 +9,22 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
+from pathlib import Path
 
 from . import pbn, record
 from .game import Game
 from .options import file_name
 from .paths import read_text
 from .record import RecordError
+from .session.saving import keep_aside, write_atomic
 
 __all__ = ["add_arguments", "run", "load_any"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="the record to convert")
+    parser.add_argument("file", type=file_name, metavar="FILE", help="the record to convert")
     parser.add_argument(
         "--out",
         "-o",
@@ -38,7 +41,10 @@ def _read(path: str) -> str:
     except OSError as error:
         raise RecordError(f"cannot read {path}: {error.strerror}") from None
     except UnicodeDecodeError:
-        raise RecordError(f"{path} is not a text file") from None
+        raise RecordError(f"{path} is not UTF-8 text (records are UTF-8)") from None
+
+
+_TAG_START = re.compile(r'\[[A-Za-z][A-Za-z0-9_]*\s+"')
 
 
 def _same_file(first: str, second: str) -> bool:
@@ -50,8 +56,14 @@ def _same_file(first: str, second: str) -> bool:
 
 
 def is_text_record(text: str) -> bool:
-    """Whether ``text`` is a PBN-style text record rather than a JSON one."""
-    return text.lstrip("\ufeff \t\r\n").startswith(("%", "["))
+    """Whether ``text`` is a PBN-style text record rather than a JSON one: a comment or
+    a tag first (a JSON array, ``[]``, was taken for one and refused in words about tags).
+
+    >>> is_text_record('[Event "x"]'), is_text_record("% a comment"), is_text_record("[1, 2]")
+    (True, True, False)
+    """
+    start = text.lstrip("\ufeff \t\r\n")
+    return start.startswith("%") or _TAG_START.match(start) is not None
 
 
 def load_any(path: str) -> Game:
@@ -81,7 +93,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     converted = pbn.dumps(game) if exporting else record.dumps(game)
     if args.out in (None, "-"):
-        sys.stdout.write(converted)
+        # A record is UTF-8 whatever the terminal's encoding (an ASCII-only output met
+        # a name such as Zoë with a UnicodeEncodeError).
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is None:
+            sys.stdout.write(converted)
+        else:
+            sys.stdout.flush()
+            buffer.write(converted.encode("utf-8"))
+            buffer.flush()
         return 0
     if _same_file(args.file, args.out):
         print(
@@ -90,10 +110,18 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    target = os.path.expanduser(args.out)
     try:
-        with open(os.path.expanduser(args.out), "w", encoding="utf-8") as stream:
-            stream.write(converted)
+        # As a save does: an unfinished game there is kept aside, anything else that is
+        # no record too (they were replaced without a word); a pipe or a device refused.
+        kept = keep_aside(target, "hearts play")
+        write_atomic(Path(target), converted)
     except OSError as error:
-        print(f"hearts {args.command}: cannot write {args.out}: {error.strerror}", file=sys.stderr)
+        print(
+            f"hearts {args.command}: cannot write {args.out}: {error.strerror or error}",
+            file=sys.stderr,
+        )
         return 2
+    if kept is not None:
+        print(kept, file=sys.stderr)
     return 0

@@ -25,6 +25,7 @@ import hashlib
 import operator
 import random
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from types import ModuleType
@@ -164,7 +165,25 @@ def name_problem(name: object) -> str | None:
         return f"{name!r} is not a text"
     if not _NAME.fullmatch(name):
         return f"{name!r} is blank or holds a control character"
+    if not name.isascii():
+        if not _writable(name):
+            return f"{name!r} holds a lone surrogate, which no file can hold"
+        # As every face cleans a typed name: no format character (U+061C reverses the
+        # text that follows on a terminal) and no private-use one.
+        if any(unicodedata.category(ch) in ("Cf", "Co") for ch in name):
+            return f"{name!r} holds an invisible character"
     return None
+
+
+def _writable(text: str) -> bool:
+    """Whether ``text`` has a UTF-8 form: a lone surrogate (a JSON escape such as
+    ``\\ud800``, or bytes a command line could not decode) has none, and saving the
+    game failed on it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _check_seed(seed: object) -> None:
@@ -172,6 +191,9 @@ def _check_seed(seed: object) -> None:
     # would be kept as they are and then refused when the record is read.
     if isinstance(seed, bool):
         raise ValueError(f"seed: a number or a text, not {seed!r}")
+    if isinstance(seed, str) and not seed.isascii() and not _writable(seed):
+        # The deal is shuffled from the seed's UTF-8 bytes.
+        raise ValueError(f"seed: {seed!r} holds a lone surrogate, which no file can hold")
 
 
 def _check_scores(scores: object, players: int) -> list[int]:

@@ -30,6 +30,7 @@ __all__ = [
     "asked_for",
     "whole_number",
     "file_name",
+    "file_name_problem",
 ]
 
 
@@ -40,9 +41,25 @@ def file_name(text: str) -> str:
     >>> file_name("game.json")
     'game.json'
     """
-    if not text.strip():
-        raise argparse.ArgumentTypeError("a file name, not nothing")
+    problem = file_name_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
     return text
+
+
+def file_name_problem(text: str) -> str | None:
+    """Why ``text`` is no file name to save to or read from, or None: nothing, or a
+    control character (a line break in one split every message that named the file, and
+    the "resume it with" command printed could not be pasted back).
+
+    >>> file_name_problem("game.json") is None, file_name_problem("a\\nb.json")
+    (True, 'a file name without control characters (line breaks, escapes)')
+    """
+    if not text.strip():
+        return "a file name, not nothing"
+    if any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in text):
+        return "a file name without control characters (line breaks, escapes)"
+    return None
 
 
 def whole_number(low: int = 1, high: int | None = None) -> Callable[[str], int]:

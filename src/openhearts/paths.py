@@ -25,7 +25,7 @@ APP: Final = "openhearts"
 
 def _home() -> Path | None:
     home = os.environ.get(HOME_VARIABLE)
-    return Path(home).expanduser() if home else None
+    return Path(os.path.expanduser(home)) if home else None
 
 
 def _platform_dir(xdg_variable: str, xdg_default: str) -> Path:
@@ -82,6 +82,21 @@ def read_text(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> str:
             os.fspath(path),
         )
     return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def set_aside_name(path: str | os.PathLike[str]) -> str:
+    """Where a damaged file at ``path`` is kept: ``PATH.bad``, else the first free
+    ``PATH.bad-N`` (a second damaged file replaced the first one kept).
+
+    >>> set_aside_name("/nonexistent/saved-game.json")
+    '/nonexistent/saved-game.json.bad'
+    """
+    base = f"{os.fspath(path)}.bad"
+    kept, number = base, 1
+    while os.path.lexists(kept):
+        number += 1
+        kept = f"{base}-{number}"
+    return kept
 
 
 def check_writable_target(path: str | os.PathLike[str]) -> None:

@@ -233,10 +233,7 @@ def _parse_rule(name: str, text: str, default: Any) -> Any:
             raise ValueError(f"{RULE_TAGS[name]}: true or false, not {text!r}")
         return text == "true"
     if isinstance(default, int):
-        try:
-            return int(text)
-        except ValueError:
-            raise ValueError(f"{RULE_TAGS[name]}: a whole number, not {text!r}") from None
+        return _whole(text, RULE_TAGS[name])
     if isinstance(default, list):
         return text.split()
     if default is None:
@@ -244,13 +241,24 @@ def _parse_rule(name: str, text: str, default: Any) -> Any:
     return text
 
 
+def _whole(text: str, what: str) -> int:
+    """``text`` as a whole number, or a ValueError saying why not in words: a number
+    of 5,000 digits (past what Python reads) was said to be no whole number, and
+    repeated whole."""
+    if len(text) > 100 and text.lstrip("+-").isdigit():
+        raise ValueError(f"{what}: a number of {len(text)} digits is too long to read")
+    try:
+        return int(text)
+    except ValueError:
+        shown = text if len(text) <= 40 else text[:39] + "…"
+        raise ValueError(f"{what}: a whole number, not {shown!r}") from None
+
+
 def _number(line: _Line, what: str) -> int:
     try:
-        return int(line.value)
-    except ValueError:
-        raise RecordError(
-            f"line {line.number}: {what}: a whole number, not {line.value!r}"
-        ) from None
+        return _whole(line.value, what)
+    except ValueError as error:
+        raise RecordError(f"line {line.number}: {error}") from None
 
 
 def _integers(text: str, what: str) -> list[int]:
@@ -278,7 +286,11 @@ def _hands(value: str, players: int) -> list[CardSet]:
             for letter in ranks.upper():
                 if letter not in "23456789TJQKA":
                     raise ValueError(f"Deal: {letter!r} is not a rank (23456789TJQKA)")
-                cards.append(Card.of("23456789TJQKA".index(letter), suit))
+                card = Card.of("23456789TJQKA".index(letter), suit)
+                if card in cards:
+                    # As a JSON record's hand is: the second one was dropped silently.
+                    raise ValueError(f"Deal: {card} is named twice in a hand")
+                cards.append(card)
         result.append(CardSet(cards))
     return result
 

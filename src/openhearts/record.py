@@ -125,8 +125,24 @@ def _line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
+def _shown(value: object, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters: a wrong field of a million names was
+    repeated whole in its error (5 MB on one line).
+
+    >>> _shown(list(range(100)), limit=20)
+    '[0, 1, 2, 3, 4, 5,…]'
+    """
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    closing = text[-1] if text[-1] in ")]}'\"" else ""
+    return text[: limit - 2] + "…" + closing
+
+
 def _event_lines(text: str) -> list[int]:
-    """The line on which each event of the ``events`` array starts."""
+    """The line on which each event of the ``events`` array starts (the lines are
+    counted on as the events are found: counted from the top for each event, a record
+    of 200,000 events took minutes before its first event was checked)."""
     start = text.find('"events"')
     if start < 0:
         return []
@@ -134,6 +150,7 @@ def _event_lines(text: str) -> list[int]:
     decoder = json.JSONDecoder()
     lines: list[int] = []
     position = bracket + 1
+    counted, line = 0, 1
     while position < len(text):
         while position < len(text) and text[position] in " \t\r\n,":
             position += 1
@@ -143,7 +160,9 @@ def _event_lines(text: str) -> list[int]:
             _, end = decoder.raw_decode(text, position)
         except json.JSONDecodeError:
             break
-        lines.append(_line_of(text, position))
+        line += text.count("\n", counted, position)
+        counted = position
+        lines.append(line)
         position = end
     return lines
 
@@ -174,16 +193,16 @@ def loads(text: str) -> Game:
         return RecordError(f"line {_key_line(text, key)}: {reason}")
 
     if data.get("format") != FORMAT:
-        raise at("format", f"not an OpenHearts record (format {data.get('format')!r})")
+        raise at("format", f"not an OpenHearts record (format {_shown(data.get('format'))})")
     version = data.get("version")
     if isinstance(version, bool) or version != VERSION:
-        raise at("version", f"record version {version!r} is not supported")
+        raise at("version", f"record version {_shown(version)} is not supported")
     seed = data.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise at("seed", f"seed: a number or a text, not {seed!r}")
+        raise at("seed", f"seed: a number or a text, not {_shown(seed)}")
     names = data.get("names", [])
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        raise at("names", f"names: a list of texts, not {names!r}")
+        raise at("names", f"names: a list of texts, not {_shown(names)}")
     for name in names:
         # The game would refuse it too, but here the error can point at the names.
         problem = name_problem(name)
@@ -198,9 +217,11 @@ def loads(text: str) -> Game:
     try:
         rules = Rules.from_dict(data["rules"])
     except RulesError as error:
-        raise at("rules", f"rules: {error}") from None
+        # The rules' own errors name the field ("end_score: ..."), or the rules themselves.
+        said = str(error)
+        raise at("rules", said if said.startswith("rules:") else f"rules: {said}") from None
     if names and len(names) != rules.players:
-        raise at("names", f"names: expected {rules.players} names, got {names!r}")
+        raise at("names", f"names: expected {rules.players} names, got {len(names)}")
     events = data.get("events")
     if not isinstance(events, list) or not events:
         raise at("events", "events: a record needs at least the first deal")
@@ -215,10 +236,10 @@ def loads(text: str) -> Game:
         raise fail(0, "the first event must be a deal")
     first_deal = data.get("first_deal", 0)
     if isinstance(first_deal, bool) or not isinstance(first_deal, int) or first_deal < 0:
-        raise at("first_deal", f"first_deal: a deal number is an integer, not {first_deal!r}")
+        raise at("first_deal", f"first_deal: a deal number is an integer, not {_shown(first_deal)}")
     scores = data.get("initial_scores")
     if scores is not None and not _integers(scores):
-        raise at("initial_scores", f"initial_scores: totals are integers, not {scores!r}")
+        raise at("initial_scores", f"initial_scores: totals are integers, not {_shown(scores)}")
     try:
         _check_event(first)
         if first["deal"] != first_deal:
@@ -264,25 +285,29 @@ def _check_event(event: dict[str, Any]) -> None:
     """An event is exactly one kind, with exactly its fields; numbers are integers."""
     kinds = [kind for kind in EVENT_FIELDS if kind in event]
     if len(kinds) != 1:
-        raise ValueError(f"an event is one of {', '.join(EVENT_FIELDS)}, not {sorted(event)}")
+        raise ValueError(
+            f"an event is one of {', '.join(EVENT_FIELDS)}, not {_shown(sorted(event))}"
+        )
     expected = EVENT_FIELDS[kinds[0]]
     unknown = sorted(set(event) - set(expected))
     if unknown:
-        raise ValueError(f"a {kinds[0]} event has no field {', '.join(map(repr, unknown))}")
+        raise ValueError(f"a {kinds[0]} event has no field {_shown(', '.join(map(repr, unknown)))}")
     missing = [name for name in expected if name not in event]
     if missing:
         raise ValueError(f"a {kinds[0]} event needs {', '.join(map(repr, missing))}")
     if kinds[0] == "deal":
         number = event["deal"]
         if isinstance(number, bool) or not isinstance(number, int):
-            raise ValueError(f"a deal number is an integer, not {number!r}")
+            raise ValueError(f"a deal number is an integer, not {_shown(number)}")
         hands = event["hands"]
         if not isinstance(hands, list) or not all(isinstance(hand, str) for hand in hands):
-            raise ValueError(f'hands: one text of cards per seat ("2C 7H ..."), not {hands!r}')
+            raise ValueError(
+                f'hands: one text of cards per seat ("2C 7H ..."), not {_shown(hands)}'
+            )
     elif kinds[0] == "pass" and not isinstance(event["cards"], str):
-        raise ValueError(f'cards: a text of cards ("QS AH KH"), not {event["cards"]!r}')
+        raise ValueError(f'cards: a text of cards ("QS AH KH"), not {_shown(event["cards"])}')
     elif kinds[0] == "play" and not isinstance(event["card"], str):
-        raise ValueError(f'card: a card\'s name ("QS"), not {event["card"]!r}')
+        raise ValueError(f'card: a card\'s name ("QS"), not {_shown(event["card"])}')
 
 
 def _integers(value: object) -> bool:
@@ -399,5 +424,5 @@ def load(path: str) -> Game:
     except OSError as error:
         raise RecordError(f"cannot read {path}: {error.strerror}") from None
     except UnicodeDecodeError:
-        raise RecordError(f"{path} is not a text file") from None
+        raise RecordError(f"{path} is not UTF-8 text (records are UTF-8)") from None
     return loads(text)

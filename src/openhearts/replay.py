@@ -16,6 +16,7 @@ from .cards import Card, CardSet
 from .convert import load_any
 from .deal import DealState
 from .game import DealResult, Game, TrickRecord
+from .options import file_name
 from .record import RecordError
 from .sentences import Style, direction_words, shot_line, supports_symbols, table, trick_line
 from .sentences.records import acts
@@ -27,6 +28,7 @@ __all__ = ["add_arguments", "run", "replay_lines"]
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "file",
+        type=file_name,
         metavar="FILE",
         help="a game record (from hearts play or save), JSON or PBN-style text",
     )

@@ -7,6 +7,7 @@ import shlex
 
 from ..cards import Suit
 from ..game import Game, PlayerView
+from ..options import file_name_problem
 from ..phases import Phase
 from ..sentences import spoken
 from ..sentences.advice import after_chosen, chosen_line, hint_lines
@@ -283,6 +284,10 @@ def _save(plain: Table, path: str) -> None:
             plain.say("Give one file name to save to, in quotes if it has spaces.")
             return
         path = words[0]
+    problem = file_name_problem(path) if path else None  # none: the game's own file
+    if problem is not None:
+        plain.say(f"Give {problem}.")
+        return
     saved, said = plain.slot.save(plain.session, path)
     if said is not None:
         plain.say(said)

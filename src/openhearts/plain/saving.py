@@ -7,12 +7,13 @@ so that stopping never loses the game while any of them can be written.
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 from ..paths import data_dir
 from ..session import Session
+from ..session.saving import SaveFileInUse, only_this_game_on, save_session, save_somewhere
 from ..session.saving import keep_aside as keep_aside_as
-from ..session.saving import save_session, save_somewhere
 
 __all__ = ["SaveSlot", "default_save_path", "keep_aside"]
 
@@ -32,6 +33,12 @@ class SaveSlot:
 
     def __init__(self, path: str | None) -> None:
         self.path = os.path.expanduser(path) if path else default_save_path()
+        # The files a ``save FILE`` moved the game to, held as the first one is.
+        self._held = contextlib.ExitStack()
+
+    def close(self) -> None:
+        """Let go of the files ``save FILE`` took."""
+        self._held.close()
 
     def save_to(self, session: Session, path: str) -> str | None:
         """Save to ``path``; None when done, else the reason in words."""
@@ -48,6 +55,15 @@ class SaveSlot:
         target = os.path.expanduser(path) if path else self.path
         kept = None
         if target != self.path:
+            try:
+                # Another game open on FILE would write over this one, and this one
+                # over it (only --save and --resume were checked).
+                self._held.enter_context(only_this_game_on(target))
+            except SaveFileInUse:
+                return None, (
+                    f"Nothing was saved to {target}: another game is open on it "
+                    "(in another window or terminal)."
+                )
             try:
                 kept = keep_aside(target)
             except OSError as error:

@@ -91,6 +91,8 @@ def run_plain(args: argparse.Namespace) -> int:
     except SaveFileInUse as error:
         print(f"hearts play: {error}", file=sys.stderr)
         return 1
+    finally:
+        plain.table.slot.close()
 
 
 def _play(plain: PlainSession, session: Session, args: argparse.Namespace) -> int:

@@ -98,12 +98,13 @@ class Style:
     def for_stream(self, text: str, stream: TextIO) -> str:
         """``text`` as ``stream`` can print it: suits as :meth:`clean` writes them,
         control characters written out (:func:`visible`), and any other character its
-        encoding lacks as ``?`` (printing it raised an error)."""
+        encoding lacks as its escape, ``\\xeb`` (printing it raised an error; as ``?``,
+        Ω and 😀 read the same)."""
         text = visible(self.clean(text))
         encoding = getattr(stream, "encoding", None)
         if encoding:
             with contextlib.suppress(LookupError):
-                text = text.encode(encoding, "replace").decode(encoding)
+                text = text.encode(encoding, "backslashreplace").decode(encoding)
         return text
 
 

@@ -107,6 +107,8 @@ class Session:
             info = replace(info, humans=(min(info.humans),))
         game.names = _no_other_you(game.names, info.humans, game.rules.direction)
         seats = Seats.build(game.rules.players, info.humans, info.level, game.seed)
+        if info.note and seats.problem is None:
+            seats.problem = info.note
         return cls(game, seats, auto_play_one=info.auto_play_one)
 
     def info(self) -> SessionInfo:

@@ -23,12 +23,12 @@ import shlex
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
 from ..game import Game
-from ..paths import check_writable_target, read_text
+from ..paths import check_writable_target, read_text, set_aside_name
 from ..record import RecordError, dumps, loads
 from .words import join_words
 
@@ -60,6 +60,8 @@ class SessionInfo:
     humans: tuple[int, ...] = (0,)
     level: str = "easy"
     auto_play_one: bool = True
+    #: What of the saved data was not taken, to be said on resuming (never saved).
+    note: str = field(default="", compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -87,10 +89,18 @@ class SessionInfo:
         # Only a level by name (with its options): a file shared or downloaded must not
         # run a program (cmd:...) or import a module (package.module:Class) on resuming.
         named = level if isinstance(level, str) and level.split(":", 1)[0] in LEVELS else None
+        note = ""
+        if named is None and level is not None:
+            shown = repr(level) if len(repr(level)) <= 40 else repr(level)[:39] + "…"
+            note = (
+                f"the file's computer players, {shown}, are no level by name (a saved "
+                f"game never runs a program); playing against {cls.level} ones"
+            )
         return cls(
             tuple(dict.fromkeys(humans)),
             named or cls.level,
             auto if isinstance(auto, bool) else cls.auto_play_one,
+            note,
         )
 
 
@@ -108,7 +118,8 @@ def loads_session(text: str) -> tuple[Game, SessionInfo | None]:
     if is_text_record(text):
         return pbn.loads(text), None
     game = loads(text)
-    data = json.loads(text)
+    # loads() reads past a byte-order mark; json.loads() refused it (a traceback).
+    data = json.loads(text.removeprefix("\ufeff"))
     return game, SessionInfo.from_dict(data.get(SESSION_KEY), game.rules.players)
 
 
@@ -152,12 +163,12 @@ def write_atomic(path: Path, text: str) -> None:
 
 def save_session(path: str | os.PathLike[str], game: Game, info: SessionInfo) -> None:
     """Save atomically; raises OSError (the caller says it in words)."""
-    write_atomic(Path(path).expanduser(), dumps_session(game, info))
+    write_atomic(Path(os.path.expanduser(path)), dumps_session(game, info))
 
 
 def load_session(path: str | os.PathLike[str]) -> tuple[Game, SessionInfo | None]:
     """Read a saved game; every failure is a :class:`RecordError` saying why."""
-    source = Path(path).expanduser()
+    source = Path(os.path.expanduser(path))
     try:
         text = read_text(source)
     except FileNotFoundError:
@@ -167,7 +178,7 @@ def load_session(path: str | os.PathLike[str]) -> tuple[Game, SessionInfo | None
     except OSError as error:
         raise RecordError(f"cannot read {source}: {error.strerror or error}") from None
     except UnicodeDecodeError:
-        raise RecordError(f"{source} is not a text file, not a saved game") from None
+        raise RecordError(f"{source} is not UTF-8 text, not a saved game") from None
     return loads_session(text)
 
 
@@ -229,8 +240,9 @@ def keep_aside(
     except RecordError as error:
         if not os.path.isfile(path):
             return None  # nothing there, or a device the write will refuse
-        _move(path, f"{path}.bad", "it is not a saved game, and it")
-        return f"{path} could not be read ({error}); it is kept as {path}.bad."
+        kept = set_aside_name(path)
+        _move(path, kept, "it is not a saved game, and it")
+        return f"{path} could not be read ({error}); it is kept as {kept}."
     if game.is_over or (
         unless is not None and game.seed == unless.seed and game.actions == unless.actions
     ):
@@ -312,8 +324,11 @@ def only_this_game_on(path: str | os.PathLike[str]) -> Iterator[None]:
     except ImportError:  # pragma: no cover - Windows
         yield
         return
-    source = Path(path).expanduser()
+    source = Path(os.path.expanduser(path))
     try:
+        # No lock file beside a device, a pipe or a folder (the save refuses them and
+        # goes elsewhere): one was made as /dev/null.lock.
+        check_writable_target(source)
         make_folder(source.parent)
         handle = open(source.with_name(source.name + ".lock"), "a")  # noqa: SIM115
     except OSError:

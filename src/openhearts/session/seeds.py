@@ -21,6 +21,24 @@ __all__ = ["game_seed", "SEED_RANGE"]
 SEED_RANGE = 10**9
 
 
+def _writable(text: str) -> str:
+    """``text`` with the bytes a command line could not decode (kept by Python as lone
+    surrogates, which no file can hold) written as ``\\xff``: ``--seed`` with such a
+    byte stopped with a traceback.
+
+    >>> _writable("caf\\udce9")
+    'caf\\\\xe9'
+    """
+    if text.isascii():
+        return text
+    for errors in ("surrogateescape", "surrogatepass"):
+        try:
+            return text.encode("utf-8", errors).decode("utf-8", "backslashreplace")
+        except UnicodeEncodeError:
+            continue
+    return text  # pragma: no cover - one of the two always encodes
+
+
 def game_seed(value: object = None, rng: random.Random | None = None) -> int | str:
     """Whole numbers, written or not, become ints; other text is kept as it is;
     ``None`` draws a random seed."""
@@ -30,7 +48,7 @@ def game_seed(value: object = None, rng: random.Random | None = None) -> int | s
         return int(value)
     if isinstance(value, int):
         return value
-    text = str(value).strip()
+    text = _writable(str(value).strip())
     digits = text[1:] if text[:1] in "+-" else text
     if digits.isascii() and digits.isdigit():
         # Past Python's 4,300 digits int() refuses the text: it stays a word.

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..game import Game
-from ..paths import data_dir, read_text
+from ..paths import data_dir, read_text, set_aside_name
 from ..phases import Shot
 from .words import plural
 
@@ -143,7 +143,7 @@ def load_stats(path: Path | None = None, *, strict: bool = False) -> Stats:
         return Stats()
     except (ValueError, RecursionError):  # not text, not JSON, a number too long
         with contextlib.suppress(OSError):
-            os.replace(path, path.with_name(path.name + ".bad"))
+            os.replace(path, set_aside_name(path))
         return Stats()
     return Stats.from_dict(data)
 

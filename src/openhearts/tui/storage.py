@@ -129,7 +129,7 @@ class Storage:
 
     def __init__(self, home: str | os.PathLike[str] | None = None, save_path: str | None = None):
         if home:
-            self.config_dir = self.data_dir = Path(home).expanduser()
+            self.config_dir = self.data_dir = Path(os.path.expanduser(home))
         else:
             self.config_dir = paths.config_dir()
             self.data_dir = paths.data_dir()
@@ -137,7 +137,9 @@ class Storage:
         self.stats_path = self.data_dir / "statistics.json"
         #: Where new games are saved; a resumed game is saved back to its own file.
         self.new_game_path = (
-            Path(save_path).expanduser() if save_path else (self.data_dir / "saved-game.json")
+            Path(os.path.expanduser(save_path))
+            if save_path
+            else (self.data_dir / "saved-game.json")
         )
         self.save_path = self.new_game_path
         self.save_path_given = bool(save_path)
@@ -168,9 +170,10 @@ class Storage:
             return None
 
     def _set_aside(self, path: Path) -> None:
-        self.problem = f"{path} was damaged; it was kept as {path.name}.bad"
+        kept = paths.set_aside_name(path)
+        self.problem = f"{path} was damaged; it was kept as {Path(kept).name}"
         with contextlib.suppress(OSError):
-            os.replace(path, path.with_name(path.name + ".bad"))
+            os.replace(path, kept)
 
     def _write(self, path: Path, text: str) -> bool:
         try:
@@ -233,7 +236,7 @@ class Storage:
         self, path: str | os.PathLike[str] | None = None
     ) -> tuple[Game, SessionInfo | None]:
         """The saved game and its session data; raises :class:`RecordError` with the reason."""
-        return load_session(Path(path).expanduser() if path else self.save_path)
+        return load_session(Path(os.path.expanduser(path)) if path else self.save_path)
 
     def has_unfinished_game(self) -> bool:
         """Whether a saved game can be resumed (a damaged one is set aside)."""
@@ -250,7 +253,7 @@ class Storage:
         """A game resumed from ``path`` is saved back there, unless a save file was given:
         an unfinished game in that one is kept aside first (said in the sentence
         returned)."""
-        source = Path(path).expanduser()
+        source = Path(os.path.expanduser(path))
         if not self.save_path_given:
             self.save_path = source
             return None

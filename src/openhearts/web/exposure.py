@@ -96,6 +96,14 @@ _NUMBERS: Final[dict[str, tuple[str, type, float, str]]] = {
     ),
 }
 
+#: The limits for which 0 is no "no limit" but a server that cannot work, and why.
+_AT_LEAST_ONE: Final = {
+    "--max-tables": "every new table is refused",
+    "--bot-threads": "no bot could move",
+    "--bot-jobs-per-address": "no bot could move",
+    "--bot-jobs-per-table": "no bot could move",
+}
+
 _LISTS: Final[dict[str, tuple[str, str]]] = {
     "--trusted-proxy": (
         "trusted_proxies",
@@ -134,6 +142,8 @@ def exposure_settings(args: argparse.Namespace) -> dict[str, Any]:
         value = getattr(args, option[2:].replace("-", "_"))
         if not 0 <= value < math.inf:  # nan too
             raise ValueError(f"{option}: a number of at least 0, not {value}")
+        if value == 0 and option in _AT_LEAST_ONE:
+            raise ValueError(f"{option}: at least 1 (with 0 {_AT_LEAST_ONE[option]})")
         values[name] = value
     if values["turn_clock"] > values["max_turn_clock"]:
         raise ValueError(
