@@ -286,3 +286,12 @@ def test_export_to_an_ascii_output_or_over_a_saved_game(
         os.mkfifo(pipe)
         assert main(["export", str(saved), "-o", str(pipe)]) == 2
         assert b"not a regular file" in capsysbinary.readouterr().err
+
+
+def test_control_characters_in_a_tag_are_escaped_and_read_back() -> None:
+    """Found by a tester: a text seed's escape sequence reached the terminal that
+    ``hearts export`` printed to (only quotes, backslashes and line ends were escaped)."""
+    game = Game(seed="a\x1b[31mb\x07")
+    text = pbn.dumps(game)
+    assert "\x1b" not in text and "\x07" not in text and "\\u001b" in text
+    assert pbn.loads(text).seed == "a\x1b[31mb\x07"

@@ -436,6 +436,11 @@ def test_an_empty_file_name_is_refused(option: str, capsys: pytest.CaptureFixtur
     with pytest.raises(SystemExit):
         parse_args(option, "game\n.json")
     assert "a file name without control characters" in capsys.readouterr().err
+    # "games/" saved to a file called games; saving into a lock file let a second game in.
+    for name, said in (("games/", "not a folder's"), ("g.json.lock", "not ending in .lock")):
+        with pytest.raises(SystemExit):
+            parse_args(option, name)
+        assert said in capsys.readouterr().err
 
 
 def test_a_level_takes_its_options_as_in_the_arena(
@@ -966,6 +971,16 @@ def test_control_characters_typed_are_written_out_not_sent_to_the_terminal(
     # A file name is refused with one (the command printed to resume could not be pasted).
     assert "Give a file name without control characters" in console.text
     assert [path.name for path in tmp_path.iterdir() if "owned" in path.name] == []
+
+
+def test_a_word_command_with_words_after_it_is_said_as_such(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``go now`` was read as cards ("Cannot read 'go' as a card"); every other word
+    command says it takes nothing after it."""
+    console = Console(monkeypatch, lines=("go now", "quit"))
+    assert run_plain(parse_args("--seed", "1")) == 0
+    assert "'go' takes nothing after it: type 'go' alone." in console.text
 
 
 def test_save_file_refuses_a_file_another_game_holds(

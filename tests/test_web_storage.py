@@ -393,3 +393,13 @@ def test_the_servers_prune_follows_its_retention_for_abandoned_games(tmp_path: P
         hub.store_pool.shutdown()
         assert (storage.load_table("abandoned") is not None) == left, days
     storage.close()
+
+
+def test_a_file_name_where_a_database_url_belongs_is_said_so(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """It said "cannot open the database <database>: Could not parse SQLAlchemy URL"."""
+    from openhearts.cli import main
+
+    assert main(["prune", "--database", "/etc/passwd"]) == 1
+    assert "'/etc/passwd' is not a database URL: write sqlite:///FILE" in capsys.readouterr().err

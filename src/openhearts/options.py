@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -59,6 +60,12 @@ def file_name_problem(text: str) -> str | None:
         return "a file name, not nothing"
     if any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in text):
         return "a file name without control characters (line breaks, escapes)"
+    if text.endswith(("/", os.sep)):
+        return "a file name, not a folder's (it ends in a slash)"
+    if text.endswith(".lock"):
+        # The file that keeps a second game off a save file: saving into it (moved
+        # aside first) let a second game in.
+        return "a file name not ending in .lock (those keep two games off one file)"
     return None
 
 

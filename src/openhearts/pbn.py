@@ -83,17 +83,34 @@ _UNESCAPES: Final = {code: char for char, code in _ESCAPES.items()}
 
 
 def _quoted(value: str) -> str:
-    r"""A tag's value with backslashes, quotes and line ends escaped.
+    r"""A tag's value with backslashes, quotes and line ends escaped, and any other
+    control character as ``\u001b`` (a seed holding an escape sequence drove the
+    terminal ``hearts export`` printed to).
 
-    >>> _quoted('say "hi"\nthen go')
-    'say \\"hi\\"\\nthen go'
+    >>> _quoted('say "hi"\nthen go\x1b')
+    'say \\"hi\\"\\nthen go\\u001b'
     """
-    return "".join(f"\\{_ESCAPES[char]}" if char in _ESCAPES else char for char in value)
+    return "".join(_escaped(char) for char in value)
+
+
+def _escaped(char: str) -> str:
+    if char in _ESCAPES:
+        return f"\\{_ESCAPES[char]}"
+    if ord(char) < 32 or 127 <= ord(char) < 160:
+        return f"\\u{ord(char):04x}"
+    return char
 
 
 def _unquoted(text: str) -> str:
     """What :func:`_quoted` wrote, read back."""
-    return re.sub(r"\\(.)", lambda found: _UNESCAPES.get(found.group(1), found.group(1)), text)
+
+    def one(found: re.Match[str]) -> str:
+        code = found.group(1)
+        if len(code) == 5:
+            return chr(int(code[1:], 16))
+        return _UNESCAPES.get(code, code)
+
+    return re.sub(r"\\(u[0-9a-fA-F]{4}|.)", one, text)
 
 
 def _tag(name: str, value: object) -> str:

@@ -59,7 +59,7 @@ def run_command(plain: Table, text: str) -> bool:
         _tricks(plain, rest.strip())
         return True
     if rest.strip():
-        if len(word) < 3:
+        if len(word) == 1:
             return False  # a key letter or number: "2 c", "h 5" may be a card
         plain.say(f"'{word}' takes nothing after it: type '{word}' alone.")
         return True

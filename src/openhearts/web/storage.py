@@ -299,6 +299,16 @@ class Storage:
         self.schema = schema
         self.is_sqlite = self.url.startswith("sqlite")
         try:
+            sa.engine.make_url(self.url)
+        except Exception:
+            # A file name where a URL belongs (--database /etc/passwd) was said as
+            # "cannot open the database <database>": the name, unless it may hold a
+            # password.
+            shown = repr(self.url) if "@" not in self.url else "the URL given"
+            raise StorageError(
+                f"{shown} is not a database URL: write sqlite:///FILE or postgresql://USER@HOST/DB"
+            ) from None
+        try:
             self.engine: Engine = self._make_engine()
         except Exception as error:  # driver missing, bad URL, unreachable server
             raise StorageError(f"cannot open the database {self.safe_url}: {error}") from None
