@@ -21,12 +21,12 @@ __all__ = ["game_seed", "SEED_RANGE"]
 SEED_RANGE = 10**9
 
 
-def _writable(text: str) -> str:
+def _without_lone_surrogates(text: str) -> str:
     """``text`` with the bytes a command line could not decode (kept by Python as lone
     surrogates, which no file can hold) written as ``\\xff``: ``--seed`` with such a
     byte stopped with a traceback.
 
-    >>> _writable("caf\\udce9")
+    >>> _without_lone_surrogates("caf\\udce9")
     'caf\\\\xe9'
     """
     if text.isascii():
@@ -48,7 +48,7 @@ def game_seed(value: object = None, rng: random.Random | None = None) -> int | s
         return int(value)
     if isinstance(value, int):
         return value
-    text = _writable(str(value).strip())
+    text = _without_lone_surrogates(str(value).strip())
     digits = text[1:] if text[:1] in "+-" else text
     if digits.isascii() and digits.isdigit():
         # Past Python's 4,300 digits int() refuses the text: it stays a word.
