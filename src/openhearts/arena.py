@@ -57,7 +57,7 @@ from .bots.base import Bot
 from .bots.engine import EngineBot, EngineFault
 from .bots.hard import MAX_BUDGET
 from .game import PLAYING, Game
-from .options import add_rules_arguments, rules_from_args, whole_number
+from .options import add_rules_arguments, file_name_problem, rules_from_args, whole_number
 from .rules import Rules, RulesError
 from .session.saving import make_folder
 from .workers import MAX_WORKERS, Stopped, WorkerDied, map_unordered
@@ -684,16 +684,19 @@ def run(args: argparse.Namespace) -> int:
     if total < 1:
         print("hearts arena: play at least one deal or game", file=sys.stderr)
         return 2
-    if args.out is not None and not args.out.strip():
-        print("hearts arena: --out: a file name, not nothing", file=sys.stderr)
-        return 2
-    if args.out is not None and (args.out.endswith(("/", os.sep)) or Path(args.out).is_dir()):
+    named = args.out is not None and args.out.strip()
+    if named and (args.out.endswith(("/", os.sep)) or Path(args.out).is_dir()):
         # A folder named: "runs/" wrote runs.json beside it, "runs" failed to write.
         print(
             f"hearts arena: --out {args.out}: a folder; name the files in it, "
             f"e.g. --out {os.path.join(args.out, 'match')}",
             file=sys.stderr,
         )
+        return 2
+    problem = None if args.out is None else file_name_problem(args.out)
+    if problem is not None:
+        # As every command reads a file name: nothing, or control characters, refused.
+        print(f"hearts arena: --out: {problem}", file=sys.stderr)
         return 2
     if args.out is not None and os.path.exists(args.out) and not os.path.isfile(args.out):
         # /dev/null, the usual "discard": PATH.jsonl and the rest were made beside it.
