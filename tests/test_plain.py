@@ -218,7 +218,17 @@ def test_bad_input_gets_reasons(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
                 return illegal[0]
         return sensible(transcript)
 
-    lines = ("", "xyzzy", "2c 2c 3c", "2c", "frobnicate now", "9s 9s 9s", "10c 10c 10c", "10h")
+    lines = (
+        "",
+        "xyzzy",
+        "2c 2c 3c",
+        "2c",
+        "frobnicate now",
+        "g now",
+        "9s 9s 9s",
+        "10c 10c 10c",
+        "10h",
+    )
     console = Console(monkeypatch, player, lines=lines, limit=60)
     path = tmp_path / "g.json"
     assert run_plain(parse_args("--seed", "5", "--save", str(path))) == 0
@@ -229,6 +239,8 @@ def test_bad_input_gets_reasons(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
     assert "You named the 2♣ twice." in text or "You do not hold" in text
     assert "Pass exactly three cards; you named one." in text
     assert "'frobnicate' is neither a card nor a command" in text
+    # A key letter with words after it was tried as cards: the letter alone is the command.
+    assert "Cannot read 'g' as a card" in text and "For the command 'g', type it alone." in text
     # A ten is written 10 in every refusal, as in the hand; a card named thrice says so.
     assert "You named the 10♣ three times." in text
     assert "T♣" not in text and "T♥" not in text
@@ -469,6 +481,41 @@ def test_a_level_name_in_any_case() -> None:
     assert parse_args("--level", "Hard").level == "hard"
     assert parse_args("--level", "EXPERT").level == "expert"
     assert parse_args("--level", "mybots.module:Bot").level == "mybots.module:Bot"
+
+
+def test_a_blank_opponent_name_keeps_its_seats_default(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``--opponents ",Bo"``: West keeps its name and Bo sits North, where typed; the
+    blank was dropped and Bo moved to West."""
+    path = tmp_path / "saved.json"
+    Console(monkeypatch, limit=1)
+    assert run_plain(parse_args("--seed", "3", "--save", str(path), "--opponents", " ,Bo,")) == 0
+    assert load(str(path)).names == ("You", "West", "Bo", "East")
+
+
+def test_a_resumed_text_record_stays_as_it_is(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Resuming a PBN-style text record wrote the JSON save into the .pbn file: the
+    game goes on in NAME.json beside it, said once, and resumes from there."""
+    from openhearts import pbn
+
+    path = tmp_path / "game.pbn"
+    text = pbn.dumps(Game(Rules(end_score=15), seed=4))
+    path.write_text(text, encoding="utf-8")
+    console = Console(monkeypatch, limit=8)
+    assert run_plain(parse_args("--resume", str(path))) == 0
+    beside = tmp_path / "game.json"
+    assert f"{path} is a text record and stays as it is: this game is saved in {beside}." in (
+        console.text
+    )
+    assert path.read_text(encoding="utf-8") == text
+    halfway = load(str(beside))
+    assert halfway.actions and not halfway.is_over
+    console = Console(monkeypatch)
+    assert run_plain(parse_args("--resume", str(beside))) == 0
+    assert "Game over" in console.text and load(str(beside)).is_over
 
 
 def test_eof_saves_and_resume_finishes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

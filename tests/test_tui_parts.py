@@ -16,6 +16,7 @@ from openhearts.bots import act, make_bot
 from openhearts.cards import Suit
 from openhearts.game import IllegalActionError, Play
 from openhearts.options import add_rules_arguments
+from openhearts.record import dumps
 from openhearts.sentences import Style as SentenceStyle
 from openhearts.sentences import spoken as words
 from openhearts.sentences.advice import hint_line
@@ -213,6 +214,22 @@ def test_hearts_play_resume_keeps_new_games_out_of_the_resumed_file(
         build_parser("play").parse_args(["play", "--resume", str(record), "--save", str(chosen)])
     )
     assert seen[1].new_game_path == seen[1].save_path == chosen
+
+
+def test_a_resumed_text_record_is_saved_beside_it(tmp_path: Path) -> None:
+    """The terminal game saved a resumed PBN-style text record back into it, as JSON."""
+    from openhearts import pbn
+
+    record = tmp_path / "game.pbn"
+    record.write_text(pbn.dumps(Game(seed=2)), encoding="utf-8")
+    beside = tmp_path / "game.json"
+    store = Storage(tmp_path)
+    said = store.resumed_from(record)
+    assert said == f"{record} is a text record and stays as it is: this game is saved in {beside}."
+    assert store.save_path == beside
+    plain = tmp_path / "plain.json"
+    plain.write_text(dumps(Game(seed=2)), encoding="utf-8")
+    assert store.resumed_from(plain) is None and store.save_path == plain
 
 
 def test_settings_from_command_line() -> None:
@@ -773,10 +790,13 @@ def test_hearts_play_refuses_what_the_plain_game_refuses(
     assert f"hearts play: {message}" in capsys.readouterr().err
 
 
-def test_a_name_blank_once_cleaned_is_left_out_in_every_face() -> None:
+def test_a_name_blank_once_cleaned_keeps_its_seats_default_name() -> None:
+    """A blank entry shifted the later names a seat to the right."""
     from openhearts.session.names import typed_opponents
 
-    assert typed_opponents("Bo,\u200b,Di", 4) == ["Bo", "Di"]
+    opponents = typed_opponents("Bo,\u200b,Di", 4)
+    assert opponents == ["Bo", "", "Di"]
+    assert table_names(4, "You", opponents) == ["You", "Bo", "North", "Di"]
 
 
 def test_the_review_of_six_players_keeps_each_trick_on_one_line_at_80_columns() -> None:

@@ -13,7 +13,13 @@ from ..rules import RulesError
 from ..sentences import Style, supports_symbols
 from ..session import Session
 from ..session.names import table_names, typed_opponents
-from ..session.saving import SaveFileInUse, kept_from_save, load_session, only_this_game_on
+from ..session.saving import (
+    SaveFileInUse,
+    kept_from_save,
+    load_session,
+    only_this_game_on,
+    resumed_save_file,
+)
 from ..session.seats import check_level
 from .game import PlainSession
 from .saving import keep_aside
@@ -73,7 +79,13 @@ def run_plain(args: argparse.Namespace) -> int:
     except SetupError as error:
         print(f"hearts play: {error}", file=sys.stderr)
         return 2
-    save_path = args.save if args.save is not None else args.resume
+    moved = None
+    if args.save is not None:
+        save_path = args.save
+    elif args.resume:
+        save_path, moved = resumed_save_file(args.resume)
+    else:
+        save_path = None
     plain = PlainSession(
         session.game,
         session.seats.bots,
@@ -85,6 +97,8 @@ def run_plain(args: argparse.Namespace) -> int:
         level=session.seats.level,
     )
     plain.session.seats.problem = session.seats.problem
+    if moved:
+        plain.say(moved)
     try:
         with only_this_game_on(plain.table.slot.path):
             return _play(plain, session, args)
@@ -96,9 +110,7 @@ def run_plain(args: argparse.Namespace) -> int:
 
 
 def _play(plain: PlainSession, session: Session, args: argparse.Namespace) -> int:
-    elsewhere = args.save is not None and os.path.expanduser(args.save) != os.path.expanduser(
-        args.resume or ""
-    )
+    elsewhere = os.path.expanduser(plain.save_path) != os.path.expanduser(args.resume or "")
     if not args.resume or elsewhere:
         # A new game, or a resumed one saved to another file: what that file holds is
         # kept aside, not written over.

@@ -8,6 +8,7 @@ from ..phases import Phase
 from ..sentences import direction_words
 from ..session import SessionError
 from ..session.checks import typed_cards
+from ..session.keys import command_for_word
 from ..session.words import as_sentence, counted
 from .commands import run_command, show_hand, show_trick
 from .table import Table
@@ -45,10 +46,15 @@ _CARD_WORDS = frozenset([rank.word for rank in Rank] + [suit.word for suit in Su
 
 def _unread(text: str, error: CardParseError) -> str:
     """Why a line is not cards: a word that is no card and no command is told as such."""
-    first = text.split()[0].casefold()
+    words = text.split()
+    first = words[0].casefold()
     if first.isalpha() and len(first) > 2 and first not in _CARD_WORDS:
-        shown = text.split()[0][:20]
+        shown = words[0][:20]
         return f"'{shown}' is neither a card nor a command: type 'help' for the commands."
+    if len(words) > 1 and len(first) == 1 and command_for_word(first) is not None:
+        # "g now": a key letter with words after it is tried as cards ("h 5" is one), so
+        # the letter alone is what gives the command.
+        return f"{as_sentence(str(error))} For the command '{words[0]}', type it alone."
     return as_sentence(str(error))
 
 

@@ -31,6 +31,8 @@ __all__ = [
     "table_names",
     "seated_compass_names",
     "marked_names",
+    "opponent_names",
+    "typed_opponents",
 ]
 
 #: Longest name kept (longer ones are cut).
@@ -81,18 +83,33 @@ def table_names(
     return names
 
 
+def opponent_names(given: Iterable[object]) -> list[str]:
+    """The computer players' names in seat order, each cleaned; a blank one stays
+    blank, so that its seat keeps its default name and the names after it keep their
+    seats; blanks at the end are dropped.
+
+    >>> opponent_names(["Bo", " ", "Cy", "", " "])
+    ['Bo', '', 'Cy']
+    """
+    names = [clean_name(name, "") for name in given]
+    while names and not names[-1]:
+        names.pop()
+    return names
+
+
 def typed_opponents(text: str | None, players: int) -> list[str]:
-    """The computer players' names typed on the command line (``"Bo,Cy"``), those blank
-    once cleaned left out; more names than computer players is a ValueError.
+    """The computer players' names typed on the command line (``"Bo,Cy"``), in seat
+    order (a blank entry keeps its seat's default name); more names than computer
+    players is a ValueError.
 
     >>> typed_opponents("Bo, ,Cy", 4)
-    ['Bo', 'Cy']
+    ['Bo', '', 'Cy']
     >>> typed_opponents("Bo,Cy,Di,Ed", 4)
     Traceback (most recent call last):
     ...
     ValueError: --opponents: 4 names for 3 computer players
     """
-    names = [kept for part in (text or "").split(",") if (kept := clean_name(part, ""))]
+    names = opponent_names((text or "").split(","))
     if len(names) > players - 1:
         raise ValueError(f"--opponents: {len(names)} names for {players - 1} computer players")
     return names

@@ -47,6 +47,7 @@ __all__ = [
     "only_this_game_on",
     "AskedFor",
     "kept_from_save",
+    "resumed_save_file",
 ]
 
 #: The record's key for the session's data.
@@ -180,6 +181,25 @@ def load_session(path: str | os.PathLike[str]) -> tuple[Game, SessionInfo | None
     except UnicodeDecodeError:
         raise RecordError(f"{source} is not UTF-8 text, not a saved game") from None
     return loads_session(text)
+
+
+def resumed_save_file(resumed: str) -> tuple[str, str | None]:
+    """Where a game resumed from the file ``resumed`` is saved, and the sentence saying
+    so when it is not there: back in its own file, unless that holds a PBN-style text
+    record, which a save (JSON, with the session's data) would replace in another
+    format; then beside it, ``NAME.json`` (``NAME-resumed.json`` if that is its name).
+    """
+    try:
+        text = read_text(Path(os.path.expanduser(resumed)))
+    except (OSError, UnicodeDecodeError):
+        return resumed, None  # resuming it says why
+    from ..convert import is_text_record
+
+    if not is_text_record(text):
+        return resumed, None
+    stem, suffix = os.path.splitext(resumed)
+    target = f"{stem}-resumed.json" if suffix.lower() == ".json" else f"{stem}.json"
+    return target, f"{resumed} is a text record and stays as it is: this game is saved in {target}."
 
 
 @dataclass(frozen=True)

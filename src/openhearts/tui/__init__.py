@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from ..options import asked_for, given, rules_from_args, rules_given
 from ..session.names import clean_name, typed_opponents
-from ..session.saving import SaveFileInUse, only_this_game_on
+from ..session.saving import SaveFileInUse, only_this_game_on, resumed_save_file
 from ..session.seats import check_level
 from .storage import Settings, Storage
 
@@ -63,7 +64,12 @@ def run_tui(args: argparse.Namespace) -> int:
         asked=asked_for(args),
         handle_signals=True,
     )
-    held = getattr(args, "save", None) or getattr(args, "resume", None) or storage.save_path
+    resume = getattr(args, "resume", None)
+    held: str | Path = storage.save_path
+    if getattr(args, "save", None):
+        held = args.save
+    elif resume:
+        held = resumed_save_file(resume)[0]
     try:
         with only_this_game_on(held):
             result = app.run()

@@ -28,7 +28,7 @@ from ..rules import (
     RulesError,
     Seating,
 )
-from ..session.names import NAME_CHARS, clean_name
+from ..session.names import NAME_CHARS, clean_name, opponent_names
 from .speech import command_problem
 from .storage import LEVEL_NAMES, SPEEDS, Settings
 
@@ -308,7 +308,7 @@ class OptionsScreen(Screen[OptionsResult | None]):
         settings.auto_play_one = bool(self._value("auto_play_one"))
         settings.speech_command = str(self._value("speech"))
         opponents = str(self._value("opponents"))
-        settings.opponents = [kept for n in opponents.split(",") if (kept := clean_name(n, ""))]
+        settings.opponents = opponent_names(opponents.split(","))
         return settings
 
     # Reacting ---------------------------------------------------------------------------

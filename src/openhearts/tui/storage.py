@@ -31,12 +31,13 @@ from ..game import Game
 from ..record import RecordError
 from ..rules import PRESETS, Rules, RulesError
 from ..session import Session
-from ..session.names import clean_name
+from ..session.names import clean_name, opponent_names
 from ..session.saving import (
     SessionInfo,
     dumps_session,
     keep_aside,
     load_session,
+    resumed_save_file,
     save_somewhere,
     write_atomic,
 )
@@ -112,7 +113,7 @@ class Settings:
             settings.auto_play_one = auto
         opponents = data.get("opponents")
         if isinstance(opponents, list) and all(isinstance(o, str) for o in opponents):
-            settings.opponents = [kept for o in opponents if (kept := clean_name(o, ""))]
+            settings.opponents = opponent_names(opponents)
         speech = data.get("speech_command")
         if isinstance(speech, str):
             settings.speech_command = speech.strip()
@@ -250,13 +251,17 @@ class Storage:
         return not game.is_over
 
     def resumed_from(self, path: str | os.PathLike[str]) -> str | None:
-        """A game resumed from ``path`` is saved back there, unless a save file was given:
-        an unfinished game in that one is kept aside first (said in the sentence
-        returned)."""
+        """A game resumed from ``path`` is saved back there (beside it, when it is a text
+        record), unless a save file was given: an unfinished game in the file saved to
+        is kept aside first (said in the sentence returned)."""
         source = Path(os.path.expanduser(path))
         if not self.save_path_given:
-            self.save_path = source
-            return None
+            target, moved = resumed_save_file(os.fspath(path))
+            self.save_path = Path(os.path.expanduser(target))
+            if moved is None:
+                return None
+            kept = self._keep_aside(None)
+            return " ".join(filter(None, (moved, kept)))
         if self.save_path.resolve() == source.resolve():
             return None
         return self._keep_aside(None)
