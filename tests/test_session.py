@@ -475,6 +475,21 @@ def test_a_plain_record_resumes_with_the_named_seat() -> None:
     assert resumed.human == 1
 
 
+def test_a_name_that_chooses_no_seat_is_said() -> None:
+    """A name matching no seat of a record made elsewhere took seat 0 without a word, and
+    a name given for a saved game (whose seat stays) was ignored without one."""
+    game = Game(Rules(), 3, ["West", "Ann", "North", "East"])
+    assert Session.resume(loads(dumps(game)), None, name="ann").human == 1
+    assert Session.resume(loads(dumps(game)), None, name="Ann").seats.problem is None
+    stranger = Session.resume(loads(dumps(game)), None, name="Zed")
+    assert stranger.human == 0
+    assert stranger.seats.problem == "no player in this game is called Zed: you play West's seat"
+    saved = Session.resume(loads(dumps(game)), SessionInfo((1,)), name="North")
+    assert saved.human == 1
+    assert saved.seats.problem is not None and "saved with you as Ann" in saved.seats.problem
+    assert Session.resume(loads(dumps(game)), SessionInfo((1,)), name="Ann").seats.problem is None
+
+
 def test_a_computer_player_in_a_seat_called_you_gets_its_compass_name() -> None:
     """A record made from seat 0 ("You"), resumed at North: the computer player now at
     seat 0 was announced as "You plays ..."."""

@@ -34,7 +34,7 @@ from .driver import Decision, decide
 from .events import AutoPlay, BotReplaced, Event, apply_with_events
 from .hints import Hint, HintKind, make_hint, turn_of
 from .memory import MemoryAids, memory_aids
-from .names import seated_compass_names, table_names, unique_name
+from .names import clean_name, seated_compass_names, table_names, unique_name
 from .outcome import Outcome, game_outcome
 from .saving import SessionInfo
 from .seats import Seats
@@ -100,9 +100,22 @@ class Session:
         ``level`` players, with the person's ``auto_play_one``.  One person plays: a file
         naming several people's seats (edited by hand) gives the others to the computer
         (no face asks two people in turn)."""
+        note = ""
         if info is None:
-            seat = list(game.names).index(name) if name in game.names else 0
-            info = SessionInfo((seat,), level, auto_play_one)
+            seat = _seat_called(game.names, name)
+            if name is not None and seat is None:
+                note = (
+                    f"no player in this game is called {clean_name(name, '?')}: "
+                    f"you play {game.names[0]}'s seat"
+                )
+            info = SessionInfo((seat or 0,), level, auto_play_one, note)
+        elif name is not None and _seat_called(game.names, name) != min(info.humans):
+            info = replace(
+                info,
+                note=info.note
+                or f"this game was saved with you as {game.names[min(info.humans)]}, and that "
+                "stays: a name chooses the seat only in a record made elsewhere",
+            )
         if len(info.humans) > 1:
             info = replace(info, humans=(min(info.humans),))
         game.names = _no_other_you(game.names, info.humans, game.rules.direction)
@@ -291,6 +304,18 @@ class Session:
 
     def memory(self, seat: int | None = None) -> MemoryAids:
         return memory_aids(self.view(seat))
+
+
+def _seat_called(names: Sequence[str], name: str | None) -> int | None:
+    """The seat of the player called ``name`` (its case aside), if any.
+
+    >>> _seat_called(("Ann", "Bob"), "bob"), _seat_called(("Ann", "Bob"), "Cy")
+    (1, None)
+    """
+    if name is None:
+        return None
+    wanted = clean_name(name, "").casefold()
+    return next((seat for seat, had in enumerate(names) if had.casefold() == wanted), None)
 
 
 def _no_other_you(names: Sequence[str], people: Sequence[int], direction: str) -> tuple[str, ...]:
