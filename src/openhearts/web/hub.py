@@ -14,7 +14,7 @@ import secrets
 import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Executor, ThreadPoolExecutor
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any, Final, TypeVar
 
 from ..game import (
@@ -41,6 +41,7 @@ from .storage import (
     SeatRow,
     Storage,
     TableRow,
+    retention_cutoff,
     token_hash,
 )
 from .table import Table
@@ -254,16 +255,12 @@ class Hub:
     async def prune(self) -> None:
         """Forget the stored tables past their retention (not those in memory)."""
         now = datetime.now(UTC)
-        done, abandoned = self.settings.retention_days, self.settings.abandoned_days
-        if done <= 0 and abandoned <= 0:
+        done = retention_cutoff(now, self.settings.retention_days)
+        abandoned = retention_cutoff(now, self.settings.abandoned_days)
+        if done is None and abandoned is None:
             return
         try:
-            gone = await self.store(
-                self.storage.prune,
-                now - timedelta(days=done) if done > 0 else None,
-                set(self.tables),
-                now - timedelta(days=abandoned) if abandoned > 0 else None,
-            )
+            gone = await self.store(self.storage.prune, done, set(self.tables), abandoned)
         except Exception:
             log.exception("pruning old tables failed")
         else:

@@ -9,12 +9,12 @@ import argparse
 import math
 import os
 import sys
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-from .storage import Storage, StorageError, default_database_url
+from .storage import Storage, StorageError, default_database_url, retention_cutoff
 
 __all__ = ["add_arguments", "run"]
 
@@ -37,23 +37,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="forget games in progress nobody has moved in for more than N days "
         "(default: as --days; 0: keep them all)",
     )
-
-
-def _cutoff(now: datetime, days: float) -> datetime | None:
-    """``days`` before ``now``; None when that is before the calendar starts (nothing
-    can be that old, so nothing is forgotten), or for 0 days, which keeps everything as
-    the server's ``--retention-days 0`` does (it forgot even a game begun a second ago).
-
-    >>> now = datetime(2025, 1, 1, tzinfo=UTC)
-    >>> _cutoff(now, 1.5), _cutoff(now, 1e9), _cutoff(now, math.inf), _cutoff(now, 0)
-    (datetime.datetime(2024, 12, 30, 12, 0, tzinfo=datetime.timezone.utc), None, None, None)
-    """
-    if days == 0:
-        return None
-    try:
-        return now - timedelta(days=days)
-    except OverflowError:
-        return None
 
 
 def _no_database(url: str) -> str | None:
@@ -110,7 +93,9 @@ def run(args: argparse.Namespace) -> int:
             )
             return 1
         storage.migrate()
-        gone = storage.prune(_cutoff(now, args.days), abandoned_before=_cutoff(now, abandoned))
+        gone = storage.prune(
+            retention_cutoff(now, args.days), abandoned_before=retention_cutoff(now, abandoned)
+        )
     except (StorageError, SQLAlchemyError) as error:
         where = storage.safe_url if storage is not None else "the database"
         print(f"hearts prune: {_one_line(error, where)}", file=sys.stderr)

@@ -24,7 +24,7 @@ import os
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 import sqlalchemy as sa
@@ -40,6 +40,7 @@ __all__ = [
     "StatsDelta",
     "default_database_url",
     "normalize_url",
+    "retention_cutoff",
     "token_hash",
     "SCHEMA_VERSION",
 ]
@@ -73,6 +74,26 @@ def normalize_url(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
     return url
+
+
+def retention_cutoff(now: datetime, days: float) -> datetime | None:
+    """``days`` before ``now``; None when that is before the calendar starts (nothing
+    can be that old, so nothing is forgotten), or for 0 days, which keeps everything
+    (``--retention-days 0``).  ``hearts prune`` and the server's hourly prune both
+    take it: the server computed its own, and a retention longer than the calendar
+    (``--retention-days 1e8``) made every prune fail with an OverflowError.
+
+    >>> import math
+    >>> now = datetime(2025, 1, 1, tzinfo=UTC)
+    >>> [retention_cutoff(now, days) for days in (1.5, 1e9, 1e8, math.inf, 0)]
+    [datetime.datetime(2024, 12, 30, 12, 0, tzinfo=datetime.timezone.utc), None, None, None, None]
+    """
+    if days == 0:
+        return None
+    try:
+        return now - timedelta(days=days)
+    except OverflowError:
+        return None
 
 
 def _now() -> datetime:
