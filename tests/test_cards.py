@@ -363,3 +363,15 @@ def test_suit_symbols_typed_from_an_emoji_keyboard(text: str) -> None:
     # Phone and emoji keyboards send a suit symbol followed by U+FE0F ("♥️").
     assert str(Card.parse(text)) in ("QS", "TH", "JD")
     assert len(CardSet.parse(f"2C {text}")) == 2
+
+
+def test_the_pattern_tables_hold_every_bit_of_every_pattern() -> None:
+    """They are built by doubling, for a quicker import: each entry is still the bits
+    set in its pattern, lowest first, offset by the suit."""
+    from openhearts.cards import _CARDS_OF_PATTERN, _RANKS_OF_PATTERN
+
+    assert len(_RANKS_OF_PATTERN) == 1 << 13
+    for pattern, ranks in enumerate(_RANKS_OF_PATTERN):
+        assert ranks == tuple(r for r in range(13) if pattern >> r & 1)
+        for suit in range(4):
+            assert _CARDS_OF_PATTERN[suit][pattern] == tuple(13 * suit + r for r in ranks)
