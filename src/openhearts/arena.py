@@ -54,7 +54,7 @@ from .bots import (
     split_options,
 )
 from .bots.base import Bot
-from .bots.engine import EngineBot, EngineFault
+from .bots.engine import program_problem
 from .bots.hard import MAX_BUDGET
 from .game import PLAYING, Game
 from .options import add_rules_arguments, file_name_problem, rules_from_args, whole_number
@@ -621,15 +621,9 @@ def _lineup(args: argparse.Namespace, players: int, rules: Rules | None = None) 
             raise ArenaError("--hard-budget: at least 1")
         specs = [f"hard:budget={args.hard_budget}" if s == "hard" else s for s in specs]
     for spec in set(specs):
-        bot = BotSpec(spec).build(0)  # fail early, with a clear message
-        if isinstance(bot, EngineBot):
-            # A program that cannot start would only be replaced, board after board.
-            try:
-                bot.check()
-            except EngineFault as error:
-                raise ArenaError(f"{spec}: the program {error}") from None
-            finally:
-                bot.close()
+        problem = program_problem(BotSpec(spec).build(0))  # fail early, in words
+        if problem is not None:
+            raise ArenaError(f"{spec}: {problem}")
         if rules is not None and spec.startswith("openspiel-"):
             # Said before the log is begun, not when the first board starts.
             from .openspiel import OpenSpielMappingError, openspiel_parameters

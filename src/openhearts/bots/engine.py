@@ -49,6 +49,7 @@ __all__ = [
     "view_message",
     "read_answer",
     "program_seed",
+    "program_problem",
 ]
 
 PROTOCOL: Final = "openhearts-engine"
@@ -381,3 +382,20 @@ class EngineBot:
 
     def __repr__(self) -> str:
         return f"EngineBot({self.command!r}, seed={self.seed!r})"
+
+
+def program_problem(bot: object) -> str | None:
+    """Why ``bot``, when it is an outside program, cannot play ("the program ...": it
+    does not start, or does not answer), found by starting it once; None for any other
+    bot, or a program that answers.  Said before a game or a server depends on it: a
+    program that cannot start was only replaced, game after game.  The program is
+    stopped again either way."""
+    if not isinstance(bot, EngineBot):
+        return None
+    try:
+        bot.check()
+    except EngineFault as error:
+        return f"the program {error}"
+    finally:
+        bot.close()
+    return None

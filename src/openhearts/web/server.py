@@ -636,7 +636,7 @@ def check_levels(args: argparse.Namespace) -> None:
     or a program that cannot start was only left out of the lobby's list (raises
     ValueError saying which and why)."""
     from ..bots import LEVELS, make_bot
-    from ..bots.engine import EngineBot, EngineFault
+    from ..bots.engine import program_problem
 
     if args.level not in LEVELS:
         raise ValueError(f"--level {args.level!r}: no such level (levels: {', '.join(LEVELS)})")
@@ -647,13 +647,10 @@ def check_levels(args: argparse.Namespace) -> None:
             bot = make_bot(name, 0)
         except ValueError as error:
             raise ValueError(f"{option} {name}: {error}") from None
-        try:
-            if isinstance(bot, EngineBot):
-                bot.check()
-        except EngineFault as error:
-            raise ValueError(f"{option} {name}: the program {error}") from None
-        finally:
-            close_bot(bot)
+        problem = program_problem(bot)
+        close_bot(bot)
+        if problem is not None:
+            raise ValueError(f"{option} {name}: {problem}")
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
