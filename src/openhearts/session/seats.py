@@ -16,24 +16,33 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..bots import Bot, BotError, RandomBot, make_bot
+from ..bots.engine import program_problem
 
 __all__ = ["Seats", "BotError", "bot_seed", "check_level", "make_bot"]
 
 
 def check_level(level: str) -> None:
-    """Refuse a level typed on the command line that names no computer player, as every
-    face does (a saved setting falls back to ``random`` instead: see :class:`Seats`).
+    """Refuse a level typed on the command line that names no computer player, or an
+    outside program that cannot play, as every face does (a saved setting falls back to
+    ``random`` instead: see :class:`Seats`).  The program's game began, each of its
+    seats taken over by a random player in turn.
 
     >>> check_level("hard")
     >>> check_level("nosuch")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     openhearts.bots.BotError: no bot level 'nosuch'...
+    >>> check_level("cmd:/no/such/program")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    openhearts.bots.BotError: --level cmd:/no/such/program: the program could not start...
     """
     # A level whose extra is missing is no mistake of the person's: the game falls back
     # and says so.
     with contextlib.suppress(ImportError):
-        make_bot(level, 0)
+        problem = program_problem(make_bot(level, 0))
+        if problem is not None:
+            raise BotError(f"--level {level}: {problem}")
 
 
 def bot_seed(game_seed: object, seat: int) -> str:
