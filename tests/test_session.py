@@ -647,6 +647,39 @@ def test_saving_on_the_way_out_never_moves_the_games_own_file_aside(
     assert problems[0] == "Could not save the game to saved-game.json: No space left on device."
 
 
+def test_the_lock_file_goes_with_the_game_and_a_removed_one_is_not_held(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """FILE.lock stayed beside every save file.  Now each game removes it as it leaves,
+    so a game that won its lock on the file just removed (opened before the removal)
+    must take the new one, or two games would both hold "the" lock."""
+    import fcntl
+
+    from openhearts.session.saving import SaveFileInUse, only_this_game_on
+
+    path = tmp_path / "g.json"
+    lock = tmp_path / "g.json.lock"
+    with only_this_game_on(path):
+        assert lock.exists()
+    assert not lock.exists()
+    real_flock = fcntl.flock
+    removed: list[bool] = []
+
+    def flock_then_the_last_holder_leaves(fd: int, operation: int) -> None:
+        real_flock(fd, operation)
+        if not removed:
+            removed.append(True)
+            lock.unlink()
+
+    monkeypatch.setattr(fcntl, "flock", flock_then_the_last_holder_leaves)
+    with only_this_game_on(path):
+        monkeypatch.setattr(fcntl, "flock", real_flock)
+        assert removed and lock.exists()
+        with pytest.raises(SaveFileInUse), only_this_game_on(path):
+            pass
+    assert not lock.exists()
+
+
 def test_one_save_file_holds_one_game_at_a_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -125,6 +125,8 @@ def test_a_damaged_statistics_file_is_set_aside_not_written_over(tmp_path: Path)
     assert stats.games_played == 1
     assert (tmp_path / "statistics.json.bad").read_text(encoding="utf-8").startswith('{"games')
     assert load_stats(path).games_played == 1
+    # The lock held while the file was read and written goes with it.
+    assert not (tmp_path / "statistics.json.lock").exists()
 
 
 def test_statistics_that_cannot_be_read_are_not_written_over(

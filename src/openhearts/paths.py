@@ -9,10 +9,12 @@ alone so that the engine installs with no dependency: ``$XDG_DATA_HOME`` and
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
@@ -117,3 +119,44 @@ def check_writable_target(path: str | os.PathLike[str]) -> None:
         raise OSError(
             errno.EINVAL, "not a regular file (a device, a pipe or a socket)", os.fspath(path)
         )
+
+
+@contextlib.contextmanager
+def lock_beside(path: str | os.PathLike[str], *, wait: bool) -> Iterator[bool]:
+    """Hold ``PATH.lock``, made for it, while the block runs, and remove it afterwards
+    (one stayed beside every save and statistics file).  Yields False, holding
+    nothing, where there are no POSIX locks (Windows).
+
+    :raises BlockingIOError: when another program holds it and ``wait`` is false.
+    :raises OSError: when the lock file cannot be made.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield False
+        return
+    source = Path(path)
+    lock = source.with_name(source.name + ".lock")
+    while True:
+        handle = open(lock, "a")  # noqa: SIM115
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BaseException:
+            handle.close()
+            raise
+        # The holder before removes the lock file as it leaves: a lock won on the file
+        # it removed keeps nobody out, so the file now at the path is taken instead.
+        try:
+            held = os.path.samestat(os.fstat(handle.fileno()), os.stat(lock))
+        except OSError:
+            held = False
+        if held:
+            break
+        handle.close()
+    with handle:
+        try:
+            yield True
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(lock)
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..game import Game
-from ..paths import check_writable_target, read_text, set_aside_name
+from ..paths import check_writable_target, lock_beside, read_text, set_aside_name
 from ..record import RecordError, dumps, loads
 from .words import join_words
 
@@ -335,34 +335,24 @@ def only_this_game_on(path: str | os.PathLike[str]) -> Iterator[None]:
     """Hold the save file ``path`` for one game at a time while the block runs: two
     games on one file (two terminals on one home) each wrote over the other, and both
     said their game was saved there.  Where there are no POSIX locks (Windows), or no
-    lock file can be made (the save will say why), as before.
+    lock file can be made (the save will say why), as before.  The lock file,
+    ``FILE.lock``, is removed when the block ends.
 
     :raises SaveFileInUse: saying what to do, when another program holds it.
     """
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        yield
-        return
     source = Path(os.path.expanduser(path))
-    try:
-        # No lock file beside a device, a pipe or a folder (the save refuses them and
-        # goes elsewhere): one was made as /dev/null.lock.
-        check_writable_target(source)
-        make_folder(source.parent)
-        handle = open(source.with_name(source.name + ".lock"), "a")  # noqa: SIM115
-    except OSError:
-        yield
-        return
-    with handle:
+    with contextlib.ExitStack() as stack:
         try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            # No lock file beside a device, a pipe or a folder (the save refuses them and
+            # goes elsewhere): one was made as /dev/null.lock.
+            check_writable_target(source)
+            make_folder(source.parent)
+            stack.enter_context(lock_beside(source, wait=False))
         except BlockingIOError:
             raise SaveFileInUse(
                 f"another game is open on {source} (in another window or terminal): "
                 "quit it first, or play this one with --save FILE"
             ) from None
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        except OSError:
+            pass
+        yield

@@ -19,13 +19,12 @@ import contextlib
 import dataclasses
 import json
 import os
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..game import Game
-from ..paths import data_dir, read_text, set_aside_name
+from ..paths import data_dir, lock_beside, read_text, set_aside_name
 from ..phases import Shot
 from .words import plural
 
@@ -148,25 +147,14 @@ def load_stats(path: Path | None = None, *, strict: bool = False) -> Stats:
     return Stats.from_dict(data)
 
 
-@contextlib.contextmanager
-def _only_one_at_a_time(path: Path) -> Iterator[None]:
+def _only_one_at_a_time(path: Path) -> contextlib.AbstractContextManager[bool]:
     """Hold a lock beside ``path`` while its statistics are read, added to and written:
     two games ending together each wrote over the other's count.  Where there are no
     POSIX locks (Windows), as before."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        yield
-        return
     from .saving import make_folder
 
     make_folder(path.parent)
-    with open(path.with_name(path.name + ".lock"), "a") as lock:
-        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+    return lock_beside(path, wait=True)
 
 
 def record_game(game: Game, seat: int, path: Path | None = None) -> Stats:
