@@ -11,6 +11,8 @@ table, whatever the face.
 True
 >>> pass_problem(view, held[:2])
 'Pass exactly three cards; you named two.'
+>>> pass_problem(view, [])
+'Pass exactly three cards; you named none.'
 >>> stranger = (game.view(1).hand).cards()[0]
 >>> pass_problem(view, [*held[:2], stranger]) == f"You do not hold the {stranger.pretty}."
 True
@@ -109,7 +111,8 @@ def pass_problem(view: PlayerView, cards: Sequence[Card]) -> str | None:
         return problem
     count = view.rules.cards_passed
     if len(cards) != count:
-        return f"Pass exactly {counted(count, 'card')}; you named {number_word(len(cards))}."
+        named = number_word(len(cards)) if cards else "none"
+        return f"Pass exactly {counted(count, 'card')}; you named {named}."
     missing = [card for card in cards if card not in view.hand]
     if missing:
         return f"You do not hold {join_words([f'the {c.pretty}' for c in missing])}."
