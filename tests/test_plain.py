@@ -457,6 +457,43 @@ def test_an_empty_file_name_is_refused(option: str, capsys: pytest.CaptureFixtur
         assert said in capsys.readouterr().err
 
 
+def test_damaged_statistics_are_said_by_the_stats_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENHEARTS_HOME", str(tmp_path))
+    (tmp_path / "statistics.json").write_text("[]", encoding="utf-8")
+    console = Console(monkeypatch, lines=("i", "quit"))
+    assert run_plain(parse_args("--seed", "1")) == 0
+    said = f"{tmp_path / 'statistics.json'} could not be read as statistics; it is kept as "
+    assert said + "statistics.json.bad, and they start again from here." in console.text
+
+
+def test_save_naming_a_folder_or_a_pipe_is_refused_before_either_face(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by a tester: the terminal game took a folder or a pipe given to --save for
+    a damaged save, moved it to NAME.bad and wrote a file in its place (as root it moved
+    /dev/null away)."""
+    from openhearts.cli import main
+
+    monkeypatch.setenv("OPENHEARTS_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(builtins, "input", lambda prompt="": pytest.fail("asked for input"))
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "kept.json").write_text("{}", encoding="utf-8")
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    for plain in ([], ["--plain"]):
+        assert main(["play", *plain, "--save", str(folder)]) == 2
+        assert f"--save {folder}: a folder; name a file, e.g. {folder / 'game.json'}" in (
+            capsys.readouterr().err
+        )
+        assert main(["play", *plain, "--save", str(pipe)]) == 2
+        assert "not a regular file" in capsys.readouterr().err
+    assert (folder / "kept.json").exists() and stat.S_ISFIFO(pipe.stat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games", "pipe"]
+
+
 def test_a_level_takes_its_options_as_in_the_arena(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -1165,6 +1165,23 @@ def test_a_message_with_brackets_is_shown_as_written(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+def test_damaged_statistics_are_said_when_shown(tmp_path: Path) -> None:
+    """The statistics key showed "No game finished yet." and nothing else, the damaged
+    file just set aside."""
+    (tmp_path / "statistics.json").write_text("{bad", encoding="utf-8")
+
+    async def run() -> None:
+        app = make_app(tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, TableScreen))
+            await pilot.press("i")
+            await settle(pilot, lambda: isinstance(app.screen, InfoScreen))
+            assert any("could not be read as statistics" in a for a in app.announcements)
+        assert (tmp_path / "statistics.json.bad").exists()
+
+    asyncio.run(run())
+
+
 def test_a_refused_option_is_said_with_what_was_typed(tmp_path: Path) -> None:
     """The options' error line read its message as markup: "[/]" typed as a card to
     remove stopped the game with a MarkupError."""

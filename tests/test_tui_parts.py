@@ -129,6 +129,43 @@ def test_a_damaged_statistics_file_is_set_aside_not_written_over(tmp_path: Path)
     assert not (tmp_path / "statistics.json.lock").exists()
 
 
+def test_a_folder_where_a_file_belongs_is_never_set_aside(tmp_path: Path) -> None:
+    """The terminal game moved a folder (or, as root, /dev/null) at its save path to
+    NAME.bad, taking it for a damaged save, and put a file in its place."""
+    (tmp_path / "saved-game.json").mkdir()
+    (tmp_path / "settings.json").mkdir()
+    store = Storage(tmp_path)
+    assert not store.has_unfinished_game()
+    assert store.problem is not None and "is not a file this game can use" in store.problem
+    assert store.load_settings() == Settings()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["saved-game.json", "settings.json"]
+    assert (tmp_path / "saved-game.json").is_dir()
+
+
+@pytest.mark.parametrize("damaged", ['{"games_played": 5, "games_', "[]", '"five games"'])
+def test_damaged_statistics_set_aside_are_said_in_every_face(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damaged: str
+) -> None:
+    """Found by a tester: a damaged statistics file was set aside without a word, and
+    both faces said "No game finished yet."; JSON holding no statistics ([]) was not
+    even set aside, and the next game wrote over it."""
+    from openhearts.session.statistics import load_stats, record_game
+
+    path = tmp_path / "statistics.json"
+    path.write_text(damaged, encoding="utf-8")
+    said = f"{path} could not be read as statistics; it is kept as statistics.json.bad"
+    assert load_stats(path).note.startswith(said)
+    assert (tmp_path / "statistics.json.bad").read_text(encoding="utf-8") == damaged
+    path.write_text(damaged, encoding="utf-8")
+    counted = record_game(finished_game(), 0, path)
+    assert counted.games_played == 1 and "statistics.json.bad-2" in counted.note
+    assert "note" not in json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(damaged, encoding="utf-8")
+    store = Storage(tmp_path)
+    assert store.load_stats().games_played == 0
+    assert store.problem is not None and "it is kept as statistics.json.bad-3" in store.problem
+
+
 def test_statistics_that_cannot_be_read_are_not_written_over(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

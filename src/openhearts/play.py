@@ -13,6 +13,7 @@ import sys
 from .bots import LEVEL_NOTES
 from .extras import missing_extra_message
 from .options import Given, add_rules_arguments, file_name
+from .paths import check_writable_target
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,6 +59,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.save is not None:
+        try:
+            check_writable_target(os.path.expanduser(args.save))
+        except IsADirectoryError:
+            example = os.path.join(args.save, "game.json")
+            print(
+                f"hearts play: --save {args.save}: a folder; name a file, e.g. {example}",
+                file=sys.stderr,
+            )
+            return 2
+        except OSError as error:
+            print(f"hearts play: --save {args.save}: {error.strerror}", file=sys.stderr)
+            return 2
     # A terminal that says it cannot move the cursor (TERM=dumb: an editor's shell, a
     # serial line) showed the full-screen app as a stream of escape sequences.
     drawable = sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM") != "dumb"

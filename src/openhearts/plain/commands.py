@@ -19,6 +19,7 @@ from ..session.memory import hearts_sentence
 from ..session.outcome import Ending
 from ..session.review import DealReview, deal_reviews, opening_deal
 from ..session.statistics import load_stats
+from ..session.words import as_sentence
 from .console import Stop
 from .scores import show_history
 from .table import Table
@@ -268,7 +269,10 @@ def _rules(plain: Table) -> None:
 
 
 def _stats(plain: Table) -> None:
-    for line in load_stats().lines():
+    stats = load_stats()
+    if stats.note:
+        plain.say(as_sentence(stats.note))
+    for line in stats.lines():
         plain.say(line)
 
 

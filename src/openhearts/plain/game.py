@@ -15,7 +15,7 @@ from ..session import Seats, Session
 from ..session.events import GameOver, deal_started
 from ..session.outcome import Ending, game_outcome
 from ..session.statistics import record_game
-from ..session.words import join_words
+from ..session.words import as_sentence, join_words
 from .commands import show_trick
 from .console import Console, Stop
 from .saving import SaveSlot
@@ -191,7 +191,9 @@ class PlainSession:
         game cannot be counted twice), then the statistics, a nicety beside it."""
         saved, problems = self.table.slot.save_somewhere(self.session)
         try:
-            record_game(self.game, self.session.human)
+            stats = record_game(self.game, self.session.human)
+            if stats.note:
+                problems.append(as_sentence(stats.note))
         except OSError as error:
             problems.append(f"The statistics could not be kept: {error.strerror or error}.")
         return saved, problems

@@ -46,6 +46,8 @@ class Stats:
     suns_shot: int = 0
     #: Lowest final total of a finished game (None before the first).
     best_total: int | None = None
+    #: Said when the file read was damaged and set aside (never saved).
+    note: str = dataclasses.field(default="", compare=False, repr=False)
 
     @property
     def average_per_deal(self) -> float:
@@ -105,6 +107,8 @@ class Stats:
         if not isinstance(data, dict):
             return stats
         for item in dataclasses.fields(cls):
+            if item.name == "note":
+                continue
             value = data.get(item.name)
             # Counts are never negative; points and totals may be (a moon subtracted,
             # the J♦'s -10).
@@ -114,7 +118,9 @@ class Stats:
         return stats
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        saved = dataclasses.asdict(self)
+        del saved["note"]
+        return saved
 
 
 def default_stats_path() -> Path:
@@ -141,10 +147,20 @@ def load_stats(path: Path | None = None, *, strict: bool = False) -> Stats:
             raise
         return Stats()
     except (ValueError, RecursionError):  # not text, not JSON, a number too long
-        with contextlib.suppress(OSError):
-            os.replace(path, set_aside_name(path))
-        return Stats()
-    return Stats.from_dict(data)
+        data = None
+    if isinstance(data, dict):
+        return Stats.from_dict(data)
+    # Damaged, or JSON that holds no statistics ([], "x"): read as none, it was written
+    # over by the next game counted, and the file set aside was set aside without a word.
+    kept = set_aside_name(path)
+    try:
+        os.replace(path, kept)
+    except OSError:
+        return Stats(note=f"{path} holds no statistics: they start again from here")
+    return Stats(
+        note=f"{path} could not be read as statistics; it is kept as {Path(kept).name}, "
+        "and they start again from here"
+    )
 
 
 def _only_one_at_a_time(path: Path) -> contextlib.AbstractContextManager[bool]:

@@ -41,7 +41,8 @@ from ..session.saving import (
     save_somewhere,
     write_atomic,
 )
-from ..session.statistics import Stats, record_game
+from ..session.statistics import Stats, load_stats, record_game
+from ..session.words import as_sentence
 
 __all__ = ["Settings", "Stats", "Storage", "SPEEDS", "LEVEL_NAMES", "HOME_VARIABLE"]
 
@@ -171,6 +172,11 @@ class Storage:
             return None
 
     def _set_aside(self, path: Path) -> None:
+        if not path.is_file():
+            # A folder, a device or a pipe is never moved (as root, /dev/null was moved
+            # away for a file in its place): the write that follows is refused and said.
+            self.problem = f"{path} is not a file this game can use"
+            return
         kept = paths.set_aside_name(path)
         self.problem = f"{path} was damaged; it was kept as {Path(kept).name}"
         with contextlib.suppress(OSError):
@@ -193,19 +199,27 @@ class Storage:
         return self._write(self.settings_path, json.dumps(settings.to_dict(), indent=2) + "\n")
 
     def load_stats(self) -> Stats:
-        return Stats.from_dict(self._read_json(self.stats_path))
+        """The statistics every face shares; a damaged file is set aside, and
+        :attr:`problem` says so."""
+        stats = load_stats(self.stats_path)
+        if stats.note:
+            self.problem = as_sentence(stats.note)
+        return stats
 
     def record_game(self, game: Game, seat: int) -> Stats:
         """Add a finished game to the statistics (the file every face shares, counted as
         the plain game counts it: :func:`openhearts.session.statistics.record_game`).
         When they cannot be kept, :attr:`problem` says so and the file is untouched."""
         try:
-            return record_game(game, seat, self.stats_path)
+            stats = record_game(game, seat, self.stats_path)
         except OSError as error:
             stats = self.load_stats()
             stats.add_game(game, seat)
             self.problem = f"The statistics could not be kept: {error.strerror or error}."
             return stats
+        if stats.note:
+            self.problem = as_sentence(stats.note)
+        return stats
 
     # The game in progress ----------------------------------------------------------
 

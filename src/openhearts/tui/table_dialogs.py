@@ -250,7 +250,11 @@ class DialogsMixin(TableBase):
         )
 
     def action_stats(self) -> None:
-        stats = self.hearts.storage.load_stats()
+        storage = self.hearts.storage
+        storage.problem = None
+        stats = storage.load_stats()
+        if storage.problem:
+            self._warn(storage.problem)
         for line in stats.lines():
             self.hearts.announce(line)
         self.app.push_screen(InfoScreen("Your statistics", Text("\n".join(stats.lines()))))
