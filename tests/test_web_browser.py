@@ -22,7 +22,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +81,12 @@ SERVER_START_SECONDS = 120.0
 
 @contextlib.contextmanager
 def running_server(
-    port: int, database: Path, log: Path, takeover: float = 10, bot_delay: float = 0
+    port: int,
+    database: Path,
+    log: Path,
+    takeover: float = 10,
+    bot_delay: float = 0,
+    more: Sequence[str] = (),
 ) -> Iterator[str]:
     """``hearts serve`` on ``port`` until the block ends; yields its base URL.
 
@@ -89,7 +94,7 @@ def running_server(
     enough by default for a page to go to the lobby and come back on a busy machine (a
     test that wants a bot in a seat sends ``leave``, which needs no delay).
     ``bot_delay``: how long a bot waits before it moves; "Auto play one" waits as long,
-    up to 0.3 seconds.
+    up to 0.3 seconds.  ``more``: further options of ``hearts serve``.
     """
     command = [
         sys.executable, "-m", "openhearts", "serve",
@@ -107,6 +112,7 @@ def running_server(
         "--sockets-per-address", "0",
         "--tables-per-address", "0",
         "--log-level", "warning",
+        *more,
     ]  # fmt: skip
     with open(log, "a") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
@@ -1042,6 +1048,45 @@ def test_for_me_passes_and_plays_for_the_player(server: str, browser: Browser) -
         assert re.search(r"The computer passes the .+, the .+ and the .+ for you\.", said), said
         assert re.search(r"The computer plays the \w+ of \w+ for you\.", said), said
         assert "already" not in said and "Hint" not in said, said
+
+
+def test_the_turn_clock_is_said_each_time_it_runs_out(
+    browser: Browser, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Found by a tester: after the first time-out the seat stayed "overdue", so the
+    second, which hands the seat to a bot, was never said, and "Your turn" went on being
+    said for the turns the bot was playing."""
+    folder = tmp_path_factory.mktemp("clock")
+    with (
+        running_server(
+            free_port(), folder / "web.sqlite3", folder / "server.log", more=("--turn-clock", "1")
+        ) as server,
+        new_page(browser, viewport={"width": 1280, "height": 800}) as page,
+    ):
+        answer = post(server, "/api/play-now", {"level": "random"})
+        # Every sentence the live region says, from the page's start.
+        page.add_init_script(
+            "document.addEventListener('DOMContentLoaded', () => {"
+            " const region = document.getElementById('announcer'); window.said = [];"
+            " if (region) new MutationObserver(() => window.said.push(region.textContent))"
+            ".observe(region, { childList: true }); })"
+        )
+        open_seat(page, server, answer)
+        page.wait_for_function(
+            "() => window.said.join(' ').includes('Time is up again (1 s): a bot plays for you"
+            " until you act.')",
+            timeout=30_000,
+        )
+        said = " ".join(page.evaluate("() => window.said"))
+        assert "Time is up (1 s): the computer makes this move for you." in said, said
+        page.wait_for_function("() => window.openhearts.state.bot_playing")
+        if page.evaluate("() => window.openhearts.state.phase") == "playing":
+            # Each turn the bot now plays is said as the bot's.
+            page.wait_for_function(
+                "() => window.said.some(s => s.startsWith('A bot is playing for you: act to"
+                " take your seat back. Your turn'))",
+                timeout=30_000,
+            )
 
 
 def test_a_hint_that_arrives_after_the_player_has_acted_is_not_shown(

@@ -4,6 +4,7 @@ the server's own player tokens."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from collections.abc import Iterator
@@ -139,9 +140,13 @@ def test_the_turn_clock_moves_for_an_idle_person_then_gives_the_seat_to_a_bot(
         assert seat.timeouts >= 2 and seat.away
         # The person's page is told each time the clock runs out on them.
         told = [json.loads(text) for text in idle.texts]
-        assert any(
-            m["type"] == "table" and m["table"]["seats"][data["seat"]]["overdue"] for m in told
-        )
+        overdue = [
+            m["table"]["seats"][data["seat"]]["overdue"] for m in told if m["type"] == "table"
+        ]
+        # ... and told when the move has been made: "overdue" stayed true, so the second
+        # time-out, the one that gives the seat to a bot, was never said.
+        flips = [now for before, now in itertools.pairwise(overdue) if now != before]
+        assert flips[:3] == [True, False, True], overdue
         # Acting again takes the seat back from the bot.
         assert idle.request({"type": "auto", "play_one": True})["type"] == "ack"
         assert (not seat.away and seat.timeouts == 0) or table.status == "finished"

@@ -666,9 +666,11 @@ class Table:
                         log.exception("table %s: storing a seat failed", self.id)
                 if reason is not None:
                     _mark_auto(events, seat.index, reason)
-                seat.overdue = False
+                # The seats' summary says "overdue" until the move is made for them: it
+                # stayed so (and a second time-out went unsaid) when only the state went.
+                was_overdue, seat.overdue = seat.overdue, False
                 self.broadcast_state(events)
-                if self.status == "finished":
+                if self.status == "finished" or was_overdue:
                     self.broadcast_table()
                 self.arm_clock()
 

@@ -154,6 +154,9 @@ function onMyTurn() {
       + `the ${cardName(card)}`);
     text += `: ${cards.join(", ")}`;
   } else text += " to lead";
-  announce(`${text}.`, { queue: true });
+  // A bot plays these turns (the clock ran out): "Your turn" alone told the person to
+  // act while the bot was about to.
+  const bot = s.bot_playing ? "A bot is playing for you: act to take your seat back. " : "";
+  announce(`${bot}${text}.`, { queue: true });
   landFocus();
 }

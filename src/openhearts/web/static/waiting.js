@@ -33,7 +33,9 @@ export function setTable(table) {
   const overdue = (t) => seat !== null && Boolean(((t && t.seats) || [])[seat]?.overdue);
   if (overdue(table) && !(before && before.id === table.id && overdue(before))) {
     const clock = table.turn_clock ? ` (${table.turn_clock} s)` : "";
-    flash(`Time is up${clock}: the computer makes this move for you.`, "error");
+    flash(mine && mine.bot_playing
+      ? `Time is up again${clock}: a bot plays for you until you act.`
+      : `Time is up${clock}: the computer makes this move for you.`, "error");
   }
 }
 
