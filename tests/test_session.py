@@ -488,6 +488,13 @@ def test_a_name_that_chooses_no_seat_is_said() -> None:
     assert saved.human == 1
     assert saved.seats.problem is not None and "saved with you as Ann" in saved.seats.problem
     assert Session.resume(loads(dumps(game)), SessionInfo((1,)), name="Ann").seats.problem is None
+    # A name from the terminal game's settings, not typed: it still chooses a seat, but
+    # there is nothing to say when it does not (it warned at every resume).
+    quiet = Session.resume(loads(dumps(game)), None, name="Zed", name_typed=False)
+    assert quiet.human == 0 and quiet.seats.problem is None
+    assert Session.resume(loads(dumps(game)), None, name="Ann", name_typed=False).human == 1
+    settled = Session.resume(loads(dumps(game)), SessionInfo((1,)), name="Zed", name_typed=False)
+    assert settled.seats.problem is None
 
 
 def test_a_computer_player_in_a_seat_called_you_gets_its_compass_name() -> None:

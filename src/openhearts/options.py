@@ -143,6 +143,7 @@ def asked_for(args: argparse.Namespace) -> AskedFor:
         rules=rules_given(args),
         level=level if "level" in given(args) else None,
         seed=getattr(args, "seed", None) is not None,
+        name=getattr(args, "name", None) is not None,
     )
 
 

@@ -94,22 +94,25 @@ class Session:
         name: str | None = None,
         level: str = "easy",
         auto_play_one: bool = True,
+        name_typed: bool = True,
     ) -> Session:
         """A loaded game: the seats and settings from the saved session data, else (a
         record made elsewhere) the person at the seat called ``name`` (or seat 0) against
         ``level`` players, with the person's ``auto_play_one``.  One person plays: a file
         naming several people's seats (edited by hand) gives the others to the computer
-        (no face asks two people in turn)."""
-        note = ""
+        (no face asks two people in turn).  A ``name_typed`` (as ``--name``) that
+        chooses no seat is said in :attr:`Seats.problem`; a name from settings is not."""
+        said = name if name_typed else None
         if info is None:
             seat = _seat_called(game.names, name)
-            if name is not None and seat is None:
+            note = ""
+            if said is not None and seat is None:
                 note = (
-                    f"no player in this game is called {clean_name(name, '?')}: "
+                    f"no player in this game is called {clean_name(said, '?')}: "
                     f"you play {game.names[0]}'s seat"
                 )
             info = SessionInfo((seat or 0,), level, auto_play_one, note)
-        elif name is not None and _seat_called(game.names, name) != min(info.humans):
+        elif said is not None and _seat_called(game.names, said) != min(info.humans):
             info = replace(
                 info,
                 note=info.note

@@ -205,11 +205,12 @@ def resumed_save_file(resumed: str) -> tuple[str, str | None]:
 @dataclass(frozen=True)
 class AskedFor:
     """What the command line asked for besides the file to resume: the rules options,
-    the computer players' level (None when not typed), the seed."""
+    the computer players' level (None when not typed), the seed, a name."""
 
     rules: bool = False
     level: str | None = None
     seed: bool = False
+    name: bool = False
 
 
 def kept_from_save(asked: AskedFor, level: str) -> str | None:

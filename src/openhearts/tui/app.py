@@ -20,6 +20,7 @@ from ..session import Session
 from ..session.names import table_names
 from ..session.saving import AskedFor, SessionInfo, kept_from_save
 from ..session.seeds import game_seed
+from ..session.words import as_sentence
 from .options_screen import OptionsResult, OptionsScreen
 from .screens import ChoiceScreen
 from .speech import Speaker
@@ -222,6 +223,7 @@ class HeartsApp(App[int]):
             name=self.settings.name,
             level=self.settings.level,
             auto_play_one=self.settings.auto_play_one,
+            name_typed=self.asked.name,
         )
         self._show_table(session)
         notice = kept_from_save(self.asked, session.seats.level)
@@ -233,7 +235,7 @@ class HeartsApp(App[int]):
 
     def _show_table(self, session: Session) -> None:
         if session.seats.problem:
-            self.notify(session.seats.problem, severity="warning", timeout=8)
+            self.notify(as_sentence(session.seats.problem), severity="warning", timeout=8)
         if not session.game.is_over:
             self.storage.save_game(session)
         table = TableScreen(session)
