@@ -1388,6 +1388,25 @@ def test_a_missing_table_offers_no_link_to_copy(server: str, browser: Browser) -
         assert shown == ["The game has started.", "Wait: it is Bo's turn."]
 
 
+def test_a_seat_at_a_table_gone_from_the_server_stops_the_reconnecting(
+    server: str, browser: Browser
+) -> None:
+    """Found by a tester: a browser holding a seat token for a table the server no
+    longer has (forgotten after its retention) reconnected every half second for ever,
+    spending its address's connections, under "No such table"."""
+    with new_page(browser, viewport={"width": 1000, "height": 760}) as page:
+        sockets: list[str] = []
+        page.on("websocket", lambda socket: sockets.append(socket.url))
+        open_seat(
+            page, server, {"table_id": "GoneTable123", "token": "t" * 24, "url": "/t/GoneTable123"}
+        )
+        expect(page.locator("#waiting-title")).to_have_text("No such table")
+        page.wait_for_timeout(3000)
+        assert len(sockets) == 1, sockets
+        assert page.evaluate("() => localStorage.getItem('openhearts.seat.GoneTable123')") is None
+        expect(page.locator("#announcer")).to_contain_text("This link does not lead to a table.")
+
+
 def test_a_friend_opening_a_shared_link_is_asked_for_a_name(server: str, browser: Browser) -> None:
     """No more "Player 2": a browser with no name yet gets a name form in the waiting
     room, and takes the seat under the name typed."""

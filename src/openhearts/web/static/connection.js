@@ -132,7 +132,6 @@ export function connect() {
   ws.addEventListener("open", () => {
     if (app.ws !== ws) return;
     app.wsOpen = true;
-    app.reconnectDelay = 500;
     app.lostSaid = false;
     sendRaw({ type: "hello", ...(app.token ? { token: app.token } : {}) });
     app.lastHeard = Date.now();
@@ -239,6 +238,9 @@ function handleMessage(message) {
       // A welcome (a new connection, or a new game whose seats may have moved) comes
       // after every state before it.
       showHeld();
+      // Only a welcome shows the server will have this page: a socket closed as soon
+      // as it opened (a refusal) keeps the wait between tries growing.
+      app.reconnectDelay = 500;
       app.role = message.role;
       app.seat = message.seat === undefined ? null : message.seat;
       app.host = Boolean(message.host);
@@ -292,6 +294,16 @@ function onError(message) {
     flash(asSentence(message.message || "The host removed you from this table."), "error");
     closeSocket();
     connect();
+    return;
+  }
+  if (message.code === "no_table") {
+    // Final: the table is gone (forgotten after its retention, or a new database).
+    // Reconnecting at once, for ever, spent this address's connections.
+    storage.remove(seatKey(app.tableId));
+    app.token = null;
+    closeSocket();
+    showMissingTable();
+    announce("This link does not lead to a table. Start a new game from the lobby.");
     return;
   }
   if (message.code === "bad_token") {
