@@ -1388,6 +1388,38 @@ def test_a_missing_table_offers_no_link_to_copy(server: str, browser: Browser) -
         assert shown == ["The game has started.", "Wait: it is Bo's turn."]
 
 
+def test_held_states_hurry_to_the_players_turn_on_a_clocked_table(
+    server: str, browser: Browser
+) -> None:
+    """Found by a tester: at the slow speeds the page showed the turn up to 10 s after the
+    server's clock had started for it, and the computer moved for the player.  The states
+    held before the turn now share the time left before it must show."""
+    with new_page(browser, viewport={"width": 1000, "height": 760}) as page:
+        page.goto(server + "/")
+        found = page.evaluate(
+            """() => import('/static/pace.js').then((pace) => ({
+                paced: pace.nextWait([{}, {}], 1100, 0),
+                hurried: pace.nextWait([{}, {}, {dueBy: 1500}, {}], 1100, 0),
+                late: pace.nextWait([{dueBy: 100}], 1100, 500),
+                turns: [
+                    {phase: "playing", seat: 0, to_move: 0},
+                    {phase: "playing", seat: 0, to_move: 1},
+                    {phase: "playing", seat: 0, to_move: 0, bot_playing: true},
+                    {phase: "passing", seat: 2, waiting_for: [0, 2]},
+                    {phase: "passing", seat: 2, waiting_for: [0]},
+                    {phase: "moon_choice", seat: 1, moon: {shooter: 1}},
+                    {phase: "playing", seat: null, to_move: 0},
+                ].map((state) => pace.turnOfThePlayer({state})),
+            }))"""
+        )
+        assert found == {
+            "paced": 1100,
+            "hurried": 500,
+            "late": -400,
+            "turns": [True, False, False, True, False, True, False],
+        }
+
+
 def test_a_seat_at_a_table_gone_from_the_server_stops_the_reconnecting(
     server: str, browser: Browser
 ) -> None:

@@ -11,6 +11,12 @@
 
 import { onState } from "./game.js";
 import { speed } from "./prefs.js";
+import { app } from "./store.js";
+
+/** On a table with a turn clock, the player's turn is shown within this long of its
+ * coming, the states held before it shown faster: at the slow speeds, with a 10 s
+ * clock, the turn showed when the computer was about to move for the player. */
+const TURN_SHOWN_WITHIN_MS = 1500;
 
 const held = [];
 let timer = null;
@@ -19,6 +25,9 @@ let readyAt = 0;
 
 /** A state message from the server: shown now or after the ones held before it. */
 export function receiveState(message) {
+  if (app.table && app.table.turn_clock > 0 && turnOfThePlayer(message)) {
+    message.dueBy = performance.now() + TURN_SHOWN_WITHIN_MS;
+  }
   held.push(message);
   if (answersThePlayer(message) || speed().card === 0) showHeld();
   else showWhenDue();
@@ -44,13 +53,24 @@ function showWhenDue() {
   clearTimeout(timer);
   timer = null;
   while (held.length) {
-    const wait = readyAt - performance.now();
+    const wait = nextWait(held, readyAt, performance.now());
     if (wait > 0) {
       timer = setTimeout(showWhenDue, wait);
       return;
     }
     show(held.shift());
   }
+}
+
+/**
+ * How long before the first of the `queue` of held states may show: the pace's time,
+ * unless one of them is the player's turn (`dueBy`), whose time left the states up to
+ * it share.
+ */
+export function nextWait(queue, readyAt, now) {
+  const wait = readyAt - now;
+  const due = queue.findIndex((message) => message.dueBy !== undefined);
+  return due < 0 ? wait : Math.min(wait, (queue[due].dueBy - now) / (due + 1));
 }
 
 function show(message) {
@@ -66,6 +86,16 @@ function shownFor(message) {
   if (state.phase === "playing" && events.some((e) => e.event === "trick")) return pace.trick;
   if (events.some((e) => e.event === "played")) return pace.card;
   return 0;
+}
+
+/** Whether the state asks the player to act (the turn clock then runs for them). */
+export function turnOfThePlayer(message) {
+  const state = message.state || {};
+  const me = state.seat;
+  if (me === null || me === undefined || state.bot_playing) return false;
+  if (state.phase === "passing") return (state.waiting_for || []).includes(me);
+  if (state.phase === "moon_choice") return Boolean(state.moon && state.moon.shooter === me);
+  return state.phase === "playing" && state.to_move === me;
 }
 
 /** Whether the state shows the player's own move (not one played for them). */
