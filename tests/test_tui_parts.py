@@ -857,3 +857,20 @@ def test_the_review_of_six_players_keeps_each_trick_on_one_line_at_80_columns() 
     # Where whole names fit, they stay, with who took each trick.
     wide = review_text(deal, game.names, "Deal 1", 200).plain.splitlines()[2:]
     assert all(" takes " in line and "Northwest" in line for line in wide), wide
+
+
+@pytest.mark.parametrize("room", [None, 60, 40])
+def test_the_score_sheet_shows_names_as_typed(room: int | None) -> None:
+    """Found by a tester: a name holding "[/]" stopped the terminal game with a markup
+    error whenever the sheet opened (by itself after every deal), and "[bold]" vanished."""
+    from rich.console import Console
+
+    from openhearts.tui.screens import score_table
+
+    game = finished_game()
+    game.names = ("[/]", "Ann [bold]", "[/b]", "Cy")
+    console = Console(width=room or 200, record=True, color_system=None)
+    console.print(score_table(game, 0, room))
+    text = console.export_text()
+    assert "[/]" in text and "[/b]" in text
+    assert "[bold]" in text or room is not None  # cut short to fit a narrow sheet

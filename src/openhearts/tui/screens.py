@@ -126,7 +126,9 @@ def score_table(
     for heading in names:
         # Tight, the columns have no padding: each is one wider, for the space before.
         widths.append(max(len(heading) + mark_width, 4 + mark_width) + (1 if tight else 0))
-        table.add_column(heading.rjust(widths[-1] - mark_width) + " " * mark_width)
+        # Text, not str: a name is shown as typed, never read as markup ("[/]" stopped the
+        # game at the end of every deal).
+        table.add_column(Text(heading.rjust(widths[-1] - mark_width) + " " * mark_width))
 
     def number(value: int, mark: str = "", seat: int = 0) -> Text:
         marked = f"{value}{mark.rjust(mark_width)}"
