@@ -271,6 +271,63 @@ def test_a_resumed_text_record_is_saved_beside_it(tmp_path: Path) -> None:
     assert store.resumed_from(plain) is None and store.save_path == plain
 
 
+def test_a_new_game_never_takes_a_save_file_another_window_holds(tmp_path: Path) -> None:
+    """Found by a tester: after --resume FILE, the next game moved aside the game
+    another window was playing on the default file, and the two wrote over each other."""
+    from openhearts.session.saving import (
+        SaveFileInUse,
+        load_session,
+        only_this_game_on,
+        save_session,
+    )
+
+    store = Storage(tmp_path)
+    resumed = tmp_path / "resumed.json"
+    store.hold(resumed)
+    default = tmp_path / "saved-game.json"
+    other = Game(seed=5)
+    save_session(default, other, SessionInfo())
+    with only_this_game_on(default):  # the other window
+        said = store.clear_game()
+        beside = tmp_path / "saved-game-2.json"
+        assert store.save_path == store.held_path == beside
+        assert said == (
+            f"Another game is open on {default} (in another window or terminal): this game "
+            f"is saved in {beside}."
+        )
+        assert load_session(default)[0].seed == other.seed  # left alone
+        # Held now: a third window is refused the file.
+        with pytest.raises(SaveFileInUse), only_this_game_on(beside):
+            pass
+    # Once the other window has gone, the next game takes the default file again.
+    assert store.clear_game() is not None  # its unfinished game is kept aside
+    assert store.save_path == store.held_path == default
+    store.release()
+    assert not (tmp_path / "saved-game.json.lock").exists()
+
+
+def test_the_farewell_to_a_terminal_already_closed_is_no_traceback(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Closing the terminal's window: printing the farewell raised OSError (EIO), and
+    the program ended with a traceback and status 1 instead of 129."""
+    import io
+
+    from openhearts.cli import build_parser
+    from openhearts.tui import run_tui
+    from openhearts.tui.app import HeartsApp
+
+    class Gone(io.StringIO):
+        def write(self, text: str) -> int:
+            raise OSError(5, "Input/output error")
+
+    monkeypatch.setenv("OPENHEARTS_HOME", str(tmp_path))
+    monkeypatch.setattr(HeartsApp, "run", lambda app: 129)
+    monkeypatch.setattr(HeartsApp, "farewell", lambda app: "The game is saved in ...")
+    monkeypatch.setattr("sys.stdout", Gone())
+    assert run_tui(build_parser("play").parse_args(["play"])) == 129
+
+
 def test_settings_from_command_line() -> None:
     parser = argparse.ArgumentParser()
     add_rules_arguments(parser)

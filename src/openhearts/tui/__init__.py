@@ -7,12 +7,13 @@ app itself, which tests drive headlessly.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 
 from ..options import asked_for, given, rules_from_args, rules_given
 from ..session.names import clean_name, typed_opponents
-from ..session.saving import SaveFileInUse, only_this_game_on, resumed_save_file
+from ..session.saving import SaveFileInUse, resumed_save_file
 from ..session.seats import check_level
 from .storage import Settings, Storage
 
@@ -71,12 +72,18 @@ def run_tui(args: argparse.Namespace) -> int:
     elif resume:
         held = resumed_save_file(resume)[0]
     try:
-        with only_this_game_on(held):
-            result = app.run()
-            farewell = app.farewell()
+        storage.hold(held)
     except SaveFileInUse as error:
         print(f"hearts play: {error}", file=sys.stderr)
         return 1
+    try:
+        result = app.run()
+        farewell = app.farewell()
+    finally:
+        storage.release()
     if farewell:
-        print(farewell)
+        # The terminal may be gone (its window closed): the game is saved, and the exit
+        # status says how it ended (129), not a traceback of this line (1).
+        with contextlib.suppress(OSError):
+            print(farewell)
     return int(result or 0)

@@ -33,10 +33,12 @@ from ..rules import PRESETS, Rules, RulesError
 from ..session import Session
 from ..session.names import clean_name, opponent_names
 from ..session.saving import (
+    SaveFileInUse,
     SessionInfo,
     dumps_session,
     keep_aside,
     load_session,
+    only_this_game_on,
     resumed_save_file,
     save_somewhere,
     write_atomic,
@@ -145,6 +147,9 @@ class Storage:
         )
         self.save_path = self.new_game_path
         self.save_path_given = bool(save_path)
+        #: The save file this program holds for its game (:meth:`hold`), and its lock.
+        self.held_path: Path | None = None
+        self._held_lock: contextlib.ExitStack | None = None
         self.announcements_path = self.data_dir / "announcements.txt"
         #: The last problem met reading or writing, for the interface to show.
         self.problem: str | None = None
@@ -280,12 +285,56 @@ class Storage:
             return None
         return self._keep_aside(None)
 
+    def hold(self, path: str | os.PathLike[str]) -> None:
+        """Hold the save file ``path`` for this program's game, letting go of the one
+        held before (see :func:`~openhearts.session.saving.only_this_game_on`).
+
+        :raises SaveFileInUse: when another program has a game open on it.
+        """
+        lock = contextlib.ExitStack()
+        lock.enter_context(only_this_game_on(path))
+        self.release()
+        self.held_path, self._held_lock = Path(os.path.expanduser(path)), lock
+
+    def release(self) -> None:
+        """Let go of the save file held, if any."""
+        if self._held_lock is not None:
+            self._held_lock.close()
+        self.held_path, self._held_lock = None, None
+
     def clear_game(self, abandoning: Game | None = None) -> str | None:
         """Make room for a new game in :attr:`new_game_path` (the file of a resumed game
         stays as it is): an unfinished game there, other than the one ``abandoning``
-        gives up, is kept aside, as the plain game does; the sentence says where."""
-        self.save_path = self.new_game_path
-        return self._keep_aside(abandoning)
+        gives up, is kept aside, as the plain game does; the sentence says where.  While
+        a save file is held and another window's game has that one open, the new game
+        goes to ``NAME-2.json`` (or the next free number) instead: that game was moved
+        aside while it was being played, and the two wrote over each other."""
+        target = self.new_game_path
+        moved = None
+        if self.held_path is not None and not _same_path(self.held_path, target):
+            target = self._free_file(target)
+            if target != self.new_game_path:
+                moved = (
+                    f"Another game is open on {self.new_game_path} (in another window or "
+                    f"terminal): this game is saved in {target}."
+                )
+        self.save_path = target
+        kept = self._keep_aside(abandoning)
+        return " ".join(filter(None, (moved, kept))) or None
+
+    def _free_file(self, wanted: Path) -> Path:
+        """``wanted``, held, or the first of ``NAME-2.json``, ``NAME-3.json``... that no
+        other program holds; the file held before when none is free."""
+        candidates = [wanted] + [
+            wanted.with_name(f"{wanted.stem}-{number}{wanted.suffix}") for number in range(2, 100)
+        ]
+        for candidate in candidates:
+            try:
+                self.hold(candidate)
+            except SaveFileInUse:
+                continue
+            return candidate
+        return self.held_path or wanted
 
     def _keep_aside(self, abandoning: Game | None) -> str | None:
         try:
@@ -302,3 +351,7 @@ class Storage:
                 stream.write(sentence + "\n")
         except OSError as error:
             self.problem = f"cannot write {self.announcements_path}: {error}"
+
+
+def _same_path(one: Path, other: Path) -> bool:
+    return os.path.abspath(one) == os.path.abspath(other)
