@@ -16,6 +16,7 @@ from openhearts.bots import act, make_bot
 from openhearts.cards import Suit
 from openhearts.game import IllegalActionError, Play
 from openhearts.options import add_rules_arguments
+from openhearts.phases import Phase
 from openhearts.record import dumps
 from openhearts.sentences import Style as SentenceStyle
 from openhearts.sentences import spoken as words
@@ -457,6 +458,13 @@ def test_memory_aids_sentences_and_dialog() -> None:
     assert said[0] == f"{len(view.played)} cards played so far, " + (
         f"{words.number_word(len(view.tricks))} tricks complete."
     )
+    # One card: "1 cards played" was said and shown.
+    first = names_game(seed=2)
+    act(first, first.to_act()[0], make_bot("random", seed=0))
+    while first.phase != Phase.PLAYING or len(first.view(0).played) != 1:
+        act(first, first.to_act()[0], make_bot("random", seed=0))
+    assert words.memory(first.view(0))[0] == "1 card played so far, no tricks complete."
+    assert "1 card played, 0 tricks complete" in memory_text(first.view(0)).plain
     for suit in Suit:
         line = next(s for s in said if s.startswith(suit.word.capitalize() + ":"))
         played = [c.rank.word for c in view.played.of_suit(suit)]

@@ -22,7 +22,7 @@ from ..cards import Card, CardSet, Suit
 from ..game import GAME_OVER, MOON_CHOICE, PASSING, PLAYING, PlayerView, TrickRecord
 from ..session.memory import hearts_broken, hearts_sentence, known_voids
 from ..session.points import card_points as points_of
-from ..session.words import counted, number_word
+from ..session.words import counted, number_word, plural
 
 __all__ = [
     "number_word",
@@ -237,7 +237,7 @@ def hand(view: PlayerView, selected: CardSet | None = None) -> str:
         cards = view.hand.of_suit(suit).cards()
         if cards:
             parts.append(f"{suit.word}: {_suit_words(cards)}")
-    text = f"Your hand, {len(view.hand)} cards. " + "; ".join(parts) + "."
+    text = f"Your hand, {plural(len(view.hand), 'card')}. " + "; ".join(parts) + "."
     if view.phase == PLAYING and view.to_move == view.seat and view.legal != view.hand:
         text += f" You may play {cards_words(view.legal)}."
     if selected:
@@ -256,7 +256,7 @@ def memory(view: PlayerView) -> list[str]:
         return sentences
     complete = len(view.tricks)
     sentences = [
-        f"{len(played_cards)} cards played so far, "
+        f"{plural(len(played_cards), 'card')} played so far, "
         f"{number_word(complete)} trick{'s' if complete != 1 else ''} complete."
     ]
     unseen = view.unseen

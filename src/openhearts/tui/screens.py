@@ -321,7 +321,7 @@ def memory_text(view: PlayerView) -> Text:
     else:
         complete = len(view.tricks)
         text.append(
-            f"{len(played)} cards played, {complete} trick{'s' if complete != 1 else ''} complete",
+            f"{plural(len(played), 'card')} played, {plural(complete, 'trick')} complete",
             style="bold",
         )
     unseen = view.unseen
