@@ -25,7 +25,7 @@ from openhearts.plain import PlainSession, run_plain
 from openhearts.record import load, save
 from openhearts.rules import Rules
 from openhearts.sentences import Style
-from openhearts.session.saving import SessionInfo, load_session
+from openhearts.session.saving import SessionInfo, load_session, save_session
 from openhearts.session.statistics import load_stats
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -466,6 +466,35 @@ def test_damaged_statistics_are_said_by_the_stats_command(
     assert run_plain(parse_args("--seed", "1")) == 0
     said = f"{tmp_path / 'statistics.json'} could not be read as statistics; it is kept as "
     assert said + "statistics.json.bad, and they start again from here." in console.text
+
+
+def test_no_auto_play_one_is_taken_by_a_resumed_game(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A resumed game kept the saved auto play one without a word, and the plain game
+    has no other way to turn it off."""
+    path = tmp_path / "g.json"
+    save_session(str(path), Game(seed=3), SessionInfo((0,), "random", True))
+    Console(monkeypatch, lines=("quit",))
+    assert run_plain(parse_args("--resume", str(path), "--no-auto-play-one")) == 0
+    assert load_session(str(path))[1] == SessionInfo((0,), "random", False)
+
+
+def test_save_to_the_games_own_files_and_the_copy_left_behind(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Found by a tester: ``save ./g.json`` (the game's own file, spelled otherwise) or
+    going back to a file saved to before was refused as "another game is open on it",
+    and the file left behind by ``save FILE`` was not said to hold an older copy."""
+    monkeypatch.chdir(tmp_path)
+    lines = ("save ./g.json", "save a.json", "save g.json", "quit")
+    console = Console(monkeypatch, lines=lines)
+    assert run_plain(parse_args("--seed", "3", "--save", "g.json")) == 0
+    assert "another game is open" not in console.text
+    assert "The game is saved in ./g.json." in console.text
+    assert "./g.json keeps this game as it was before." in console.text
+    assert "a.json keeps this game as it was before." in console.text
+    assert "Nothing was saved" not in console.text
 
 
 def test_save_naming_a_folder_or_a_pipe_is_refused_before_either_face(

@@ -35,6 +35,9 @@ class SaveSlot:
         self.path = os.path.expanduser(path) if path else default_save_path()
         # The files a ``save FILE`` moved the game to, held as the first one is.
         self._held = contextlib.ExitStack()
+        #: Every file this game has been saved in (absolute paths), all held: saving to
+        #: one again is saving to its own file, not to one another game has open.
+        self.own_files = {os.path.abspath(self.path)}
 
     def close(self) -> None:
         """Let go of the files ``save FILE`` took."""
@@ -54,11 +57,13 @@ class SaveSlot:
         the save file only once a save to it worked."""
         target = os.path.expanduser(path) if path else self.path
         kept = None
-        if target != self.path:
+        before = self.path
+        if os.path.abspath(target) not in self.own_files:
             try:
                 # Another game open on FILE would write over this one, and this one
                 # over it (only --save and --resume were checked).
                 self._held.enter_context(only_this_game_on(target))
+                self.own_files.add(os.path.abspath(target))
             except SaveFileInUse:
                 return None, (
                     f"Nothing was saved to {target}: another game is open on it "
@@ -72,6 +77,10 @@ class SaveSlot:
         problem = self.save_to(session, target)
         if problem is None:
             self.path = target
+            if os.path.abspath(target) != os.path.abspath(before) and os.path.isfile(before):
+                # Offered later as a game to resume, it replayed what goes on here.
+                older = f"{before} keeps this game as it was before."
+                kept = f"{kept} {older}" if kept else older
             return target, kept
         return None, f"Could not save the game to {target}: {problem}."
 
