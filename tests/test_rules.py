@@ -288,6 +288,15 @@ def test_messages_say_what_is_wrong() -> None:
         make(removed="2D")
     with pytest.raises(RulesError, match="'left4' points back at the passer"):
         make(pass_cycle=("left4",))
+    # Found by a tester: "left5" at a table of four passed one seat on and was said as
+    # "five seats to the left"; a distance of 5,000 digits was repeated whole.
+    with pytest.raises(RulesError, match="'left5' goes round the table: with 4 players, left1"):
+        make(pass_cycle=("left5",))
+    with pytest.raises(RulesError, match=r"'right7' goes round .* right1 to right3$"):
+        make(pass_cycle=("right7",))
+    with pytest.raises(RulesError, match=r"^pass_cycle: 'left9{16}…' goes round") as refused:
+        make(pass_cycle=("left" + "9" * 5000,))
+    assert len(str(refused.value)) < 100
     with pytest.raises(RulesError, match="'across' needs an even number of players"):
         make(players=5, pass_cycle=("across",))
     with pytest.raises(RulesError, match="removed"):

@@ -261,6 +261,8 @@ class Rules:
 
     @staticmethod
     def _pass_offset(direction: str, players: int) -> int:
+        # A 5,000-digit "left999..." was repeated whole in its refusal.
+        shown = repr(direction if len(direction) <= 24 else direction[:20] + "…")
         if direction == "hold":
             return 0
         if direction == "across":
@@ -272,13 +274,22 @@ class Rules:
         match = _PASS_RE.match(direction)
         if not match:
             raise RulesError(
-                f"pass_cycle: {direction!r} is not a direction: use left, right, across, "
+                f"pass_cycle: {shown} is not a direction: use left, right, across, "
                 "hold, or leftN / rightN for N seats away"
             )
-        distance = int(match.group(2) or 1)
+        digits = match.group(2) or "1"
+        distance = int(digits) if len(digits) <= 3 else players + 1
         if distance % players == 0:
             raise RulesError(
-                f"pass_cycle: {direction!r} points back at the passer with {players} players"
+                f"pass_cycle: {shown} points back at the passer with {players} players"
+            )
+        if distance >= players:
+            # Accepted, it passed to the seat the distance comes round to, and was said as
+            # "five seats to the left" at a table of four.
+            side = match.group(1)
+            raise RulesError(
+                f"pass_cycle: {shown} goes round the table: with {players} players, "
+                f"{side}1 to {side}{players - 1}"
             )
         return distance if match.group(1) == "left" else -distance
 
