@@ -425,6 +425,7 @@ def test_missing_level_falls_back_to_random(
         (("--opponents", "A,B,C,D"), "--opponents: 4 names for 3 computer players"),
         (("-o", "moon=sideways"), "moon"),
         (("--level", "genius"), "no bot level 'genius'"),
+        (("-o", "first_lead=1C"), "first_lead: '1' is no rank here"),
         # The game began, each seat of the program taken over by a random player in turn.
         (("--level", "cmd:/nonexistent/program"), "--level cmd:/nonexistent/program: the pro"),
         (("--resume", "/nonexistent/file.json"), "cannot resume"),

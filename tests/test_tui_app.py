@@ -1182,6 +1182,32 @@ def test_damaged_statistics_are_said_when_shown(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+@pytest.mark.parametrize(
+    ("field", "typed", "said"),
+    [
+        ("#opt-opponents", "a, b, c, d", "opponents: 4 names for 3 computer players"),
+        ("#opt-first_lead", "1C", "first lead: '1' is no rank here: type A for the ace"),
+    ],
+)
+def test_the_options_refuse_what_the_command_line_refuses(
+    tmp_path: Path, field: str, typed: str, said: str
+) -> None:
+    """Found by a tester: extra opponents' names were dropped without a word, and a first
+    lead typed "1C" began the game with the A♣ (a lone 1 is refused in every card typed)."""
+
+    async def run() -> None:
+        app = make_app(tmp_path, seed=3, show_options=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, OptionsScreen))
+            app.screen.query_one(field, Input).value = typed
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert isinstance(app.screen, OptionsScreen)
+            assert said in str(app.screen.query_one("#options-error", Static).render())
+
+    asyncio.run(run())
+
+
 def test_a_refused_option_is_said_with_what_was_typed(tmp_path: Path) -> None:
     """The options' error line read its message as markup: "[/]" typed as a card to
     remove stopped the game with a MarkupError."""

@@ -189,6 +189,21 @@ def parse_option(text: str) -> tuple[str, Any]:
     return name, value
 
 
+def check_typed_cards(options: dict[str, Any]) -> None:
+    """Refuse the cards typed for the rules options that name cards (``first_lead``,
+    ``removed``) as cards typed in play are refused (a lone ``1``).
+
+    :raises RulesError: saying which option and why.
+    """
+    from .session.checks import lone_one_problem
+
+    for name in ("first_lead", "removed"):
+        value = options.get(name)
+        problem = lone_one_problem(value) if isinstance(value, str) else None
+        if problem is not None:
+            raise RulesError(f"{name}: {problem}")
+
+
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """Rules from the parsed arguments; raises :class:`RulesError` with a clear message."""
     changes: dict[str, Any] = dict(parse_option(text) for text in args.option)
@@ -203,6 +218,7 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
             raise RulesError(f"{name}: not an option (options: {', '.join(sorted(known))})")
     if "players" in changes:
         raise RulesError("players: use --players")
+    check_typed_cards(changes)
     try:
         return Rules.preset(args.preset, players=args.players, **changes)
     except TypeError as error:

@@ -36,6 +36,7 @@ __all__ = [
     "not_now",
     "no_hint_now",
     "typed_cards",
+    "lone_one_problem",
 ]
 
 
@@ -59,9 +60,23 @@ def typed_cards(text: str) -> list[Card]:
     ...
     openhearts.cards.CardParseError: '1' is no rank here: type A for the ace, or 10 for the ten
     """
-    if _LONE_ONE.search(text):
-        raise CardParseError("'1' is no rank here: type A for the ace, or 10 for the ten")
+    problem = lone_one_problem(text)
+    if problem is not None:
+        raise CardParseError(problem)
     return parse_cards(text)
+
+
+def lone_one_problem(text: str) -> str | None:
+    """Why cards typed as ``text`` are refused though they parse: a lone ``1`` is more
+    likely a ten that lost its 0 than the ace it reads as.  Every typed card is checked
+    so, rules options too (a first lead of ``1C`` began the game with the A♣).
+
+    >>> lone_one_problem("1C"), lone_one_problem("10C 2D")
+    ("'1' is no rank here: type A for the ace, or 10 for the ten", None)
+    """
+    if _LONE_ONE.search(text):
+        return "'1' is no rank here: type A for the ace, or 10 for the ten"
+    return None
 
 
 def not_now(view: PlayerView) -> str:

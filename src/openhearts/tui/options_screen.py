@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
 from ..bots import level_note
+from ..options import check_typed_cards
 from ..rules import (
     PRESET_SOURCES,
     PRESETS,
@@ -28,7 +29,7 @@ from ..rules import (
     RulesError,
     Seating,
 )
-from ..session.names import NAME_CHARS, clean_name, opponent_names
+from ..session.names import NAME_CHARS, clean_name, opponent_names, typed_opponents
 from .speech import command_problem
 from .storage import LEVEL_NAMES, SPEEDS, Settings
 
@@ -295,6 +296,7 @@ class OptionsScreen(Screen[OptionsResult | None]):
             "first_dealer": self._int("first_dealer", "first dealer"),
             "direction": self._value("direction"),
         }
+        check_typed_cards(data)
         return Rules.from_dict(data)
 
     def read_settings(self, rules: Rules | None) -> Settings:
@@ -361,9 +363,12 @@ class OptionsScreen(Screen[OptionsResult | None]):
             # The preset must allow the number of players (source-000 is for four).
             Rules.preset(str(self._value("preset")), players=int(self._value("players")))
             rules = self.read_rules()
-        except RulesError as error:
+            # Refused, as on the command line: the names past the computer players were
+            # dropped without a word.
+            typed_opponents(str(self._value("opponents")), rules.players)
+        except (RulesError, ValueError) as error:
             summary.update("")
-            self._show_error(str(error))
+            self._show_error(str(error).removeprefix("--"))
             return None
         self.error = ""
         self.query_one("#options-error", Static).update("")
