@@ -270,6 +270,12 @@ def test_a_resumed_text_record_is_saved_beside_it(tmp_path: Path) -> None:
     plain = tmp_path / "plain.json"
     plain.write_text(dumps(Game(seed=2)), encoding="utf-8")
     assert store.resumed_from(plain) is None and store.save_path == plain
+    # Found by a tester: --save FILE.pbn, resumed when offered, wrote JSON over it.
+    given = Storage(tmp_path, save_path=str(record))
+    given.hold(record)
+    assert given.resumed_from(record) == said
+    assert given.save_path == given.held_path == beside
+    given.release()
 
 
 def test_a_new_game_never_takes_a_save_file_another_window_holds(tmp_path: Path) -> None:

@@ -149,6 +149,11 @@ class HeartsApp(App[int]):
                     self.notify(str(error), severity="error")
                     self.show_options(in_game=False)
                     return
+                # A text record offered from --save FILE.pbn is not written over.
+                kept = self.storage.resumed_from(self.storage.save_path)
+                if kept:
+                    self.notify(kept, title="Kept aside", timeout=12)
+                    self.announce(kept)
                 self.resume_game(loaded, info)
             else:
                 # Kept until a new game starts: leaving the options (or Escape here) must

@@ -274,16 +274,22 @@ class Storage:
         record), unless a save file was given: an unfinished game in the file saved to
         is kept aside first (said in the sentence returned)."""
         source = Path(os.path.expanduser(path))
-        if not self.save_path_given:
-            target, moved = resumed_save_file(os.fspath(path))
-            self.save_path = Path(os.path.expanduser(target))
-            if moved is None:
-                return None
-            kept = self._keep_aside(None)
-            return " ".join(filter(None, (moved, kept)))
-        if self.save_path.resolve() == source.resolve():
+        if self.save_path_given and not _same_path(self.save_path, source):
+            return self._keep_aside(None)
+        target, moved = resumed_save_file(os.fspath(path))
+        self.save_path = Path(os.path.expanduser(target))
+        if moved is None:
             return None
-        return self._keep_aside(None)
+        if self.held_path is not None and not _same_path(self.held_path, self.save_path):
+            # The text record was held (--save FILE.pbn, resumed when offered): the file
+            # beside it is the game's now.
+            self.save_path = self._free_file(self.save_path)
+            moved = (
+                f"{path} is a text record and stays as it is: this game is saved in "
+                f"{self.save_path}."
+            )
+        kept = self._keep_aside(None)
+        return " ".join(filter(None, (moved, kept)))
 
     def hold(self, path: str | os.PathLike[str]) -> None:
         """Hold the save file ``path`` for this program's game, letting go of the one
