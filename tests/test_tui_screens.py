@@ -585,11 +585,13 @@ def test_the_options_keep_room_to_type_in_at_60_columns(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
-def test_a_game_that_cannot_be_saved_is_said_and_saved_elsewhere_on_quitting(
+def test_a_game_that_cannot_be_saved_is_said_and_saved_elsewhere_at_once(
     tmp_path: Path,
 ) -> None:
     """The save file could not be written: nothing was said while playing, and Ctrl+Q
-    printed nothing and left the game in no file."""
+    printed nothing and left the game in no file.  Then it was kept only in memory
+    until the end, lost to a crash: it goes to the default file at once, as in the plain
+    game."""
     blocked = tmp_path / "blocked"
     blocked.write_text("a file where the folder should be", encoding="utf-8")
     home = tmp_path / "home"
@@ -603,6 +605,11 @@ def test_a_game_that_cannot_be_saved_is_said_and_saved_elsewhere_on_quitting(
             await settle(pilot, lambda: human_turn(app))
             warned = [a for a in app.announcements if "could not be saved" in a]
             assert len(warned) == 1, app.announcements
+            assert warned[0].endswith(f"It is saved in {home / 'saved-game.json'} from now on.")
+            assert app.table is not None
+            # Saved there after every move, before the end.
+            on_disk = load_session(home / "saved-game.json")[0].actions
+            assert on_disk == app.table.session.game.actions
             await human_move_by_keys(pilot, app)
             await settle(pilot, lambda: human_turn(app))
             assert len([a for a in app.announcements if "could not be saved" in a]) == 1

@@ -243,6 +243,11 @@ class HeartsApp(App[int]):
             self.notify(as_sentence(session.seats.problem), severity="warning", timeout=8)
         if not session.game.is_over:
             self.storage.save_game(session)
+            moved = self.storage.save_moved
+            if moved is not None:
+                self.storage.save_moved = None
+                self.notify(moved, severity="warning", timeout=12)
+                self.announce(moved)
         table = TableScreen(session)
         old = self.table
         self.table = table

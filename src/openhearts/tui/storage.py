@@ -21,6 +21,7 @@ import contextlib
 import dataclasses
 import json
 import os
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -156,6 +157,8 @@ class Storage:
         #: Why the game in progress could not be saved the last time it was, if so:
         #: on the way out it is saved elsewhere (:meth:`save_on_the_way_out`).
         self.game_not_saved: str | None = None
+        #: Where the game went when its file could not be written, to be said once.
+        self.save_moved: str | None = None
 
     # Plumbing -----------------------------------------------------------------------
 
@@ -234,13 +237,46 @@ class Storage:
         try:
             write_atomic(self.save_path, dumps_session(session.game, session.info()))
         except OSError as error:
+            failed, reason = self.save_path, error.strerror or error
+            # At once, as the plain game does: kept in memory until the end, the game
+            # was lost to a crash or a hang-up that never came.
+            moved = self._save_elsewhere(session)
+            if moved is not None:
+                self.save_moved = (
+                    f"The game could not be saved to {failed}: {reason}. "
+                    f"It is saved in {moved} from now on."
+                )
+                self.game_not_saved = None
+                return True
             self.game_not_saved = (
-                f"The game could not be saved to {self.save_path}: {error.strerror or error}. "
+                f"The game could not be saved to {failed}: {reason}. "
                 "When you quit it is saved elsewhere, and you are told where."
             )
             return False
         self.game_not_saved = None
         return True
+
+    def _save_elsewhere(self, session: Session) -> Path | None:
+        """Save to the default file, else one in the temporary directory (another game
+        there is kept aside; one another window holds is not taken), and go on there;
+        None when neither can be written."""
+        fallback = Path(tempfile.gettempdir()) / "openhearts-saved-game.json"
+        for wanted in (self.data_dir / "saved-game.json", fallback):
+            if _same_path(wanted, self.save_path):
+                continue
+            target = wanted
+            if self.held_path is not None:
+                target = self._free_file(wanted)
+                if _same_path(target, self.save_path):
+                    continue  # none free
+            try:
+                keep_aside(target)
+                write_atomic(target, dumps_session(session.game, session.info()))
+            except OSError:
+                continue
+            self.save_path = target
+            return target
+        return None
 
     def save_on_the_way_out(self, session: Session) -> tuple[str | None, list[str]]:
         """Save where it can be (:func:`~openhearts.session.saving.save_somewhere`): the

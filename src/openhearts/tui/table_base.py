@@ -361,6 +361,9 @@ class TableBase(Screen[None]):
             self.final_stats = storage.record_game(game, session.human)
             if storage.problem:
                 self._warn(storage.problem)
+        if storage.save_moved is not None:
+            self._warn(storage.save_moved)
+            storage.save_moved = None
         unsaved = storage.game_not_saved
         if not saved and unsaved is not None and unsaved != self.save_warned:
             # Said once, not at every card (it was never said, and the game was lost).
