@@ -1056,10 +1056,12 @@ def test_the_turn_clock_is_said_each_time_it_runs_out(
     """Found by a tester: after the first time-out the seat stayed "overdue", so the
     second, which hands the seat to a bot, was never said, and "Your turn" went on being
     said for the turns the bot was playing."""
+    # Three seconds: long enough for a page on a busy machine to connect before the
+    # first time-out, which it would otherwise never hear.
     folder = tmp_path_factory.mktemp("clock")
     with (
         running_server(
-            free_port(), folder / "web.sqlite3", folder / "server.log", more=("--turn-clock", "1")
+            free_port(), folder / "web.sqlite3", folder / "server.log", more=("--turn-clock", "3")
         ) as server,
         new_page(browser, viewport={"width": 1280, "height": 800}) as page,
     ):
@@ -1073,12 +1075,12 @@ def test_the_turn_clock_is_said_each_time_it_runs_out(
         )
         open_seat(page, server, answer)
         page.wait_for_function(
-            "() => window.said.join(' ').includes('Time is up again (1 s): a bot plays for you"
+            "() => window.said.join(' ').includes('Time is up again (3 s): a bot plays for you"
             " until you act.')",
             timeout=30_000,
         )
         said = " ".join(page.evaluate("() => window.said"))
-        assert "Time is up (1 s): the computer makes this move for you." in said, said
+        assert "Time is up (3 s): the computer makes this move for you." in said, said
         page.wait_for_function("() => window.openhearts.state.bot_playing")
         if page.evaluate("() => window.openhearts.state.phase") == "playing":
             # Each turn the bot now plays is said as the bot's.
@@ -1386,6 +1388,16 @@ def test_a_missing_table_offers_no_link_to_copy(server: str, browser: Browser) -
             " m.asSentence('Wait: it is Bo\\'s turn.')])"
         )
         assert shown == ["The game has started.", "Wait: it is Bo's turn."]
+        # Said in words, as the page says every card: a refusal came with its symbols
+        # ("black diamond suit", or nothing, to a screen reader).
+        said = page.evaluate(
+            "() => import('/static/cards.js').then(m => m.spokenCards("
+            "'You cannot play the 4♦: you must follow suit: you hold ♠. The 10♥ and Q♠.'))"
+        )
+        assert said == (
+            "You cannot play the four of diamonds: you must follow suit: you hold spades."
+            " The ten of hearts and queen of spades."
+        )
 
 
 def test_held_states_hurry_to_the_players_turn_on_a_clocked_table(

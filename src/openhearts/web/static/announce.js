@@ -1,5 +1,6 @@
 // Announcements (ARIA live region), toasts and the status line's flash messages.
 
+import { spokenCards } from "./cards.js";
 import { $ } from "./dom.js";
 import { renderStatus } from "./status.js";
 import { app } from "./store.js";
@@ -18,6 +19,7 @@ const waiting = new Set();
  * (``queue``) are added after what was said.
  */
 export function announce(text, { queue = false } = {}) {
+  text = spokenCards(text);
   const region = $("announcer");
   if (!queue) {
     for (const timer of waiting) clearTimeout(timer);

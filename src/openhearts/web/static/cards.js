@@ -51,6 +51,22 @@ export function cardPretty(code) {
   return `${RANK_LABELS[rank] ?? rank}${SUIT_SYMBOLS[suit]}`;
 }
 
+const SYMBOL_SUITS = { "♣": "C", "♦": "D", "♠": "S", "♥": "H" };
+
+/**
+ * A sentence of the server's (a refusal: "You cannot play the 4♦: ... you hold ♠.")
+ * with its cards and suits in words, as the page says everything else: screen readers
+ * read the symbols as "black diamond suit", or not at all.
+ */
+export function spokenCards(text) {
+  return text
+    .replace(/(10|[2-9JQKA])([♣♦♠♥])/g, (_, rank, symbol) => {
+      const code = (rank === "10" ? "T" : rank) + SYMBOL_SUITS[symbol];
+      return cardName(code);
+    })
+    .replace(/[♣♦♠♥]/g, (symbol) => SUIT_WORDS[SYMBOL_SUITS[symbol]]);
+}
+
 export function suitWord(letter) {
   return SUIT_WORDS[letter];
 }
