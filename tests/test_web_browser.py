@@ -1432,6 +1432,31 @@ def test_held_states_hurry_to_the_players_turn_on_a_clocked_table(
         }
 
 
+def test_a_trick_taken_says_its_cards_not_said_yet(server: str, browser: Browser) -> None:
+    """Found by a tester: the cards played after the player's own were never said (who
+    gave the Q♠), and someone watching heard no card at all."""
+    with new_page(browser, viewport={"width": 1000, "height": 760}) as page:
+        page.goto(server + "/")
+        said = page.evaluate(
+            """() => Promise.all([import('/static/store.js'), import('/static/sentences.js')])
+            .then(([store, sentences]) => {
+                store.app.state = {players: 4, names: ["Ann", "Bo", "Cy", "Di"], seat: 1};
+                const trick = {leader: 0, winner: 2, cards: ["5S", "2S", "QS", "AH"],
+                               points: 14};
+                const told = [2, 4, 0].map((heard) => sentences.trickTakenSentence(trick, heard));
+                store.app.state = null;
+                return told;
+            })"""
+        )
+        assert said == [
+            "Then Cy the queen of spades and Di the ace of hearts. Cy takes the trick with"
+            " the queen of spades (14 points).",
+            "Cy takes the trick with the queen of spades (14 points).",
+            "Ann the five of spades, you the two of spades, Cy the queen of spades and Di the"
+            " ace of hearts. Cy takes the trick with the queen of spades (14 points).",
+        ]
+
+
 def test_a_seat_at_a_table_gone_from_the_server_stops_the_reconnecting(
     server: str, browser: Browser
 ) -> None:
@@ -2162,8 +2187,11 @@ def test_the_live_region_narrates_the_play(server: str, browser: Browser) -> Non
         page.wait_for_function("() => document.getElementById('scores-dialog').open")
         page.wait_for_timeout(200)
         said: list[str] = page.evaluate("() => window.__said")
-    taken = [line for line in said if re.search(r"^(You take|\w+ takes) the trick with the ", line)]
+    taken = [line for line in said if re.search(r"(You take|\w+ takes) the trick with the ", line)]
     assert len(taken) == 13, said
+    # The cards after the player's own are said with the trick's taker: "Then Cy the
+    # queen of spades and Di the two of hearts. Cy takes the trick ...".
+    assert any(re.match(r"Then \w+ the \w+ of \w+", line) for line in taken), taken
     assert said.count("Hearts are broken.") == 1, said
     # The trick so far in the turn, each card after the first "played".
     turns = [line for line in said if line.startswith("Your turn: ")]

@@ -45,6 +45,9 @@ export function onState(message) {
     && !state.hearts_free;
   // Whether a card played now leads, for a card "Auto play one" played for you.
   let trickSize = previous && !newDeal ? (previous.trick || []).length : 0;
+  // Which trick of which deal each "trick" event ends, to know what of it was said.
+  const trickDeal = previous ? `${previous.game}:${previous.deal}` : null;
+  let trickIndex = previous ? (previous.tricks || []).length : 0;
   for (const event of message.events || []) {
     if (breaking && (event.event === "played" || event.event === "trick")) {
       announce("Hearts are broken.", { queue: true });
@@ -60,7 +63,10 @@ export function onState(message) {
       trickSize += 1;
     } else if (event.event === "trick") {
       trickSize = 0;
-      announce(trickTakenSentence(event), { queue: true });
+      const heard = app.heard && app.heard.deal === trickDeal && app.heard.trick === trickIndex
+        ? app.heard.cards : 0;
+      announce(trickTakenSentence(event, heard), { queue: true });
+      trickIndex += 1;
     } else if (event.event === "deal_over") {
       dealOver = event;
       app.dealInfo.set(event.deal, event);
@@ -147,6 +153,9 @@ export function landFocus() {
 function onMyTurn() {
   const s = app.state;
   const trick = s.trick || [];
+  // The cards said now, and the player's own to come: the trick's end says the rest.
+  app.heard = { deal: `${s.game}:${s.deal}`, trick: (s.tricks || []).length,
+    cards: trick.length + 1 };
   let text = "Your turn";
   if (trick.length) {
     // Every card so far, as the other faces say each as it is played.

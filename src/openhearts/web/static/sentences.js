@@ -30,10 +30,17 @@ export function tableSentence() {
   return `No cards on the table. Last trick: ${plays(cards)}. ${takenWith(last)}: ${points}.`;
 }
 
-/** A trick taken, said as it happens (openhearts.sentences.events, ``TrickTaken``). */
-export function trickTakenSentence(trick) {
+/** A trick taken, said as it happens (openhearts.sentences.events, ``TrickTaken``),
+ * after the cards of it not said yet: the first `heard` were said with the player's
+ * turn (those before it, and the player's own); the others, the Q♠ of whoever came
+ * after the player among them, were never said, nor any to someone watching. */
+export function trickTakenSentence(trick, heard = 0) {
+  const players = app.state.players || app.state.names.length;
+  const unheard = trick.cards.slice(heard).map((card, i) => (
+    `${whoOf((trick.leader + heard + i) % players)} the ${cardName(card)}`));
+  const played = unheard.length ? `${heard ? "Then " : ""}${listWords(unheard)}. ` : "";
   const points = trick.points ? ` (${plural(trick.points, "point")})` : "";
-  return `${takenWith(trick)}${points}.`;
+  return `${played}${takenWith(trick)}${points}.`;
 }
 
 /** The 1-6 keys, as in every face: a card of the trick on the table, or of the last

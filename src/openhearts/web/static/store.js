@@ -49,6 +49,8 @@ export const app = {
   chatUnread: 0,
   autoWanted: null,
   settledSaid: null,
+  /** The cards of a trick said with the player's turn: {deal, trick, cards}. */
+  heard: null,
 };
 
 export function seatInfo(seat) {
