@@ -693,6 +693,8 @@ def test_names_are_cleaned(server: ServerThread) -> None:
     assert len(name) <= 24
     assert name.startswith("<b>Ann</b>")  # kept as text; the page shows it as text
     assert new_table(server, name="\x00\x01")["table"]["seats"][0]["name"] == "Player 1"
+    # Found by a tester: a name of Hangul fillers alone was taken, and showed as nothing.
+    assert new_table(server, name="\u3164 \u3164")["table"]["seats"][0]["name"] == "Player 1"
 
 
 def test_creating_tables_is_rate_limited(storage: Storage) -> None:
@@ -883,6 +885,10 @@ def test_chat_reaches_everyone_at_the_table_as_typed(server: ServerThread) -> No
     assert long["type"] == "ack"
     assert len(ann.until(lambda m: m["type"] == "chat")["text"]) == limit
     assert bob.request({"type": "chat", "text": " \t "})["code"] == "bad_message"
+    # Joiners stay (an emoji family, a Persian word); a bidi override does not.
+    family = "\U0001f469\u200d\U0001f467"
+    assert ann.request({"type": "chat", "text": f"{family} \u202eme"})["type"] == "ack"
+    assert bob.until(lambda m: m["type"] == "chat")["text"] == f"{family} me"
     # Spectators read but may not write.
     refused = watcher.request({"type": "chat", "text": "hello"})
     assert refused["type"] == "error" and refused["code"] == "not_seated"

@@ -6,6 +6,8 @@ already taken at the table (whatever its case) gets a number: ``West 2``.
 
 >>> clean_name("  Ann\\x00 \\n  Lee  ", "Player 1")
 'Ann Lee'
+>>> clean_name("\\u3164\\u3164", "Player 1")
+'Player 1'
 >>> table_names(4, "You")
 ['You', 'West', 'North', 'East']
 >>> table_names(3, "West", ["west", ""])
@@ -38,6 +40,10 @@ __all__ = [
 #: Longest name kept (longer ones are cut).
 NAME_CHARS: Final = 24
 
+#: Letters drawn as blank space (Hangul fillers, the blank Braille pattern): a name of
+#: them alone showed as no name.
+_BLANK_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800 ")
+
 
 def clean_name(text: object, default: str) -> str:
     """A display name from anything typed; ``default`` when nothing usable is left."""
@@ -49,7 +55,9 @@ def clean_name(text: object, default: str) -> str:
         if ch.isspace() or unicodedata.category(ch)[0] != "C"
     )
     name = " ".join(kept.split())[:NAME_CHARS].strip()
-    return name or default
+    if all(ch in _BLANK_LETTERS for ch in name):
+        return default  # shown as nothing at all
+    return name
 
 
 def unique_name(name: str, taken: Iterable[str]) -> str:

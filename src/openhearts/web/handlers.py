@@ -367,11 +367,15 @@ async def _leave(hub: Hub, connection: Connection, table: Table, message: Any) -
         table.leave(seat)
 
 
+#: Kept in chat though not printable: Persian and Indic words need them, and emoji
+#: families are joined by them ("👩‍👧" became "👩 👧").
+_JOINERS: Final = "\u200c\u200d"
+
+
 async def _chat(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     seat = _seated(connection)
-    cleaned = " ".join("".join(ch if ch.isprintable() else " " for ch in message.text).split())[
-        :CHAT_CHARS
-    ]
+    kept = "".join(ch if ch.isprintable() or ch in _JOINERS else " " for ch in message.text)
+    cleaned = " ".join(kept.split())[:CHAT_CHARS]
     if not cleaned:
         raise WebError("bad_message", "text: say something")
     # Acknowledged like an action, so that a client can tell its line from a refused one.
