@@ -475,6 +475,27 @@ def test_a_plain_record_resumes_with_the_named_seat() -> None:
     assert resumed.human == 1
 
 
+def test_undo_is_offered_only_where_it_takes_a_choice_back() -> None:
+    """Found by a tester: the web page offered *Undo* when the person's cards so far
+    were all forced (a hold deal's 2♣ led), and the undo was refused."""
+    from openhearts.cards import Card
+    from openhearts.session.undo import has_choice_to_undo
+
+    rules = Rules(pass_cycle=("hold",))
+    seed = next(s for s in range(100) if Card.parse("2C") in Game(rules, seed=s).hand(0))
+    game = Game(rules, seed=seed)
+    assert not has_choice_to_undo(game, 0, auto_play_one=True)  # nothing played yet
+    game.apply(Play(0, Card.parse("2C")))
+    before = list(game.actions)
+    assert not has_choice_to_undo(game, 0, auto_play_one=True)
+    # Without auto play one the 2♣ was the person's to play, and undo takes it back.
+    assert has_choice_to_undo(game, 0, auto_play_one=False)
+    assert game.actions == before  # asked on a copy
+    passing = Game(Rules(), seed=seed)
+    passing.apply(Pass(0, passing.hand(0).cards()[:3]))
+    assert has_choice_to_undo(passing, 0, auto_play_one=True)
+
+
 def test_a_name_that_chooses_no_seat_is_said() -> None:
     """A name matching no seat of a record made elsewhere took seat 0 without a word, and
     a name given for a saved game (whose seat stays) was ignored without one."""

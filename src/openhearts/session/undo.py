@@ -19,10 +19,11 @@ the undo is refused (in every face alike) and the game stays as it was.
 from __future__ import annotations
 
 from ..game import Action, Game, Play
+from ..record import dumps, loads
 from .checks import SessionError
 from .events import Undone
 
-__all__ = ["UndoError", "can_undo", "undo_last_choice"]
+__all__ = ["UndoError", "can_undo", "has_choice_to_undo", "undo_last_choice"]
 
 
 class UndoError(SessionError):
@@ -32,6 +33,20 @@ class UndoError(SessionError):
 def can_undo(game: Game, seat: int) -> bool:
     """Whether ``seat`` has a choice to take back (a finished game has none)."""
     return not game.is_over and any(action.seat == seat for action in game.actions)
+
+
+def has_choice_to_undo(game: Game, seat: int, auto_play_one: bool) -> bool:
+    """Whether :func:`undo_last_choice` would take something back, found on a copy of
+    the game (the game itself may be read elsewhere meanwhile): a face offering *Undo*
+    when the person's cards so far were all forced had it refused."""
+    if not can_undo(game, seat):
+        return False
+    copy = loads(dumps(game))  # the dealt hands, seating and starting scores too
+    try:
+        undo_last_choice(copy, seat, auto_play_one)
+    except UndoError:
+        return False
+    return True
 
 
 def undo_last_choice(game: Game, seat: int, auto_play_one: bool) -> Undone:

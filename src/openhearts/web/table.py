@@ -33,6 +33,7 @@ from ..session.names import unique_name
 from ..session.seats import bot_seed
 from ..session.seeds import game_seed
 from ..session.statistics import Stats
+from ..session.undo import has_choice_to_undo
 from .botwork import close_bot
 from .connection import Connection
 from .memory import memory_json
@@ -222,7 +223,12 @@ class Table:
             state["moon"] = moon
         solo = seat is not None and self.is_solo(seat) and not game.is_over
         state["auto_play_one"] = seat.auto_play_one if seat is not None else False
-        state["can_undo"] = bool(solo and index is not None and self.acted[index])
+        state["can_undo"] = bool(
+            solo
+            and index is not None
+            and self.acted[index]
+            and has_choice_to_undo(game, index, seat is not None and seat.auto_play_one)
+        )
         state["can_hint"] = bool(solo)
         state["bot_playing"] = seat.bot_playing if seat is not None else False
         # Public (it follows from the cards played and the rules), so everyone gets it:
