@@ -492,7 +492,7 @@ def test_undo_is_offered_only_where_it_takes_a_choice_back() -> None:
     assert has_choice_to_undo(game, 0, auto_play_one=False)
     assert game.actions == before  # asked on a copy
     passing = Game(Rules(), seed=seed)
-    passing.apply(Pass(0, passing.hand(0).cards()[:3]))
+    passing.apply(Pass(0, CardSet(passing.hand(0).cards()[:3])))
     assert has_choice_to_undo(passing, 0, auto_play_one=True)
 
 
