@@ -48,6 +48,7 @@ __all__ = [
     "AskedFor",
     "kept_from_save",
     "resumed_save_file",
+    "text_record_kept",
 ]
 
 #: The record's key for the session's data.
@@ -199,7 +200,12 @@ def resumed_save_file(resumed: str) -> tuple[str, str | None]:
         return resumed, None
     stem, suffix = os.path.splitext(resumed)
     target = f"{stem}-resumed.json" if suffix.lower() == ".json" else f"{stem}.json"
-    return target, f"{resumed} is a text record and stays as it is: this game is saved in {target}."
+    return target, text_record_kept(resumed, target)
+
+
+def text_record_kept(record: object, target: object) -> str:
+    """The sentence saying a resumed text record stays as it is, the game in ``target``."""
+    return f"{record} is a text record and stays as it is: this game is saved in {target}."
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ from ..session.saving import (
     only_this_game_on,
     resumed_save_file,
     save_somewhere,
+    text_record_kept,
     write_atomic,
 )
 from ..session.statistics import Stats, load_stats, record_game
@@ -320,10 +321,7 @@ class Storage:
             # The text record was held (--save FILE.pbn, resumed when offered): the file
             # beside it is the game's now.
             self.save_path = self._free_file(self.save_path)
-            moved = (
-                f"{path} is a text record and stays as it is: this game is saved in "
-                f"{self.save_path}."
-            )
+            moved = text_record_kept(path, self.save_path)
         kept = self._keep_aside(None)
         return " ".join(filter(None, (moved, kept)))
 
