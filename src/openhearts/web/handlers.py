@@ -199,6 +199,7 @@ async def _undo(hub: Hub, connection: Connection, table: Table, message: Any) ->
             raise
         for action in popped:
             table.acted[action.seat] -= 1
+        table.undos += 1
         table.unrate()
         _ack(connection, message)
         table.broadcast_state(

@@ -133,6 +133,11 @@ class Table:
         #: How many actions each seat made in the current game (``Game.actions`` builds
         #: a new list on every call, too slow for every message).
         self.acted: list[int] = [0] * len(self.seats)
+        #: Undos taken at this table, and per seat whether an undo would take a choice
+        #: back, with what it depends on: the seat's own actions, not the bots' after
+        #: them (finding it replays the game, too slow for every state sent).
+        self.undos = 0
+        self._undo_offers: dict[int, tuple[tuple[object, ...], bool]] = {}
         #: Bumped on every change to the game, so a bot's late answer can tell it is stale.
         self.version = 0
         self.driver: asyncio.Task[None] | None = None
@@ -199,6 +204,18 @@ class Table:
         for connection in self.connections():
             connection.send(message)
 
+    def _undo_offered(self, seat: Seat) -> bool:
+        """Whether an undo would take one of ``seat``'s choices back (worked out again
+        only when the seat has acted, an undo was taken or auto play one changed)."""
+        assert self.game is not None
+        index = seat.index
+        key = (self.game_number, self.acted[index], self.undos, seat.auto_play_one)
+        known = self._undo_offers.get(index)
+        if known is None or known[0] != key:
+            known = (key, has_choice_to_undo(self.game, index, seat.auto_play_one))
+            self._undo_offers[index] = known
+        return known[1]
+
     def is_solo(self, seat: Seat) -> bool:
         """Whether every other seat is a bot's (undo and hints are for games against bots)."""
         return all(s.kind == "bot" for s in self.seats if s is not seat)
@@ -224,10 +241,7 @@ class Table:
         solo = seat is not None and self.is_solo(seat) and not game.is_over
         state["auto_play_one"] = seat.auto_play_one if seat is not None else False
         state["can_undo"] = bool(
-            solo
-            and index is not None
-            and self.acted[index]
-            and has_choice_to_undo(game, index, seat is not None and seat.auto_play_one)
+            solo and seat is not None and self.acted[seat.index] and self._undo_offered(seat)
         )
         state["can_hint"] = bool(solo)
         state["bot_playing"] = seat.bot_playing if seat is not None else False
