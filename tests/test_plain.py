@@ -1154,6 +1154,31 @@ def test_saving_as_it_goes_moves_elsewhere_when_the_save_file_cannot_be_written(
     assert len(load(saved).actions) >= 1
 
 
+def test_saving_elsewhere_never_takes_the_default_file_another_window_plays_in(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Found in review: when the save file could not be written, the game moved aside
+    the game another window was playing in the default file, and the two wrote over
+    each other.  It goes to NAME-2.json beside it now, held like the first."""
+    from openhearts.session.saving import only_this_game_on
+
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    home = tmp_path / "home"
+    monkeypatch.setenv("OPENHEARTS_HOME", str(home))
+    default = home / "saved-game.json"
+    other = Game(seed=5)
+    save_session(default, other, SessionInfo())
+    with only_this_game_on(default):  # the other window
+        console = Console(monkeypatch, lines=("go", "quit"))
+        run_plain(parse_args("--seed", "1", "--save", str(blocked / "g.json")))
+    beside = home / "saved-game-2.json"
+    assert f"The game is saved in {beside} from now on." in console.text, console.text
+    assert load_session(default)[0].seed == 5  # left alone, and left where it was
+    assert load_session(beside)[0].seed == 1
+    assert not list(home.glob("saved-game-unfinished-*"))
+
+
 class _Killed(BaseException):
     """What a kill -9 at a prompt amounts to: nothing after it runs."""
 

@@ -675,6 +675,26 @@ def test_saving_on_the_way_out_never_moves_the_games_own_file_aside(
     assert problems[0] == "Could not save the game to saved-game.json: No space left on device."
 
 
+def test_a_free_file_is_the_first_one_no_other_program_holds(tmp_path: Path) -> None:
+    from openhearts.session.saving import SaveFileInUse, free_file
+
+    taken = {str(tmp_path / "g.json"), str(tmp_path / "g-2.json")}
+    held: list[str] = []
+
+    def hold(path: str) -> None:
+        if path in taken:
+            raise SaveFileInUse(path)
+        held.append(path)
+
+    assert free_file(str(tmp_path / "g.json"), hold) == str(tmp_path / "g-3.json")
+    assert held == [str(tmp_path / "g-3.json")]
+
+    def none_free(path: str) -> None:
+        raise SaveFileInUse(path)
+
+    assert free_file(str(tmp_path / "g.json"), none_free) is None
+
+
 def test_the_lock_file_goes_with_the_game_and_a_removed_one_is_not_held(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

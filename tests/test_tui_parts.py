@@ -313,6 +313,35 @@ def test_a_new_game_never_takes_a_save_file_another_window_holds(tmp_path: Path)
     assert not (tmp_path / "saved-game.json.lock").exists()
 
 
+def test_a_save_that_fails_goes_on_in_a_file_no_other_window_holds(tmp_path: Path) -> None:
+    """When the save file could not be written, the game moved to the default file,
+    moving aside (silently) the game another window was playing there.  It goes on
+    in NAME-2.json now, says so at once, and says what it kept aside on the way."""
+    from openhearts.session.saving import load_session, only_this_game_on, save_session
+
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    store = Storage(tmp_path, save_path=str(blocked / "g.json"))
+    store.hold(store.save_path)
+    default = tmp_path / "saved-game.json"
+    beside = tmp_path / "saved-game-2.json"
+    save_session(default, Game(seed=5), SessionInfo())
+    unfinished = Game(seed=6)
+    save_session(beside, unfinished, SessionInfo())  # from an earlier game, unfinished
+    session = Session(Game(seed=1), Seats.build(4, [0], "easy", 1))
+    with only_this_game_on(default):  # the other window
+        assert store.save_game(session)
+    assert store.save_path == store.held_path == beside
+    assert load_session(beside)[0].seed == 1 and load_session(default)[0].seed == 5
+    kept = tmp_path / "saved-game-2-unfinished-1.json"
+    assert load_session(kept)[0].seed == 6
+    said = store.save_moved or ""
+    assert said.startswith(f"The game could not be saved to {blocked / 'g.json'}: "), said
+    assert f"An unfinished game was in {beside}; it is kept in {kept}" in said
+    assert said.endswith(f"It is saved in {beside} from now on.")
+    store.release()
+
+
 def test_the_farewell_to_a_terminal_already_closed_is_no_traceback(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -12,7 +12,13 @@ import os
 
 from ..paths import data_dir
 from ..session import Session
-from ..session.saving import SaveFileInUse, only_this_game_on, save_session, save_somewhere
+from ..session.saving import (
+    SaveFileInUse,
+    free_file,
+    only_this_game_on,
+    save_session,
+    save_somewhere,
+)
 from ..session.saving import keep_aside as keep_aside_as
 
 __all__ = ["SaveSlot", "default_save_path", "keep_aside"]
@@ -88,8 +94,27 @@ class SaveSlot:
         """Save on the way out (:func:`openhearts.session.saving.save_somewhere`): the
         save file, else the default one, else a file in the temporary directory."""
         saved, problems = save_somewhere(
-            session.game, session.info(), self.path, default_save_path(), "hearts play --plain"
+            session.game,
+            session.info(),
+            self.path,
+            default_save_path(),
+            "hearts play --plain",
+            claim=self._claim,
         )
         if saved is not None:
             self.path = saved
         return saved, problems
+
+    def _claim(self, wanted: str) -> str | None:
+        """``wanted``, or a free file beside it, held for this game; None when other
+        programs hold them all (:func:`openhearts.session.saving.free_file`)."""
+        if os.path.abspath(wanted) in self.own_files:
+            return wanted
+        free = free_file(wanted, self._hold)
+        if free is not None:
+            self.own_files.add(os.path.abspath(free))
+        return free
+
+    def _hold(self, path: str) -> None:
+        if os.path.abspath(path) not in self.own_files:
+            self._held.enter_context(only_this_game_on(path))

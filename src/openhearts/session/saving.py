@@ -22,7 +22,7 @@ import os
 import shlex
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -43,6 +43,7 @@ __all__ = [
     "make_folder",
     "keep_aside",
     "save_somewhere",
+    "free_file",
     "SaveFileInUse",
     "only_this_game_on",
     "AskedFor",
@@ -290,7 +291,12 @@ def _same_file(one: str, other: str) -> bool:
 
 
 def save_somewhere(
-    game: Game, info: SessionInfo, first: str, default: str, command: str = "hearts play"
+    game: Game,
+    info: SessionInfo,
+    first: str,
+    default: str,
+    command: str = "hearts play",
+    claim: Callable[[str], str | None] | None = None,
 ) -> tuple[str | None, list[str]]:
     """Save on the way out, so that stopping never loses a game while any file can be
     written: ``first`` (the game's own file), else ``default``, else a file in the
@@ -298,16 +304,31 @@ def save_somewhere(
     ``command`` in the sentence saying how to resume it).  Returns where, or None, and
     the problems (and files kept aside) met on the way.
 
+    ``claim``, given a file other than ``first``, holds it for this game and returns
+    the file to save in (it, or a free one beside it: :func:`free_file`), or None when
+    another program holds them all: a game another window was playing in the default
+    file was moved aside while it went on, and the two wrote over each other.
+
     The same file named twice (a relative and an absolute path) is tried once, and never
     taken for another game to keep aside: that moved the game's own file out of the way.
     """
     problems: list[str] = []
     fallback = str(Path(tempfile.gettempdir()) / "openhearts-saved-game.json")
     tried: list[str] = []
-    for target in (first, default, fallback):
-        if any(_same_file(target, done) for done in tried):
+    for wanted in (first, default, fallback):
+        if any(_same_file(wanted, done) for done in tried):
             continue
-        tried.append(target)
+        tried.append(wanted)
+        target = wanted
+        if claim is not None and not _same_file(wanted, first):
+            free = claim(wanted)
+            if free is None:
+                problems.append(
+                    f"Could not save the game to {wanted}: another game is open on it "
+                    "(in another window or terminal)."
+                )
+                continue
+            target = free
         if not _same_file(target, first):
             try:
                 kept = keep_aside(target, command)
@@ -323,6 +344,20 @@ def save_somewhere(
             continue
         return target, problems
     return None, problems
+
+
+def free_file(wanted: str, hold: Callable[[str], object]) -> str | None:
+    """``wanted``, or the first of ``NAME-2.json``, ``NAME-3.json``... that ``hold``
+    takes for this game (it raises :class:`SaveFileInUse` for a file another program
+    holds: :func:`only_this_game_on`); None when it took none."""
+    stem, suffix = os.path.splitext(wanted)
+    for candidate in [wanted] + [f"{stem}-{number}{suffix}" for number in range(2, 100)]:
+        try:
+            hold(candidate)
+        except SaveFileInUse:
+            continue
+        return candidate
+    return None
 
 
 def _move(path: str, to: str, what: str) -> None:

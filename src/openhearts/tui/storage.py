@@ -21,7 +21,6 @@ import contextlib
 import dataclasses
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -34,9 +33,9 @@ from ..rules import PRESETS, Rules, RulesError
 from ..session import Session
 from ..session.names import clean_name, opponent_names
 from ..session.saving import (
-    SaveFileInUse,
     SessionInfo,
     dumps_session,
+    free_file,
     keep_aside,
     load_session,
     only_this_game_on,
@@ -241,13 +240,17 @@ class Storage:
             failed, reason = self.save_path, error.strerror or error
             # At once, as the plain game does: kept in memory until the end, the game
             # was lost to a crash or a hang-up that never came.
-            moved = self._save_elsewhere(session)
-            if moved is not None:
-                self.save_moved = (
-                    f"The game could not be saved to {failed}: {reason}. "
-                    f"It is saved in {moved} from now on."
-                )
-                self.game_not_saved = None
+            saved, problems = self.save_on_the_way_out(session)
+            if saved is not None:
+                if not _same_path(Path(saved), failed):
+                    # problems[0] is the save file failing once more.
+                    self.save_moved = " ".join(
+                        [
+                            f"The game could not be saved to {failed}: {reason}.",
+                            *problems[1:],
+                            f"It is saved in {saved} from now on.",
+                        ]
+                    )
                 return True
             self.game_not_saved = (
                 f"The game could not be saved to {failed}: {reason}. "
@@ -257,33 +260,13 @@ class Storage:
         self.game_not_saved = None
         return True
 
-    def _save_elsewhere(self, session: Session) -> Path | None:
-        """Save to the default file, else one in the temporary directory (another game
-        there is kept aside; one another window holds is not taken), and go on there;
-        None when neither can be written."""
-        fallback = Path(tempfile.gettempdir()) / "openhearts-saved-game.json"
-        for wanted in (self.data_dir / "saved-game.json", fallback):
-            if _same_path(wanted, self.save_path):
-                continue
-            target = wanted
-            if self.held_path is not None:
-                target = self._free_file(wanted)
-                if _same_path(target, self.save_path):
-                    continue  # none free
-            try:
-                keep_aside(target)
-                write_atomic(target, dumps_session(session.game, session.info()))
-            except OSError:
-                continue
-            self.save_path = target
-            return target
-        return None
-
     def save_on_the_way_out(self, session: Session) -> tuple[str | None, list[str]]:
         """Save where it can be (:func:`~openhearts.session.saving.save_somewhere`): the
         game's file, else the default one, else one in the temporary directory."""
         default = str(self.data_dir / "saved-game.json")
-        saved, problems = save_somewhere(session.game, session.info(), str(self.save_path), default)
+        saved, problems = save_somewhere(
+            session.game, session.info(), str(self.save_path), default, claim=self._claim
+        )
         if saved is not None:
             self.save_path = Path(saved)
             self.game_not_saved = None
@@ -364,17 +347,18 @@ class Storage:
 
     def _free_file(self, wanted: Path) -> Path:
         """``wanted``, held, or the first of ``NAME-2.json``, ``NAME-3.json``... that no
-        other program holds; the file held before when none is free."""
-        candidates = [wanted] + [
-            wanted.with_name(f"{wanted.stem}-{number}{wanted.suffix}") for number in range(2, 100)
-        ]
-        for candidate in candidates:
-            try:
-                self.hold(candidate)
-            except SaveFileInUse:
-                continue
-            return candidate
-        return self.held_path or wanted
+        other program holds (:func:`~openhearts.session.saving.free_file`); the file
+        held before when none is free."""
+        free = free_file(str(wanted), self.hold)
+        return Path(free) if free is not None else (self.held_path or wanted)
+
+    def _claim(self, wanted: str) -> str | None:
+        """The file to save in instead of ``wanted``, held for this game (see
+        :func:`~openhearts.session.saving.save_somewhere`), or None when none is free."""
+        if self.held_path is None or _same_path(self.held_path, Path(wanted)):
+            return wanted
+        free = free_file(wanted, self.hold)
+        return None if free is None else free
 
     def _keep_aside(self, abandoning: Game | None) -> str | None:
         try:
