@@ -76,9 +76,11 @@ def test_the_schema_refuses_what_loading_refuses(path: tuple[object, ...], value
         (("names", 0), "Ann\x1b[31m"),
         (("names", 1), " "),
         (("names", 2), "Bob\nNorth"),
+        (("names", 3), "\u200d \u200c"),
     ],
     ids=["names text", "seed float", "seed null", "result null", "version true",
-         "hands masks", "card number", "name escape", "name blank", "name line break"],
+         "hands masks", "card number", "name escape", "name blank", "name line break",
+         "name of joiners"],
 )  # fmt: skip
 def test_loading_refuses_what_the_schema_refuses(path: tuple[object, ...], value: object) -> None:
     """The loader holds records to the published schema: what the schema refuses is not
@@ -87,6 +89,15 @@ def test_loading_refuses_what_the_schema_refuses(path: tuple[object, ...], value
     assert not jsonschema.Draft202012Validator(schema()).is_valid(data)
     with pytest.raises(RecordError):
         loads(json.dumps(data))
+
+
+def test_names_joined_by_zero_width_joiners_fit_the_schema_and_load() -> None:
+    """Persian names need the zero-width non-joiner, emoji sequences the joiner: names
+    holding them were refused, and typed ones lost them ("👩‍💻" became "👩💻")."""
+    data = _short_record_with(("names", 0), "\u0645\u06cc\u200c\u0631\u0627")
+    data["names"][1] = "\U0001f469\u200d\U0001f4bb"
+    assert jsonschema.Draft202012Validator(schema()).is_valid(data)
+    assert loads(json.dumps(data)).names[:2] == (data["names"][0], data["names"][1])
 
 
 def test_a_game_with_no_deal_number_or_one_text_of_names_is_refused() -> None:

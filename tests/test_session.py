@@ -69,6 +69,20 @@ def test_names_one_rule() -> None:
     assert len(table_names(4, "x" * 80)[0]) == 24
 
 
+def test_typed_names_keep_the_joiners_words_and_emoji_need() -> None:
+    """A typed name lost its zero-width joiners ("👩‍💻" became "👩💻", a Persian name
+    changed its letters' shapes); a name of joiners alone is no name."""
+    coder, persian = "\U0001f469\u200d\U0001f4bb", "\u0645\u06cc\u200c\u0631\u0627"
+    assert table_names(4, coder, [persian, "\u200d\u200c", "\u200b"]) == [
+        coder,
+        persian,
+        "North",
+        "East",
+    ]
+    game = Game(Rules(), seed=1, names=table_names(4, coder, [persian]))
+    assert loads(dumps(game)).names[:2] == (coder, persian)  # a save keeps them too
+
+
 class Broken(RandomBot):
     def choose_play(self, view: PlayerView) -> Card:
         raise RuntimeError("cable unplugged")

@@ -148,9 +148,12 @@ def _deal_seed(seed: object, deal_number: int) -> int | str:
 #: are (a terminal would obey a control sequence).  Records and their published schema
 #: hold names to the same pattern.
 NAME_PATTERN: Final = (
-    r"^(?=.*\S)[^\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]*$"
+    r"^(?=.*[^\s\u200c\u200d])"
+    r"[^\u0000-\u001f\u007f-\u009f\u200b\u200e\u200f\u2028-\u202e\u2060-\u206f\ufeff]*$"
 )
 _NAME: Final = re.compile(NAME_PATTERN, re.DOTALL)
+#: Zero-width non-joiner and joiner: invisible, but "👩‍💻" and many Persian names need them.
+_JOINERS: Final = "\u200c\u200d"
 
 
 def name_problem(name: object) -> str | None:
@@ -169,8 +172,9 @@ def name_problem(name: object) -> str | None:
         if not _writable(name):
             return f"{name!r} holds a lone surrogate, which no file can hold"
         # As every face cleans a typed name: no format character (U+061C reverses the
-        # text that follows on a terminal) and no private-use one.
-        if any(unicodedata.category(ch) in ("Cf", "Co") for ch in name):
+        # text that follows on a terminal) and no private-use one, but the joiners that
+        # Persian and Indic names and emoji sequences need.
+        if any(unicodedata.category(ch) in ("Cf", "Co") and ch not in _JOINERS for ch in name):
             return f"{name!r} holds an invisible character"
     return None
 

@@ -26,6 +26,7 @@ from ..rules import seat_names
 
 __all__ = [
     "NAME_CHARS",
+    "JOINERS",
     "SHORT_COMPASS",
     "short_name",
     "clean_name",
@@ -40,9 +41,13 @@ __all__ = [
 #: Longest name kept (longer ones are cut).
 NAME_CHARS: Final = 24
 
-#: Letters drawn as blank space (Hangul fillers, the blank Braille pattern): a name of
-#: them alone showed as no name.
-_BLANK_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800 ")
+#: Letters drawn as blank space (Hangul fillers, the blank Braille pattern), and the
+#: joiners: a name of them alone showed as no name.
+_BLANK_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800 \u200c\u200d")
+
+#: Kept in names and chat though not printable: Persian and Indic words need them, and
+#: emoji families are joined by them ("👩‍👧" became "👩 👧").
+JOINERS: Final = "\u200c\u200d"
 
 
 def clean_name(text: object, default: str) -> str:
@@ -52,7 +57,7 @@ def clean_name(text: object, default: str) -> str:
     kept = "".join(
         " " if ch.isspace() else ch
         for ch in text[: NAME_CHARS * 8]
-        if ch.isspace() or unicodedata.category(ch)[0] != "C"
+        if ch.isspace() or unicodedata.category(ch)[0] != "C" or ch in JOINERS
     )
     name = " ".join(kept.split())[:NAME_CHARS].strip()
     if all(ch in _BLANK_LETTERS for ch in name):

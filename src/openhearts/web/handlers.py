@@ -17,6 +17,7 @@ from ..game import (
     Play,
 )
 from ..session.checks import no_hint_now, not_now, pass_problem, play_problem
+from ..session.names import JOINERS
 from ..session.undo import UndoError, undo_last_choice
 from .connection import Connection
 from .hints import hint_json
@@ -368,14 +369,9 @@ async def _leave(hub: Hub, connection: Connection, table: Table, message: Any) -
         table.leave(seat)
 
 
-#: Kept in chat though not printable: Persian and Indic words need them, and emoji
-#: families are joined by them ("👩‍👧" became "👩 👧").
-_JOINERS: Final = "\u200c\u200d"
-
-
 async def _chat(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     seat = _seated(connection)
-    kept = "".join(ch if ch.isprintable() or ch in _JOINERS else " " for ch in message.text)
+    kept = "".join(ch if ch.isprintable() or ch in JOINERS else " " for ch in message.text)
     cleaned = " ".join(kept.split())[:CHAT_CHARS]
     if not cleaned:
         raise WebError("bad_message", "text: say something")
