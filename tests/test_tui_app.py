@@ -56,6 +56,17 @@ def make_app(
     return HeartsApp(Storage(home), settings, seed=seed, show_options=show_options)
 
 
+def toasts_shown(app: HeartsApp) -> str:
+    """The text of the notifications on the screen (run_test with notifications=True)."""
+    from textual.widgets._toast import Toast
+
+    return " ".join(
+        strip.text
+        for toast in app.screen.query(Toast)
+        for strip in toast.render_lines(toast.region.reset_offset)
+    )
+
+
 def finished_record(folder: Path, end_score: int = 1) -> tuple[Game, Path]:
     """A game of random players played to its end (seed 2), saved as ``done.json``."""
     game = Game(Rules.preset("standard", end_score=end_score), seed=2, names=["You", "W", "N", "E"])
@@ -1140,8 +1151,6 @@ def test_options_opened_and_closed_keep_the_games_auto_play_one(tmp_path: Path) 
 def test_a_message_with_brackets_is_shown_as_written(tmp_path: Path) -> None:
     """A file name with "[/]" in a toast stopped the game with a MarkupError, and "[bad]"
     vanished from it: toasts and dialogs show names and file names as typed."""
-    from textual.widgets._toast import Toast
-
     missing = str(tmp_path / "a[/]b[bad].json")
     app = HeartsApp(
         Storage(tmp_path),
@@ -1155,11 +1164,7 @@ def test_a_message_with_brackets_is_shown_as_written(tmp_path: Path) -> None:
         async with app.run_test(size=(120, 40), notifications=True) as pilot:
             for _ in range(20):
                 await pilot.pause(0.05)
-            shown = " ".join(
-                strip.text
-                for toast in app.screen.query(Toast)
-                for strip in toast.render_lines(toast.region.reset_offset)
-            )
+            shown = toasts_shown(app)
             assert "Cannot resume" in shown and "[bad].json" in shown
 
     asyncio.run(run())
@@ -1204,6 +1209,30 @@ def test_the_options_refuse_what_the_command_line_refuses(
             await pilot.pause()
             assert isinstance(app.screen, OptionsScreen)
             assert said in str(app.screen.query_one("#options-error", Static).render())
+
+    asyncio.run(run())
+
+
+def test_going_back_with_too_many_names_keeps_the_new_rules(tmp_path: Path) -> None:
+    """Found by a tester: going back to the game with one name too many said "The rules
+    were not changed", and dropped the rules just changed, though only the names were
+    wrong; the names were kept, too many for the seats."""
+
+    async def run() -> None:
+        app = make_app(tmp_path, seed=3)
+        app.settings.opponents = ["Bo"]
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, TableScreen))
+            await pilot.press("o")
+            assert isinstance(app.screen, OptionsScreen)
+            app.screen.query_one("#opt-end_score", Input).value = "50"
+            app.screen.query_one("#opt-opponents", Input).value = "a, b, c, d"
+            await pilot.press("escape")
+            await settle(pilot, lambda: isinstance(app.screen, TableScreen))
+            shown = toasts_shown(app)
+            assert "names were not changed" in shown and "rules were not" not in shown, shown
+            assert app.settings.rules is not None and app.settings.rules["end_score"] == 50
+            assert app.settings.opponents == ["Bo"]
 
     asyncio.run(run())
 

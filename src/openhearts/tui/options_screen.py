@@ -80,6 +80,8 @@ class OptionsScreen(Screen[OptionsResult | None]):
         self.in_game = in_game
         self._loading = False
         self.error = ""
+        #: Why the computer players' names typed are refused, when they are.
+        self.refused_opponents: str | None = None
         try:
             self.rules = settings.make_rules()
         except RulesError:
@@ -359,16 +361,19 @@ class OptionsScreen(Screen[OptionsResult | None]):
 
     def _update_summary(self) -> Rules | None:
         summary = self.query_one("#options-summary", Static)
+        self.refused_opponents = None
         try:
             # The preset must allow the number of players (source-000 is for four).
             Rules.preset(str(self._value("preset")), players=int(self._value("players")))
             rules = self.read_rules()
-            # Refused, as on the command line: the names past the computer players were
-            # dropped without a word.
-            typed_opponents(str(self._value("opponents")), rules.players)
         except (RulesError, ValueError) as error:
             summary.update("")
             self._show_error(str(error).removeprefix("--"))
+            return None
+        self.refused_opponents = self._opponents_problem(rules)
+        if self.refused_opponents is not None:
+            summary.update("")
+            self._show_error(self.refused_opponents)
             return None
         self.error = ""
         self.query_one("#options-error", Static).update("")
@@ -377,6 +382,15 @@ class OptionsScreen(Screen[OptionsResult | None]):
         lines += [f"• {line}" for line in rules.describe()]
         summary.update("\n".join(lines))
         return rules
+
+    def _opponents_problem(self, rules: Rules) -> str | None:
+        # Refused, as on the command line: the names past the computer players were
+        # dropped without a word.
+        try:
+            typed_opponents(str(self._value("opponents")), rules.players)
+        except ValueError as error:
+            return str(error).removeprefix("--")
+        return None
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if self._loading or not self.is_mounted:
@@ -440,8 +454,17 @@ class OptionsScreen(Screen[OptionsResult | None]):
         # The rules shown are kept for the next game when they make one; otherwise the
         # rules and the preset stay as they were, together.
         rules = self._update_summary()
-        settings = self.read_settings(rules)
-        if rules is None:
+        if rules is None and self.refused_opponents is not None:
+            # The rules are good; only the names are not (too many for the seats).
+            settings = self.read_settings(self.read_rules())
+            settings.opponents = self.settings.opponents
+            self.app.notify(
+                f"The computer players' names were not changed: {self.error}",
+                severity="warning",
+            )
+        else:
+            settings = self.read_settings(rules)
+        if rules is None and self.refused_opponents is None:
             settings.preset = self.settings.preset
             self.app.notify(f"The rules were not changed: {self.error}", severity="warning")
         speech = command_problem(settings.speech_command)
