@@ -46,7 +46,7 @@ def _rate(step: Callable[[], int], seconds: float) -> float:
 
 def _turn_game(rng: random.Random) -> Callable[[], int]:
     def step() -> int:
-        turns = TurnGame(Rules(), rng.random())
+        turns = TurnGame(Rules(), rng.getrandbits(63))
         count = 0
         while not turns.is_over:
             turns.apply(rng.choice(turns.legal_actions()))

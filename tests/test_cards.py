@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -192,9 +193,38 @@ def test_card_set_parse_and_print() -> None:
     assert len(hand) == 4
     assert Card.parse("QS") in hand
     assert Card.parse("KS") not in hand
-    assert 52 not in hand and -1 not in hand and "QS" not in hand
+    assert 52 not in hand and -1 not in hand and True not in hand and 0.0 not in hand
     assert repr(hand) == "CardSet.parse('2C TD QS AH')"
     assert eval(repr(hand), {"CardSet": CardSet}) == hand
+
+
+def test_a_card_name_is_read_wherever_a_card_is_asked_about() -> None:
+    """Found by a tester: "QS" in a hand holding the Q♠ was False, without a word."""
+    hand = CardSet.parse("AH, 2c qs 10D")
+    assert "QS" in hand and "queen of spades" in hand and "KS" not in hand
+    with pytest.raises(CardParseError, match="cannot read 'QX' as a card"):
+        _ = "QX" in hand
+
+
+@pytest.mark.parametrize("value", [True, 1.0, "QS", [1], None])
+def test_a_card_is_made_from_a_number_only(value: object) -> None:
+    """Found by a tester: Card(True) was the 3♣, and Card("QS") failed deep inside."""
+    with pytest.raises(TypeError, match="a card number is an int from 0 to 51, not"):
+        Card(value)  # type: ignore[arg-type]
+    assert Card(np.int64(36)) == QUEEN_OF_SPADES and Card(QUEEN_OF_SPADES) is QUEEN_OF_SPADES
+    with pytest.raises(TypeError, match=r"Card\.parse reads a card's name, not 5"):
+        Card.parse(5)  # type: ignore[arg-type]
+
+
+def test_a_mask_out_of_range_is_refused_by_every_operator() -> None:
+    """hand - (-1) emptied the hand where hand | -1 was refused."""
+    hand = CardSet.parse("2C QS")
+    for combine in (hand.__or__, hand.__and__, hand.__sub__, hand.__xor__, hand.__rsub__):
+        with pytest.raises(ValueError, match="bits 0 to 51 only"):
+            combine(-1)
+        with pytest.raises(ValueError, match="bits 0 to 51 only"):
+            combine(1 << 52)
+    assert hand - np.int64(1) == CardSet.parse("QS")
 
 
 def test_card_set_iterates_low_to_high_in_suit_order() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import warnings
@@ -352,6 +353,36 @@ def test_a_legal_action_is_legal_in_any_integer_type(mode: str) -> None:
         _, reward, _, _, info = env.step(np.array(legal, dtype=dtype))
         assert info["illegal_action"] is False and reward > -10
         legal = int(np.flatnonzero(info["action_mask"])[0])
+    # A one-element array, as vectorised learners hand out, was refused, and under
+    # "random" replaced and penalised.
+    _, reward, _, _, info = env.step(np.array([legal]))
+    assert info["illegal_action"] is False and reward > -10
+    hearts = HeartsEnv()
+    hearts.reset(seed=0)
+    agent = hearts.agent_selection
+    legal = int(np.flatnonzero(hearts.observe(agent)["action_mask"])[0])
+    hearts.step(np.array([legal]))  # type: ignore[arg-type]
+    assert legal in hearts.turns.selected(int(agent.removeprefix("player_")))  # to pass
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        ({"seat": 1.5}, "seat: a seat from 0 to 3, not 1.5"),
+        ({"seat": "1"}, "seat: a seat from 0 to 3, not '1'"),
+        ({"seat": True}, "seat: a seat from 0 to 3, not True"),
+        ({"opponents": [1, 2, 3, 4]}, "opponents: a level name or a bot"),
+        ({"illegal_action": "random", "illegal_penalty": "x"}, "illegal_penalty: a number"),
+    ],
+)
+def test_a_single_seat_env_refuses_wrong_arguments_at_once(
+    options: dict[str, Any], said: str
+) -> None:
+    """Found by a tester: these were taken, and failed at the first step deep inside (a
+    wrong penalty after the step's actions were applied)."""
+    with pytest.raises(ValueError, match=re.escape(said)):
+        SingleSeatEnv(**options)
+    assert SingleSeatEnv(seat=np.int64(2)).seat == 2  # type: ignore[arg-type]
 
 
 def test_true_and_false_are_replaced_under_random_like_any_illegal_action() -> None:

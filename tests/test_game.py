@@ -181,11 +181,56 @@ def test_starting_totals_of_numpy_integers_are_kept_as_ints() -> None:
     assert record.loads(record.dumps(game)).initial_scores == (1, 2, 3, 4)
 
 
-@pytest.mark.parametrize("seed", [True, False])
-def test_a_true_or_false_seed_is_refused(seed: bool) -> None:
-    """A record keeps it as it is and then refuses to load it."""
+@pytest.mark.parametrize("seed", [True, False, None, 1.0, b"x", (1, 2)])
+def test_a_seed_that_is_no_number_or_text_is_refused(seed: object) -> None:
+    """A record kept True and False as they were and then refused to load them; None, a
+    float or bytes were shuffled as their text: Game(seed=None) dealt one same game
+    every time, where a fresh one was meant."""
     with pytest.raises(ValueError, match="seed: a number or a text, not"):
         Game(Rules(), seed=seed)
+
+
+def test_a_numpy_integer_seed_is_the_same_int() -> None:
+    import numpy as np
+
+    game = Game(Rules(), seed=np.int64(7))
+    assert type(game.seed) is int and game.hand(0) == Game(Rules(), seed=7).hand(0)
+
+
+def test_a_shallow_copy_is_a_game_of_its_own() -> None:
+    """Found by a tester: copy.copy shared the deal and the log, so finishing a deal on
+    the copy left the original over at 18 points, and its record could not be written."""
+    import copy
+
+    game = Game(Rules(), seed=1, first_deal=3)  # a hold deal: play at once
+    game.play(game.legal_plays().cards()[0])
+    before = record.dumps(game)
+    other = copy.copy(game)
+    while not other.results:
+        other.play(other.legal_plays().cards()[0])
+    assert record.dumps(game) == before and game.action_count == 1 and not game.results
+    assert other.action_count == 52
+
+
+def test_what_is_asked_of_a_game_between_plays_is_answered_in_words() -> None:
+    """Found by a tester: why_illegal said "you do not hold the 2♣" to a seat holding it
+    while cards were being passed; a moon asked about where none is pending raised a
+    bare AssertionError; a pass naming a card number twice was counted a card short."""
+    game = Game(Rules(), seed=42)
+    two = Card.parse("2C")
+    assert game.why_illegal(two) == (
+        "cards are being passed: play starts when every player has passed"
+    )
+    with pytest.raises(IllegalActionError, match="there is no moon to choose for now"):
+        game.suggested_moon_choice()
+    with pytest.raises(IllegalActionError, match="there is no moon to choose for now"):
+        game.moon_totals(True)
+    with pytest.raises(IllegalActionError, match="the 2♣ is named twice"):
+        game.pass_cards(0, [0, 0, 1])
+    over = Game(Rules(end_score=1), seed=1, first_deal=3)
+    while not over.is_over:
+        over.play(over.legal_plays().cards()[0])
+    assert over.why_illegal(two) == "the game is over"
 
 
 @pytest.mark.parametrize("name", ["", "   ", "a\nb", "tab\there", "\x1b[31mEvil", "a\u202eb"])

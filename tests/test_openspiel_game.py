@@ -74,6 +74,7 @@ def test_a_game_with_options_loads_back_from_its_string_and_pickles() -> None:
         ({"options": "bogus=1"}, "bogus: not an option"),
         ({"options": "moon=sometimes"}, "moon: expected one of"),
         ({"options": "sun=maybe"}, "sun: true or false"),
+        ({"options": "players=5"}, "players: give the player count as the game's players"),
     ],
 )
 def test_bad_parameters_are_a_clear_error(parameters: dict[str, Any], message: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -615,3 +616,26 @@ def test_an_option_too_long_to_read_is_said_so() -> None:
     """Python reads no number of more than 4,300 digits: a traceback before."""
     with pytest.raises(RulesError, match="end_score: a number of 5000 digits is too long"):
         parse_option("end_score=" + "9" * 5000)
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        ({"first_lead": True}, "first_lead: a card number is an int from 0 to 51, not True"),
+        ({"first_lead": 1.0}, "first_lead: a card number is an int from 0 to 51, not 1.0"),
+        ({"players": 3, "removed": [True]}, "removed: a card number is an int"),
+        ({"pass_cycle": 3}, "pass_cycle: a list of directions or a text, not 3"),
+        (
+            {"removed": "JD 2C 3C 4C", "jack_of_diamonds": True},
+            "jack_of_diamonds: the J♦ is one of the removed cards",
+        ),
+    ],
+)
+def test_options_of_the_wrong_kind_are_refused_naming_the_option(
+    options: dict[str, Any], said: str
+) -> None:
+    """Found by a tester: first_lead=True was the 3♣, first_lead=1.0 and pass_cycle=3
+    failed deep inside with a TypeError, and the J♦ bonus was taken with the J♦ removed
+    (its description still said "The J♦ counts -10")."""
+    with pytest.raises(RulesError, match=re.escape(said)):
+        Rules(**options)

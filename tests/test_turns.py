@@ -166,3 +166,23 @@ def test_a_bad_whole_action_changes_nothing() -> None:
     with pytest.raises(IllegalActionError, match="before any card is chosen"):
         turns.apply_action(Pass(0, CardSet(hand[1:4])))
     assert turns.selected(0) == CardSet([hand[0]])
+
+
+def test_a_play_while_passing_is_refused_not_taken_as_a_card_to_pass() -> None:
+    """Found by a tester: apply_action(Play(...)) while passing chose the card to pass,
+    where Game.apply refuses it; selected(-1) read the last seat's choice."""
+    import copy
+
+    from openhearts import Play
+
+    turns = TurnGame(Rules(), seed=1)
+    card = turns.game.hand(0).cards()[0]
+    with pytest.raises(IllegalActionError, match="cards are being passed"):
+        turns.apply_action(Play(0, card))
+    assert not turns.selected(0)
+    for seat in (-1, 4):
+        with pytest.raises(IllegalActionError, match=f"no seat {seat}: seats are 0 to 3"):
+            turns.selected(seat)
+    other = copy.copy(turns)
+    other.apply(int(card))
+    assert not turns.selected(0) and other.selected(0) == CardSet(card)

@@ -21,7 +21,7 @@ import operator
 import re
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
-from typing import Final
+from typing import Final, SupportsIndex
 
 __all__ = [
     "Suit",
@@ -186,7 +186,10 @@ class Card(int):
 
     __slots__ = ()
 
-    def __new__(cls, value: int) -> Card:
+    def __new__(cls, value: SupportsIndex) -> Card:
+        if type(value) is not int:
+            # A Card, or numpy's integers; not True (it was the 3♣) or a card's name.
+            value = _card_number(value)
         if not 0 <= value < 52:
             raise ValueError(f"a card number is 0 to 51, not {value}")
         return _CARDS[value] if _CARDS else super().__new__(cls, value)
@@ -237,6 +240,8 @@ class Card(int):
         ...
         openhearts.cards.CardParseError: cannot read 'QX' as a card: expected a rank ...
         """
+        if not isinstance(text, str):
+            raise TypeError(f"Card.parse reads a card's name, not {text!r} (Card takes a number)")
         cleaned = _without_variation_selectors(text).strip().lower()
         found = _parse_one(cleaned)
         if found is None:
@@ -377,9 +382,17 @@ class CardSet:
         return self.mask != 0
 
     def __contains__(self, card: object) -> bool:
-        if not isinstance(card, int):
+        """Whether the set holds ``card``: a Card, a card number or a card's name.
+
+        >>> "qs" in CardSet.parse("2C QS"), 36 in CardSet.parse("2C")
+        (True, False)
+        """
+        if isinstance(card, str):
+            # Read, as everywhere else: "QS" in a hand holding the Q♠ was False.
+            card = Card.parse(card)
+        elif not isinstance(card, int) or isinstance(card, bool):
             try:
-                card = operator.index(card)  # type: ignore[arg-type]
+                card = _card_number(card)
             except TypeError:
                 return False
         return 0 <= card < 52 and bool(self.mask >> card & 1)
@@ -401,7 +414,7 @@ class CardSet:
     # The other operand of | & - ^ is a CardSet, a Card (that one card) or a bitmask:
     # a Card is an int too, but taken as a mask it would stand for unrelated cards.
 
-    def __or__(self, other: CardSet | int) -> CardSet:
+    def __or__(self, other: CardSet | SupportsIndex) -> CardSet:
         """The cards in either; a :class:`Card` operand is that one card.
 
         >>> hand = CardSet.parse("2C 7C QS")
@@ -413,15 +426,15 @@ class CardSet:
         mask = _mask_of(other)
         return NotImplemented if mask is None else CardSet(self.mask | mask)
 
-    def __and__(self, other: CardSet | int) -> CardSet:
+    def __and__(self, other: CardSet | SupportsIndex) -> CardSet:
         mask = _mask_of(other)
         return NotImplemented if mask is None else CardSet(self.mask & mask)
 
-    def __sub__(self, other: CardSet | int) -> CardSet:
+    def __sub__(self, other: CardSet | SupportsIndex) -> CardSet:
         mask = _mask_of(other)
         return NotImplemented if mask is None else CardSet(self.mask & ~mask)
 
-    def __xor__(self, other: CardSet | int) -> CardSet:
+    def __xor__(self, other: CardSet | SupportsIndex) -> CardSet:
         mask = _mask_of(other)
         return NotImplemented if mask is None else CardSet(self.mask ^ mask)
 
@@ -430,7 +443,7 @@ class CardSet:
     __rand__ = __and__
     __rxor__ = __xor__
 
-    def __rsub__(self, other: CardSet | int) -> CardSet:
+    def __rsub__(self, other: CardSet | SupportsIndex) -> CardSet:
         """What the left operand holds that this set does not.
 
         >>> card = Card.parse("QS")
@@ -465,6 +478,9 @@ def _mask_of(value: object) -> int | None:
     if type(value) is CardSet:  # the usual case first: this runs in the bots' loops
         return value.mask
     if type(value) is int:
+        if not 0 <= value <= FULL_DECK:
+            # As an operand too: hand - (-1) emptied the hand, where hand | -1 was refused.
+            raise ValueError("a card set mask has bits 0 to 51 only")
         return value
     if isinstance(value, Card):
         return 1 << value
@@ -473,19 +489,24 @@ def _mask_of(value: object) -> int | None:
     if isinstance(value, bool):
         return None
     try:
-        return operator.index(value)  # type: ignore[arg-type]
+        mask = operator.index(value)  # type: ignore[arg-type]
     except TypeError:  # no integer (a numpy array has __index__ but refuses it)
         return None
+    return _mask_of(mask)
 
 
 def _card_number(value: object) -> int:
-    """A card number from an item of a card list (numpy's integers too)."""
-    if isinstance(value, int):
-        return value
+    """A card number from an item of a card list (numpy's integers too); True and
+    False, which are ints to Python, and names are refused."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int(value)
+    hint = " (Card.parse reads a card's name)" if isinstance(value, str) else ""
     try:
-        return operator.index(value)  # type: ignore[arg-type]
+        if not isinstance(value, bool):
+            return operator.index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise TypeError(f"a card number is an int from 0 to 51, not {value!r}") from None
+        pass
+    raise TypeError(f"a card number is an int from 0 to 51, not {value!r}{hint}")
 
 
 def parse_cards(text: str) -> list[Card]:

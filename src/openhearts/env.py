@@ -238,7 +238,7 @@ class HeartsEnv(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError(f"{agent} must act: None is only for agents that are done")
-        self.turns.apply(action)
+        self.turns.apply(_one_action(action))
         self._cumulative_rewards[agent] = 0.0
         rewards = self._rewarder(self.turns)
         self.rewards = {name: rewards[seat] for seat, name in enumerate(self.possible_agents)}
@@ -264,6 +264,18 @@ class HeartsEnv(AECEnv):  # type: ignore[misc]
 def env(**kwargs: Any) -> HeartsEnv:
     """PettingZoo's usual constructor name: ``openhearts.env.env(players=5)``."""
     return HeartsEnv(**kwargs)
+
+
+def _one_action(action: object) -> object:
+    """A one-element integer array (what vectorised learners hand out: ``array([5])``)
+    as its number; anything else as it is, for :meth:`TurnGame.apply` to judge."""
+    if (
+        isinstance(action, np.ndarray)
+        and action.size == 1
+        and np.issubdtype(action.dtype, np.integer)
+    ):
+        return int(action.reshape(()))
+    return action
 
 
 class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
@@ -302,12 +314,17 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         _check_render_mode(render_mode)
         if illegal_action not in ("raise", "random"):
             raise ValueError(f"illegal_action: 'raise' or 'random', not {illegal_action!r}")
+        # Checked now: a wrong one failed at the first illegal action, half way through it.
+        if isinstance(illegal_penalty, bool) or not isinstance(illegal_penalty, int | float):
+            raise ValueError(f"illegal_penalty: a number, not {illegal_penalty!r}")
         self.illegal_action = illegal_action
-        self.illegal_penalty = illegal_penalty
+        self.illegal_penalty = float(illegal_penalty)
         self.rules = rules or _preset_rules(preset, players, options)
         players = self.rules.players
-        if not 0 <= seat < players:
+        learner = action_number(seat)
+        if learner is None or not 0 <= learner < players:
             raise ValueError(f"seat: a seat from 0 to {players - 1}, not {seat!r}")
+        seat = learner
         if isinstance(opponents, str):
             opponents = [opponents] * players
         if len(opponents) != players:
@@ -316,8 +333,18 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         # own entry is never used.
         opponents = list(opponents)
         for other_seat, other in enumerate(opponents):
-            if other_seat != seat and isinstance(other, str):
+            if other_seat == seat:
+                continue
+            if isinstance(other, str):
                 make_bot(other)
+            elif not all(
+                callable(getattr(other, method, None))
+                for method in ("choose_pass", "choose_play", "choose_moon")
+            ):
+                raise ValueError(
+                    f"opponents: a level name or a bot (choose_pass, choose_play and "
+                    f"choose_moon) for seat {other_seat}, not {other!r}"
+                )
         self.seat = seat
         self.opponents = opponents
         self.whole_game = whole_game
@@ -368,12 +395,13 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         raises :class:`~openhearts.IllegalActionError` and changes nothing."""
         if self.turns.is_over:
             raise ValueError("the episode is over: call reset()")
-        number = action_number(action)
+        given = _one_action(action)
+        number = action_number(given)
         illegal = number is None or not self.turns.legal_mask() >> number & 1
         if illegal and self.illegal_action == "random":
             number = int(self.np_random.choice(self.turns.legal_actions()))
         # An action that is no number goes as it is: apply says what is wrong with it.
-        self.turns.apply(action if number is None else number)
+        self.turns.apply(given if number is None else number)
         reward = self._rewarder(self.turns)[self.seat] + self._bots_act()
         if illegal:
             reward -= self.illegal_penalty

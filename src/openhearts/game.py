@@ -21,6 +21,7 @@ the reason in plain words and leaves the game unchanged.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import operator
 import random
@@ -190,14 +191,20 @@ def _writable(text: str) -> bool:
     return True
 
 
-def _check_seed(seed: object) -> None:
-    # A record keeps an int or a text seed (anything else as its text); True and False
-    # would be kept as they are and then refused when the record is read.
-    if isinstance(seed, bool):
-        raise ValueError(f"seed: a number or a text, not {seed!r}")
+def _checked_seed(seed: object) -> int | str:
+    # A record keeps an int or a text seed; True and False would be kept as they are and
+    # then refused when the record is read, and None, a float or bytes were shuffled as
+    # their text ("None": one same deal where a fresh one was meant, as random.seed(None)
+    # would give).  Numpy's integers are ints here, as learning code passes them.
+    if not isinstance(seed, str):
+        number = _whole_number(seed)
+        if number is None:
+            raise ValueError(f"seed: a number or a text, not {seed!r}")
+        return number
     if isinstance(seed, str) and not seed.isascii() and not _writable(seed):
         # The deal is shuffled from the seed's UTF-8 bytes.
         raise ValueError(f"seed: {seed!r} holds a lone surrogate, which no file can hold")
+    return seed
 
 
 def _check_scores(scores: object, players: int) -> list[int]:
@@ -305,8 +312,8 @@ class Game:
         seated: bool = False,
     ) -> None:
         self.rules = rules or Rules()
-        _check_seed(seed)
-        self.seed = seed
+        self.seed: int | str = _checked_seed(seed)
+        seed = self.seed
         players = self.rules.players
         if isinstance(names, str):
             raise ValueError(f"names: one name per seat in a list, not the text {names!r}")
@@ -701,6 +708,8 @@ class Game:
     def why_illegal(self, card: int) -> str:
         """Why the seat to move may not play ``card`` now, in plain words."""
         deal = self.deal
+        if deal.phase != PLAYING:
+            return self._not_playing_reason()
         # A new name: compiled, a variable declared int keeps no int subclass.
         chosen = Card(card)
         hand = deal.hands[deal.to_move]
@@ -742,16 +751,23 @@ class Game:
         """The conventional choice for a pending moon (see :func:`conventional_moon_choice`),
         the J♦ included where it counts: the shooter's view's
         (:meth:`PlayerView.suggested_moon_choice`)."""
-        deal = self.deal
-        assert deal.shooter is not None
-        return self.view(deal.shooter).suggested_moon_choice()
+        return self.view(self._shooter_to_choose()).suggested_moon_choice()
 
     def moon_totals(self, others_add: bool) -> tuple[int, ...]:
         """The totals once the pending moon is scored one way or the other, the J♦
         included: the shooter's view's (:meth:`PlayerView.moon_totals`)."""
-        deal = self.deal
-        assert deal.shooter is not None
-        return self.view(deal.shooter).moon_totals(others_add)
+        return self.view(self._shooter_to_choose()).moon_totals(others_add)
+
+    def _shooter_to_choose(self) -> int:
+        shooter = self.deal.shooter
+        if self.deal.phase != MOON_CHOICE or shooter is None:
+            raise IllegalActionError("there is no moon to choose for now")
+        return shooter
+
+    def __copy__(self) -> Game:
+        # A shallow copy shared the deal and the log with this game: playing on the copy
+        # corrupted this one (a game over at 18 points whose record could not be written).
+        return copy.deepcopy(self)
 
     def hearts_in_play(self) -> int:
         return (self.rules.deck_mask & HEARTS_MASK).bit_count()
@@ -773,6 +789,8 @@ def _plain_card_mask(cards: object) -> int:
     for card in cards:
         if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
             return -1
+        if mask >> card & 1:
+            return -1  # named twice: said so there, not counted as a card short
         mask |= 1 << card
     return mask
 

@@ -95,11 +95,15 @@ def rules_from_parameters(parameters: dict[str, Any]) -> Rules:
     >>> rules_from_parameters({"preset": "source-003", "players": 5, "options": "sun=false"}).sun
     False
     """
+    pairs = _option_pairs(parameters)
+    if any(name == "players" for name, _ in pairs):
+        # The command line's words ("use --players") meant nothing here.
+        raise RulesError("players: give the player count as the game's players parameter")
     arguments = argparse.Namespace(
         preset=str(parameters.get("preset", "standard")),
         players=int(parameters.get("players", 4)),
         end_score=None,
-        option=[f"{name}={value}" for name, value in _option_pairs(parameters)],
+        option=[f"{name}={value}" for name, value in pairs],
     )
     return rules_from_args(arguments)
 

@@ -28,6 +28,7 @@ from typing import Any, Final
 from .cards import (
     FULL_DECK,
     HEARTS_MASK,
+    JACK_OF_DIAMONDS,
     QUEEN_OF_SPADES,
     SUIT_MASKS,
     Card,
@@ -216,6 +217,8 @@ class Rules:
         cycle = DEFAULT_PASS_CYCLES[self.players] if self.pass_cycle is None else self.pass_cycle
         if isinstance(cycle, str):
             cycle = tuple(part for part in re.split(r"[\s,]+", cycle) if part)
+        if not isinstance(cycle, (tuple, list)):
+            raise RulesError(f"pass_cycle: a list of directions or a text, not {cycle!r}")
         cycle = tuple(str(d).lower() for d in cycle)
         if not cycle:
             raise RulesError("pass_cycle: needs at least one direction (use 'hold' for none)")
@@ -236,7 +239,7 @@ class Rules:
                     if isinstance(self.first_lead, str)
                     else Card(self.first_lead)
                 )
-            except (CardParseError, ValueError) as error:
+            except (CardParseError, ValueError, TypeError) as error:
                 raise RulesError(f"first_lead: {error}") from None
             if lead in removed:
                 raise RulesError(f"first_lead: {lead} is one of the removed cards")
@@ -246,6 +249,8 @@ class Rules:
         for flag in ("sun", "jack_of_diamonds"):
             if not isinstance(getattr(self, flag), bool):
                 raise RulesError(f"{flag}: true or false, not {getattr(self, flag)!r}")
+        if self.jack_of_diamonds and JACK_OF_DIAMONDS in removed:
+            raise RulesError("jack_of_diamonds: the J♦ is one of the removed cards")
         if isinstance(self.end_score, bool) or not isinstance(self.end_score, int):
             raise RulesError(f"end_score: a whole number, not {self.end_score!r}")
         if self.end_score < 1:

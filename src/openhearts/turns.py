@@ -28,6 +28,7 @@ openhearts.actions.IllegalActionError: 99 is not an action: actions are cards 0-
 
 from __future__ import annotations
 
+import copy
 import operator
 from collections.abc import Iterable, Sequence
 from typing import Final
@@ -162,7 +163,12 @@ class TurnGame:
 
     def selected(self, seat: int) -> CardSet:
         """The cards ``seat`` has chosen to pass so far (until its pass is complete)."""
-        return CardSet(self._selected[seat])
+        # Checked as the game checks seats: seat -1 read the last seat's choice.
+        return CardSet(self._selected[self.game._check_seat(seat)])
+
+    def __copy__(self) -> TurnGame:
+        # A shallow copy shared the game underneath (see Game.__copy__).
+        return copy.deepcopy(self)
 
     def legal_mask(self) -> int:
         """The legal actions as a bit mask (bit ``a`` for action ``a``)."""
@@ -224,6 +230,11 @@ class TurnGame:
             for card in action.cards:
                 self.apply(int(card))
         elif isinstance(action, Play):
+            if self.game.phase == PASSING:
+                # apply() takes a card number as a card to pass while passing.
+                raise IllegalActionError(
+                    "cards are being passed: play starts when every player has passed"
+                )
             self.apply(int(action.card))
         elif isinstance(action, MoonChoice):
             self.apply(MOON_OTHERS_ADD if action.others_add else MOON_SHOOTER_SUBTRACTS)
