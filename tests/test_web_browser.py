@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from openhearts import Game, Rules, record
+from openhearts import Card, Game, Play, Rules, record
 from openhearts.session.keys import KEYS, Command, key_of
 from openhearts.web.storage import Storage
 from web_support import Player, free_port, settled_game, store_game
@@ -2176,6 +2176,7 @@ def test_the_live_region_narrates_the_play(server: str, browser: Browser) -> Non
             .observe(document.getElementById('announcer'), { childList: true }); }"""
         )
         pass_first_three(page)
+        played = 0
         for _ in range(13):
             if deal_over_before_my_turn(page):
                 break
@@ -2184,9 +2185,13 @@ def test_the_live_region_narrates_the_play(server: str, browser: Browser) -> Non
             assert code in page.evaluate("() => window.openhearts.state.legal"), code
             page.keyboard.press("Enter")
             wait_played(page, code)
+            played += 1
         page.wait_for_function("() => document.getElementById('scores-dialog').open")
         page.wait_for_timeout(200)
         said: list[str] = page.evaluate("() => window.__said")
+    # Every turn is said, that to lead after taking a trick with its last card too (the
+    # turn never left the player, and went unsaid).
+    assert sum(line.startswith("Your turn") for line in said) == played, said
     taken = [line for line in said if re.search(r"(You take|\w+ takes) the trick with the ", line)]
     assert len(taken) == 13, said
     # The cards after the player's own are said with the trick's taker: "Then Cy the
@@ -2364,6 +2369,75 @@ def test_the_announcement_keys_say_what_the_other_faces_say(server: str, browser
                 spoken.table_item(view, 1),
             ]  # fmt: skip
             assert said == expected, (number, said, expected)
+
+
+def test_the_turn_to_lead_after_taking_a_trick_with_its_last_card_is_said(
+    server: str, browser: Browser
+) -> None:
+    """Found by a tester: taking a trick with its last card left it the player's turn
+    from one state to the next, and "Your turn to lead." was never said."""
+    from openhearts.bots import act as bot_act
+    from openhearts.bots import make_bot
+    from openhearts.web.views import apply_with_events
+
+    game = Game(Rules.preset("standard", end_score=100), seed=3, names=["You", "W", "N", "E"])
+    bots = [make_bot("random", s) for s in range(4)]
+
+    def winning_card() -> Card | None:
+        trick = game.deal.trick
+        if game.current_player != 0 or len(trick) != 3 or not game.deal.tricks:
+            return None
+        led = trick[0] // 13
+        high = max(card for card in trick if card // 13 == led)
+        return next((c for c in game.legal_plays() if c // 13 == led and c > high), None)
+
+    while (card := winning_card()) is None:
+        seat = game.to_act()[0]
+        bot_act(game, seat, bots[seat])
+    first = {"type": "state", "seq": 20, "events": [], "state": _page_state(game, 20)}
+    events = apply_with_events(game, Play(0, card))
+    assert game.current_player == 0 and not game.deal.trick  # to lead
+    then = {
+        "type": "state", "seq": 21, "events": [e.for_seat(0) for e in events],
+        "state": _page_state(game, 21),
+    }  # fmt: skip
+    table = {
+        "id": "LeadTable001", "url": "/t/LeadTable001", "status": "playing",
+        "preset": "standard", "rules": game.rules.to_dict(), "describe": [], "level": "random",
+        "game": 1, "spectators": 0, "rated": True, "turn_clock": 0,
+        "seats": [
+            {"seat": s, "name": n, "kind": "human" if s == 0 else "bot", "host": s == 0,
+             "connected": s == 0, "bot_playing": s != 0, "overdue": False}
+            for s, n in enumerate(["You", "W", "N", "E"])
+        ],
+    }  # fmt: skip
+
+    def route(ws: Any) -> None:
+        def on_message(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data["type"] == "hello":
+                welcome = {"type": "welcome", "protocol": 1, "seat": 0, "role": "player"}
+                ws.send(json.dumps({**welcome, "host": True, "table": table}))
+                ws.send(json.dumps(first))
+            elif data["type"] == "play":
+                ws.send(json.dumps({"type": "ack", "id": data.get("id")}))
+                ws.send(json.dumps(then))
+
+        ws.on_message(on_message)
+
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        page.route_web_socket(re.compile(r"/ws/LeadTable001$"), route)
+        page.add_init_script(
+            "window.said = []; addEventListener('DOMContentLoaded', () => {"
+            " const region = document.getElementById('announcer');"
+            " if (region) new MutationObserver(() => window.said.push(region.textContent))"
+            ".observe(region, { childList: true, subtree: true, characterData: true }); });"
+        )
+        open_seat(page, server, {"table_id": "LeadTable001", "token": "t" * 32,
+                                 "url": table["url"]})  # fmt: skip
+        page.locator(f'#hand .hand-card[data-card="{card}"]').click()
+        page.wait_for_function("() => window.said.join(' ').includes('You take the trick')")
+        page.wait_for_function("() => window.said.join(' ').includes('Your turn to lead.')")
 
 
 def test_the_new_table_form_offers_every_rule_option(server: str, browser: Browser) -> None:

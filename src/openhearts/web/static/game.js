@@ -88,10 +88,14 @@ export function onState(message) {
   renderTable();
   if ($("played-dialog").open) renderPlayed();
   followReview();
-  const myTurn = mayPlay();
+  // Each turn is said once: by where it is in the deal, since taking a trick with its
+  // last card leaves it your turn (to lead) in the very next state, and was not said.
   // After an undo it may have been your turn all along, at another trick: said again.
-  if (myTurn && (!app.wasMyTurn || undoneMine)) onMyTurn();
-  app.wasMyTurn = myTurn;
+  const turnKey = mayPlay()
+    ? `${state.game}:${state.deal}:${(state.tricks || []).length}:${(state.trick || []).length}`
+    : null;
+  if (turnKey !== null && (turnKey !== app.turnKey || undoneMine)) onMyTurn();
+  app.turnKey = turnKey;
   const dealKey = `${state.game}:${state.deal}`;
   if (settledForMe() && app.settledSaid !== dealKey) {
     app.settledSaid = dealKey;

@@ -41,7 +41,7 @@ export const app = {
   busy: false,
   typed: "",
   dealInfo: new Map(),
-  wasMyTurn: false,
+  turnKey: null,
   wasPassing: false,
   leaving: null,
   notice: null,
