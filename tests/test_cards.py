@@ -334,6 +334,7 @@ def test_card_set_empty_text() -> None:
     ("text", "expected"),
     [
         ("queen of spades, 2c and ace of hearts", ["QS", "2C", "AH"]),
+        ("QS, AH, and TH", ["QS", "AH", "TH"]),
         ("2C 3C 4C", ["2C", "3C", "4C"]),
         ("2C,3C,  4C", ["2C", "3C", "4C"]),
         ("Q♠ A♥ 10♦", ["QS", "AH", "TD"]),

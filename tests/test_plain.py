@@ -630,6 +630,12 @@ def test_resume_says_which_typed_options_the_saved_game_keeps(
     console = Console(monkeypatch, limit=1)
     assert run_plain(parse_args("--resume", str(path), "--level", "random")) == 0
     assert "A resumed game keeps" not in console.text
+    # Found by a tester: --opponents was the one typed option left unsaid.
+    console = Console(monkeypatch, limit=1)
+    assert run_plain(parse_args("--resume", str(path), "--opponents", "Ann,Bo")) == 0
+    assert (
+        "A resumed game keeps its computer players' names: --opponents applies to new games only."
+    ) in console.text
 
 
 def test_a_resumed_deal_says_what_was_passed_and_received(
@@ -1124,6 +1130,43 @@ def test_a_home_folder_of_nobody_is_a_plain_name(
     assert run_plain(parse_args("--seed", "1", "--save", "~nobody-here/x.json")) == 0
     assert "The game is saved in ~nobody-here/y.json." in console.text
     assert (tmp_path / "~nobody-here" / "y.json").exists()
+
+
+def test_a_finished_game_in_the_save_file_is_kept_for_its_replay(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Found by a tester: the game's end says "see it again with hearts replay FILE",
+    and the next game saved to FILE wrote over it without a word."""
+    finished = Game(Rules(end_score=1), seed=2)
+    bots = [make_bot("random", seed=s) for s in range(4)]
+    while not finished.is_over:
+        act(finished, finished.to_act()[0], bots[finished.to_act()[0]])
+    path = tmp_path / "g.json"
+    save_session(path, finished, SessionInfo())
+    console = Console(monkeypatch, lines=("quit",))
+    assert run_plain(parse_args("--seed", "9", "--save", str(path))) == 0
+    kept = tmp_path / "g-finished-1.json"
+    assert (
+        f"The finished game in {path} is kept in {kept}: see it again with hearts replay {kept}"
+    ) in console.text
+    assert load_session(kept)[0].actions == finished.actions
+    assert load_session(path)[0].seed == 9
+
+
+def test_the_score_sheet_of_a_game_started_from_totals_shows_them(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Found by a tester: in a record made elsewhere starting from totals, "scores" said
+    "every total is 0" while "s" said 50, 73, 80, 90, and no row showed where the
+    totals came from."""
+    path = tmp_path / "started.json"
+    save(Game(Rules(), seed=4, scores=[50, 73, 80, 90]), str(path))
+    console = Console(monkeypatch, lines=("scores", "quit"))
+    assert run_plain(parse_args("--resume", str(path))) == 0
+    assert "every total is 0" not in console.text
+    start = next(line for line in console.text.splitlines() if "Start" in line)
+    total = next(line for line in console.text.splitlines() if "Total" in line)
+    assert start.split()[1:] == total.split()[1:] == ["50", "73", "80", "90"]
 
 
 def test_quit_saves_elsewhere_when_the_save_file_cannot_be_written(

@@ -746,7 +746,8 @@ def test_one_save_file_holds_one_game_at_a_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Two games on one file (two terminals on one home) each wrote over the other, and
-    both said their game was saved there: the second is refused, saying what to do."""
+    both said their game was saved there: the second is refused, saying what to do, with
+    status 2 as for the other refusals before a game (1 said it could not be saved)."""
     from openhearts.cli import main
     from openhearts.session.saving import only_this_game_on
     from openhearts.tui.app import HeartsApp
@@ -760,13 +761,13 @@ def test_one_save_file_holds_one_game_at_a_time(
     monkeypatch.setattr(HeartsApp, "run", never)
     terminal = types.SimpleNamespace(isatty=lambda: True)
     with only_this_game_on(path):
-        assert main(["play", "--plain", "--seed", "1"]) == 1
+        assert main(["play", "--plain", "--seed", "1"]) == 2
         # The terminal game, as from a terminal.
         with monkeypatch.context() as patch:
             patch.setattr(
                 "openhearts.play.sys", types.SimpleNamespace(stdin=terminal, stdout=terminal)
             )
-            assert main(["play", "--seed", "1"]) == 1
+            assert main(["play", "--seed", "1"]) == 2
     said = capsys.readouterr().err.splitlines()
     assert (
         said

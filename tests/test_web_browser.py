@@ -1969,6 +1969,12 @@ def test_several_cards_typed_at_once_are_chosen_to_pass(server: str, browser: Br
             '#hand .hand-card[aria-pressed="true"]', "nodes => nodes.map(n => n.dataset.card)"
         )
         assert sorted(chosen) == sorted(cards)
+        # "and", with the serial comma too, as the other faces read it.
+        read = page.evaluate(
+            "() => import('/static/cards.js').then(m => [m.parseCards('QS, AH, and 10h'),"
+            " m.parseCards('queen of spades and two of clubs'), m.parseCards('2c and')])"
+        )
+        assert read == [["QS", "AH", "TH"], ["QS", "2C"], None], read
 
 
 def test_the_host_removes_a_stranger_who_then_may_only_watch(server: str, browser: Browser) -> None:

@@ -516,9 +516,12 @@ def parse_cards(text: str) -> list[Card]:
 
     >>> [str(c) for c in parse_cards("queen of spades, 2c and ace of hearts")]
     ['QS', '2C', 'AH']
+    >>> [str(c) for c in parse_cards("QS, AH, and TH")]
+    ['QS', 'AH', 'TH']
     """
     text = _without_variation_selectors(text)
-    items = [part for part in re.split(r"\s*,\s*|\s+and\s+", text.strip()) if part]
+    # "QS, AH, and TH": the serial comma before "and" too.
+    items = [part for part in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text.strip()) if part]
     cards: list[Card] = []
     for item in items:
         single = _parse_one(item.strip().lower())

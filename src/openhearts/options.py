@@ -144,6 +144,7 @@ def asked_for(args: argparse.Namespace) -> AskedFor:
         level=level if "level" in given(args) else None,
         seed=getattr(args, "seed", None) is not None,
         name=getattr(args, "name", None) is not None,
+        opponents=getattr(args, "opponents", None) is not None,
     )
 
 

@@ -131,7 +131,7 @@ def _hand(plain: Table, view: PlayerView) -> None:
 
 def _scores(plain: Table, view: PlayerView) -> None:
     game = plain.session.game
-    if game.results:
+    if game.results or any(game.initial_scores):
         show_history(plain)
     else:
         plain.say("No deal has finished yet: every total is 0.")

@@ -86,7 +86,8 @@ class SaveSlot:
             if os.path.abspath(target) != os.path.abspath(before) and os.path.isfile(before):
                 # Offered later as a game to resume, it replayed what goes on here.
                 older = f"{before} keeps this game as it was before."
-                kept = f"{kept} {older}" if kept else older
+                # On a line of its own: "kept" may end with a command to copy.
+                kept = f"{kept}\n{older}" if kept else older
             return target, kept
         return None, f"Could not save the game to {target}: {problem}."
 

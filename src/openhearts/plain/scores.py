@@ -31,7 +31,12 @@ def show_totals(plain: Table) -> None:
 
 def show_history(plain: Table) -> None:
     game = plain.session.game
-    rows: list[list[object]] = [[f"Deal {r.number + 1}", *r.points] for r in game.results]
+    rows: list[list[object]] = []
+    if any(game.initial_scores):
+        # A record made elsewhere may start from totals: without them the columns did
+        # not add up to the totals.
+        rows.append(["Start", *game.initial_scores])
+    rows += [[f"Deal {r.number + 1}", *r.points] for r in game.results]
     rows.append(["Total", *game.scores])
     for text in table(["", *plain.names], rows):
         plain.say(f"  {text}")

@@ -109,7 +109,7 @@ def run_plain(args: argparse.Namespace) -> int:
             return _play(plain, session, args)
     except SaveFileInUse as error:
         print(f"hearts play: {error}", file=sys.stderr)
-        return 1
+        return 2  # refused before the game, as a bad command line (1: saved nowhere)
     finally:
         plain.table.slot.close()
 

@@ -212,12 +212,14 @@ def text_record_kept(record: object, target: object) -> str:
 @dataclass(frozen=True)
 class AskedFor:
     """What the command line asked for besides the file to resume: the rules options,
-    the computer players' level (None when not typed), the seed, a name."""
+    the computer players' level (None when not typed), the seed, a name, the computer
+    players' names."""
 
     rules: bool = False
     level: str | None = None
     seed: bool = False
     name: bool = False
+    opponents: bool = False
 
 
 def kept_from_save(asked: AskedFor, level: str) -> str | None:
@@ -230,6 +232,8 @@ def kept_from_save(asked: AskedFor, level: str) -> str | None:
     True
     >>> kept_from_save(AskedFor(rules=True), "hard")
     'A resumed game keeps its rules: the rules options apply to new games only.'
+    >>> kept_from_save(AskedFor(opponents=True), "hard")
+    "A resumed game keeps its computer players' names: --opponents applies to new games only."
     """
     kept: list[str] = []
     options: list[str] = []
@@ -242,6 +246,9 @@ def kept_from_save(asked: AskedFor, level: str) -> str | None:
     if asked.seed:
         kept.append("its shuffles")
         options.append("--seed")
+    if asked.opponents:
+        kept.append("its computer players' names")
+        options.append("--opponents")
     if not kept:
         return None
     verb = "apply" if len(options) > 1 or asked.rules else "applies"
@@ -254,10 +261,11 @@ def keep_aside(
     path: str | os.PathLike[str], command: str = "hearts play", unless: Game | None = None
 ) -> str | None:
     """Before another game is written to ``path``: an unfinished game there is moved to
-    ``NAME-unfinished-N.json`` and a damaged file to ``NAME.bad``, so that nothing is
-    written over.  Says where, and how to resume with ``command``, or None when there
-    was nothing to keep.  ``unless``: the game being given up for the new one, which
-    is not kept when it is the one there.
+    ``NAME-unfinished-N.json``, a finished one to ``NAME-finished-N.json`` and a damaged
+    file to ``NAME.bad``, so that nothing is written over.  Says where, and how to
+    resume with ``command`` (or replay), or None when there was nothing to keep.
+    ``unless``: the unfinished game being given up for the new one, which is not kept
+    when it is the one there.
 
     :raises OSError: when what is there cannot be moved; its ``strerror`` says what
         is there and why it stays.
@@ -271,19 +279,32 @@ def keep_aside(
         kept = set_aside_name(path)
         _move(path, kept, "it is not a saved game, and it")
         return f"{path} could not be read ({error}); it is kept as {kept}."
-    if game.is_over or (
-        unless is not None and game.seed == unless.seed and game.actions == unless.actions
-    ):
+    if game.is_over:
+        # The game's end said "see it again with hearts replay FILE": the next game
+        # wrote over it without a word.
+        kept = _free_name(path, "finished")
+        _move(path, kept, "the finished game in it")
+        return (
+            f"The finished game in {path} is kept in {kept}: see it again with "
+            f"hearts replay {shlex.quote(kept)}"
+        )
+    if unless is not None and game.seed == unless.seed and game.actions == unless.actions:
         return None
-    stem, suffix = os.path.splitext(path)
-    number = 1
-    while os.path.exists(kept := f"{stem}-unfinished-{number}{suffix or '.json'}"):
-        number += 1
+    kept = _free_name(path, "unfinished")
     _move(path, kept, "the unfinished game in it")
     return (
         f"An unfinished game was in {path}; it is kept in {kept}: resume it with "
         f"{command} --resume {shlex.quote(kept)}"
     )
+
+
+def _free_name(path: str, kind: str) -> str:
+    """``NAME-KIND-N.json`` beside ``path``, with the first number no file has."""
+    stem, suffix = os.path.splitext(path)
+    number = 1
+    while os.path.exists(kept := f"{stem}-{kind}-{number}{suffix or '.json'}"):
+        number += 1
+    return kept
 
 
 def _same_file(one: str, other: str) -> bool:

@@ -75,7 +75,7 @@ def run_tui(args: argparse.Namespace) -> int:
         storage.hold(held)
     except SaveFileInUse as error:
         print(f"hearts play: {error}", file=sys.stderr)
-        return 1
+        return 2  # refused before the game, as a bad command line (1: saved nowhere)
     try:
         result = app.run()
         farewell = app.farewell()

@@ -120,14 +120,17 @@ export function parseCard(text) {
   return rank.toUpperCase() + suit;
 }
 
-/** Several cards typed at once ("4c 6c 8c", "2C, 9C, 5D", "ten of hearts"): their
- * codes in the order typed, or null when any part is not a card. */
+/** Several cards typed at once ("4c 6c 8c", "2C, 9C, 5D", "QS, AH, and TH", "ten of
+ * hearts and two of clubs"): their codes in the order typed, or null when any part is
+ * not a card. "and" separates cards, as the other faces read it. */
 export function parseCards(text) {
   const one = parseCard(text);
   if (one) return [one];
   const trimmed = String(text).trim();
   if (!trimmed) return null;
-  for (const parts of [trimmed.split(/\s*[,;]\s*/), trimmed.split(/[\s,;]+/)]) {
+  const byPhrase = trimmed.split(/\s*[,;]\s*(?:and\s+)?|\s+and\s+/i);
+  const byWord = trimmed.split(/[\s,;]+/).filter((word) => word.toLowerCase() !== "and");
+  for (const parts of [byPhrase, byWord]) {
     const codes = parts.filter(Boolean).map(parseCard);
     if (codes.length > 1 && codes.every(Boolean)) return codes;
   }
