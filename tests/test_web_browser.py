@@ -1065,7 +1065,12 @@ def test_the_turn_clock_is_said_each_time_it_runs_out(
         ) as server,
         new_page(browser, viewport={"width": 1280, "height": 800}) as page,
     ):
-        answer = post(server, "/api/play-now", {"level": "random"})
+        # A friend's table (against bots alone no clock runs): the host starts it and
+        # idles too, the page is the guest.
+        made = post(server, "/api/tables", {"name": "Ann", "level": "random"})
+        answer = post(server, f"/api/tables/{made['table_id']}/join", {"name": "Bob"})
+        host_url = server.replace("http://", "ws://") + f"/ws/{made['table_id']}"
+        host = Player(host_url, token=made["token"]).open()
         # Every sentence the live region says, from the page's start.
         page.add_init_script(
             "document.addEventListener('DOMContentLoaded', () => {"
@@ -1073,7 +1078,11 @@ def test_the_turn_clock_is_said_each_time_it_runs_out(
             " if (region) new MutationObserver(() => window.said.push(region.textContent))"
             ".observe(region, { childList: true }); })"
         )
-        open_seat(page, server, answer)
+        open_seat(page, server, {**answer, "table_id": made["table_id"]})
+        expect(page.locator("#seat-list")).to_contain_text("Bob")
+        assert host.request({"type": "start"})["type"] == "ack"
+        # The time left shows beside the status line while the clock runs.
+        expect(page.locator("#clock")).to_have_text(re.compile(r"^[0-3] s left$"))
         page.wait_for_function(
             "() => window.said.join(' ').includes('Time is up again (3 s): a bot plays for you"
             " until you act.')",
@@ -1089,6 +1098,9 @@ def test_the_turn_clock_is_said_each_time_it_runs_out(
                 " take your seat back. Your turn'))",
                 timeout=30_000,
             )
+        # No clock runs for a seat a bot plays.
+        expect(page.locator("#clock")).to_be_hidden()
+        host.close()
 
 
 def test_a_hint_that_arrives_after_the_player_has_acted_is_not_shown(
@@ -2377,6 +2389,60 @@ def test_the_announcement_keys_say_what_the_other_faces_say(server: str, browser
             assert said == expected, (number, said, expected)
 
 
+def _routed_table(table_id: str, game: Game, turn_clock: float = 0) -> dict[str, Any]:
+    """The table message of a test's own table (served by its WebSocket route): seat 0
+    a person, the others bots."""
+    return {
+        "id": table_id, "url": f"/t/{table_id}", "status": "playing",
+        "preset": "standard", "rules": game.rules.to_dict(), "describe": [], "level": "random",
+        "game": 1, "spectators": 0, "rated": True, "turn_clock": turn_clock,
+        "seats": [
+            {"seat": s, "name": n, "kind": "human" if s == 0 else "bot", "host": s == 0,
+             "connected": s == 0, "bot_playing": s != 0, "overdue": False}
+            for s, n in enumerate(game.names)
+        ],
+    }  # fmt: skip
+
+
+def test_the_time_left_on_the_clock_is_shown_and_said_as_it_runs_low(
+    server: str, browser: Browser
+) -> None:
+    """Found by a tester: nothing showed that a clock ran, or how long was left, before
+    the computer moved for the player."""
+    game = Game(Rules(), seed=5, names=["You", "W", "N", "E"])
+    state = _page_state(game, 3)
+    state["clock_left"] = 10.6
+    table = _routed_table("ClockTable01", game, turn_clock=60)
+
+    def route(ws: Any) -> None:
+        def on_message(message: str | bytes) -> None:
+            if json.loads(message)["type"] == "hello":
+                welcome = {"type": "welcome", "protocol": 1, "seat": 0, "role": "player"}
+                ws.send(json.dumps({**welcome, "host": True, "table": table}))
+                ws.send(json.dumps({"type": "state", "seq": 3, "events": [], "state": state}))
+
+        ws.on_message(on_message)
+
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        page.route_web_socket(re.compile(r"/ws/ClockTable01$"), route)
+        page.add_init_script(
+            "window.said = []; addEventListener('DOMContentLoaded', () => {"
+            " const region = document.getElementById('announcer');"
+            " if (region) new MutationObserver(() => window.said.push(region.textContent))"
+            ".observe(region, { childList: true, subtree: true, characterData: true }); });"
+        )
+        open_seat(page, server, {"table_id": "ClockTable01", "token": "t" * 32,
+                                 "url": table["url"]})  # fmt: skip
+        expect(page.locator("#clock")).to_have_text(re.compile(r"^1[01] s left$"))
+        page.wait_for_function(
+            "() => window.said.join(' ').includes("
+            "'10 seconds left: then the computer moves for you.')"
+        )
+        expect(page.locator("#clock")).to_have_class(re.compile(r"\blow\b"))
+        said = " ".join(page.evaluate("() => window.said"))
+        assert "30 seconds left" not in said, said  # more than was left: never said
+
+
 def test_the_turn_to_lead_after_taking_a_trick_with_its_last_card_is_said(
     server: str, browser: Browser
 ) -> None:
@@ -2407,16 +2473,7 @@ def test_the_turn_to_lead_after_taking_a_trick_with_its_last_card_is_said(
         "type": "state", "seq": 21, "events": [e.for_seat(0) for e in events],
         "state": _page_state(game, 21),
     }  # fmt: skip
-    table = {
-        "id": "LeadTable001", "url": "/t/LeadTable001", "status": "playing",
-        "preset": "standard", "rules": game.rules.to_dict(), "describe": [], "level": "random",
-        "game": 1, "spectators": 0, "rated": True, "turn_clock": 0,
-        "seats": [
-            {"seat": s, "name": n, "kind": "human" if s == 0 else "bot", "host": s == 0,
-             "connected": s == 0, "bot_playing": s != 0, "overdue": False}
-            for s, n in enumerate(["You", "W", "N", "E"])
-        ],
-    }  # fmt: skip
+    table = _routed_table("LeadTable001", game)
 
     def route(ws: Any) -> None:
         def on_message(message: str | bytes) -> None:

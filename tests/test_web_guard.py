@@ -17,7 +17,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from openhearts.web.storage import Storage
-from web_support import Player, ServerThread, fast_settings, running
+from web_support import Player, ServerThread, fast_settings, host_and_guest, running
 
 
 @pytest.fixture
@@ -131,18 +131,27 @@ def test_the_turn_clock_moves_for_an_idle_person_then_gives_the_seat_to_a_bot(
     storage: Storage,
 ) -> None:
     with running(storage, fast_settings(turn_clock=0.3, timeouts_to_bot=2)) as server:
-        data = server.post("/api/play-now", {}).json()
-        idle = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
-        table = server.hub.tables[data["table_id"]]
+        # Alone against bots nobody waits: no clock runs (it took a slow player's seat).
+        solo = server.post("/api/play-now", {}).json()
+        alone = Player(server.ws_url(solo["table_id"]), token=solo["token"]).open()
+        dealt = alone.until(lambda m: m["type"] == "state")["state"]
+        assert dealt["phase"] == "passing" and dealt["clock_left"] is None
+        time.sleep(1.0)
+        assert not server.hub.tables[solo["table_id"]].seats[solo["seat"]].timeouts
+        alone.close()
+        # At a table with another person, it moves for the idle one.
+        table_id, idle, friend = host_and_guest(server)
+        assert idle.request({"type": "start"})["type"] == "ack"
+        table = server.hub.tables[table_id]
+        first = idle.until(lambda m: m["type"] == "state")["state"]
+        assert 0 < first["clock_left"] <= 0.3
         # Connected but never moving: the game goes on without them.
         idle.until(lambda m: m["type"] == "state" and m["seq"] >= 10, timeout=30)
-        seat = table.seats[data["seat"]]
+        seat = table.seats[0]
         assert seat.timeouts >= 2 and seat.away
         # The person's page is told each time the clock runs out on them.
         told = [json.loads(text) for text in idle.texts]
-        overdue = [
-            m["table"]["seats"][data["seat"]]["overdue"] for m in told if m["type"] == "table"
-        ]
+        overdue = [m["table"]["seats"][0]["overdue"] for m in told if m["type"] == "table"]
         # ... and told when the move has been made: "overdue" stayed true, so the second
         # time-out, the one that gives the seat to a bot, was never said.
         flips = [now for before, now in itertools.pairwise(overdue) if now != before]
@@ -151,6 +160,31 @@ def test_the_turn_clock_moves_for_an_idle_person_then_gives_the_seat_to_a_bot(
         assert idle.request({"type": "auto", "play_one": True})["type"] == "ack"
         assert (not seat.away and seat.timeouts == 0) or table.status == "finished"
         idle.close()
+        friend.close()
+
+
+def test_a_page_connecting_does_not_start_the_clock_again(storage: Storage) -> None:
+    """Each connection started the turn clock afresh: a page opened again gave more
+    time than the clock, and more than the page showed."""
+    with running(storage, fast_settings(turn_clock=5)) as server:
+        table_id, ann, bob = host_and_guest(server)
+        assert ann.request({"type": "start"})["type"] == "ack"
+        first = ann.until(lambda m: m["type"] == "state")["state"]["clock_left"]
+        time.sleep(1.0)
+        again = Player(server.ws_url(table_id), token=ann.token).open()
+        later = again.until(lambda m: m["type"] == "state")["state"]["clock_left"]
+        assert later <= first - 0.9, (first, later)
+        # Bob passing does not start Ann's clock again either.
+        cards = bob.until(lambda m: m["type"] == "state")["state"]["hand"][:3]
+        assert bob.request({"type": "pass", "cards": cards})["type"] == "ack"
+        after = ann.until(
+            lambda m: (
+                m["type"] == "state" and {"event": "passed", "seat": 1} in m["events"]
+            )  # Bob's
+        )
+        assert after["state"]["clock_left"] <= later
+        for player in (ann, bob, again):
+            player.close()
 
 
 def test_a_per_table_clock_is_bounded_by_the_server(storage: Storage) -> None:

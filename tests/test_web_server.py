@@ -30,6 +30,8 @@ from web_support import (
     check_knowledge,
     check_no_inference,
     fast_settings,
+    host_and_guest,
+    new_table,
     play_all,
     running,
     settled_game,
@@ -56,26 +58,6 @@ def wait_for(condition: Any, timeout: float = 20, what: str = "condition") -> No
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.02)
-
-
-def new_table(server: ServerThread, **body: Any) -> dict[str, Any]:
-    answer = server.post("/api/tables", body)
-    assert answer.status_code == 201, answer.text
-    data: dict[str, Any] = answer.json()
-    return data
-
-
-def host_and_guest(
-    server: ServerThread, host_name: str = "Ann", **body: Any
-) -> tuple[str, Player, Player]:
-    """A table of the host's (made with ``body``) with Bob joined, both connected: its
-    id, the host's and Bob's connections."""
-    host = new_table(server, name=host_name, **body)
-    table_id = host["table_id"]
-    guest = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"}).json()
-    ann = Player(server.ws_url(table_id), token=host["token"]).open()
-    bob = Player(server.ws_url(table_id), token=guest["token"]).open()
-    return table_id, ann, bob
 
 
 def four_players(server: ServerThread, **options: Any) -> tuple[str, list[Player]]:

@@ -276,6 +276,26 @@ class Player:
                     acted = max(acted, self.latest["seq"] if self.latest else -1)
 
 
+def new_table(server: ServerThread, **body: Any) -> dict[str, Any]:
+    answer = server.post("/api/tables", body)
+    assert answer.status_code == 201, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def host_and_guest(
+    server: ServerThread, host_name: str = "Ann", **body: Any
+) -> tuple[str, Player, Player]:
+    """A table of the host's (made with ``body``) with Bob joined, both connected: its
+    id, the host's and Bob's connections."""
+    host = new_table(server, name=host_name, **body)
+    table_id = host["table_id"]
+    guest = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"}).json()
+    ann = Player(server.ws_url(table_id), token=host["token"]).open()
+    bob = Player(server.ws_url(table_id), token=guest["token"]).open()
+    return table_id, ann, bob
+
+
 def auto_plays(state: dict[str, Any]) -> bool:
     """Whether the server plays the receiver's card now ("Auto play one"), as the
     protocol says a client must work it out."""

@@ -142,6 +142,9 @@ class Table:
         self.version = 0
         self.driver: asyncio.Task[None] | None = None
         self.clock_handle: asyncio.TimerHandle | None = None
+        #: When the clock running now runs out (the event loop's time), and for whom.
+        self.clock_due = 0.0
+        self.clock_key: tuple[object, ...] | None = None
         #: When a person was last connected (the table is abandoned some time after).
         self.last_seen = time.monotonic()
         self.last_active = time.monotonic()
@@ -245,6 +248,8 @@ class Table:
         )
         state["can_hint"] = bool(solo)
         state["bot_playing"] = seat.bot_playing if seat is not None else False
+        # So that the page can show and say the time left (it was nowhere to be seen).
+        state["clock_left"] = None if seat is None else self.clock_left(seat)
         # Public (it follows from the cards played and the rules), so everyone gets it:
         # a client whose "Auto play one" is on must not send a card while it holds.
         state["settled"] = game.points_settled()
@@ -259,6 +264,7 @@ class Table:
     def broadcast_state(self, events: list[Event]) -> None:
         if self.game is None:
             return
+        self.arm_clock()  # before the states say the time left
         for seat in self.seats:
             if seat.connections:
                 message = self.state_message(seat, events)
@@ -546,29 +552,62 @@ class Table:
         return time.monotonic() - self.last_seen > self.hub.settings.abandon_after
 
     def arm_clock(self) -> None:
-        """Start the turn clock for the people to act now (again, after any change)."""
+        """Start the turn clock for the people to act now, unless it runs for them
+        already: a page connecting, or another move made while passing, started it
+        again (more time than the clock, and more than the page showed)."""
+        game = self.game
+        key: tuple[object, ...] | None = None
+        running = game is not None and not game.is_over and self.clock > 0
+        if (
+            game is not None
+            and running
+            and not self.hub.closing
+            and any(self._on_the_clock(self.seats[i]) for i in game.to_act())
+        ):
+            # While passing, everyone's clock starts with the deal.
+            moves = None if game.phase == PASSING else game.action_count
+            key = (self.game_number, game.deal_number, game.phase, moves)
+        if key is not None and key == self.clock_key and self.clock_handle is not None:
+            return
         if self.clock_handle is not None:
             self.clock_handle.cancel()
             self.clock_handle = None
+        self.clock_key = key
+        if key is not None:
+            loop = asyncio.get_running_loop()
+            self.clock_handle = loop.call_later(self.clock, self._time_out, key)
+            self.clock_due = loop.time() + self.clock
+
+    def _on_the_clock(self, seat: Seat) -> bool:
+        # Against bots alone nobody waits: the clock took the seat of a slow player (one
+        # reading the table by ear, say) from them, and the game out of the statistics.
+        return (
+            seat.kind == "human"
+            and not seat.bot_playing
+            and not seat.overdue
+            and not self.is_solo(seat)
+        )
+
+    def clock_left(self, seat: Seat) -> float | None:
+        """Seconds left on the clock running for ``seat``, or None when none runs."""
         game = self.game
-        if game is None or game.is_over or self.clock <= 0 or self.hub.closing:
-            return
-        if any(self._on_the_clock(self.seats[i]) for i in game.to_act()):
-            self.clock_handle = asyncio.get_running_loop().call_later(
-                self.clock, self._time_out, self.version
-            )
+        if (
+            self.clock_handle is None
+            or game is None
+            or seat.index not in game.to_act()
+            or not self._on_the_clock(seat)
+        ):
+            return None
+        return max(0.0, round(self.clock_due - asyncio.get_running_loop().time(), 1))
 
-    @staticmethod
-    def _on_the_clock(seat: Seat) -> bool:
-        return seat.kind == "human" and not seat.bot_playing and not seat.overdue
-
-    def _time_out(self, version: int) -> None:
+    def _time_out(self, key: tuple[object, ...]) -> None:
         """The clock ran out with nothing done: a bot moves for whoever is to act, and
         after ``timeouts_to_bot`` such moves in a row keeps the seat until they act."""
         self.clock_handle = None
         game = self.game
-        if version != self.version or game is None or game.is_over:
+        if key != self.clock_key or game is None or game.is_over:
             return
+        self.clock_key = None
         for index in game.to_act():
             seat = self.seats[index]
             if self._on_the_clock(seat):

@@ -3,6 +3,7 @@
 import { announce, flash, toast } from "./announce.js";
 import { api } from "./api.js";
 import { chatAccepted, chatRefused, onChat, resetChat } from "./chat.js";
+import { stopClock } from "./clock.js";
 import { $, removedKey, seatKey, show, storage } from "./dom.js";
 import { renderHand } from "./hand.js";
 import { onHint, sendQueuedUndo } from "./hints.js";
@@ -190,6 +191,7 @@ function connectionLost() {
 
 export function closeSocket() {
   dropHeld();
+  stopClock();
   clearTimeout(app.reconnectTimer);
   // A stale timer id would let "back online" reconnect to a table the player has left.
   app.reconnectTimer = null;

@@ -2,6 +2,7 @@
 
 import { announce, flash } from "./announce.js";
 import { cardName } from "./cards.js";
+import { followClock } from "./clock.js";
 import { closeDialog, openMoonDialog } from "./dialogs.js";
 import { $ } from "./dom.js";
 import { focusCard } from "./hand.js";
@@ -120,6 +121,7 @@ export function onState(message) {
   } else {
     closeDialog("moon-dialog");
   }
+  followClock(message);
 }
 
 /**

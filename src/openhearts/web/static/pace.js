@@ -11,7 +11,6 @@
 
 import { onState } from "./game.js";
 import { speed } from "./prefs.js";
-import { app } from "./store.js";
 
 /** On a table with a turn clock, the player's turn is shown within this long of its
  * coming, the states held before it shown faster: at the slow speeds, with a 10 s
@@ -25,8 +24,10 @@ let readyAt = 0;
 
 /** A state message from the server: shown now or after the ones held before it. */
 export function receiveState(message) {
-  if (app.table && app.table.turn_clock > 0 && turnOfThePlayer(message)) {
-    message.dueBy = performance.now() + TURN_SHOWN_WITHIN_MS;
+  message.receivedAt = performance.now();  // the time left on the clock counts from here
+  const clocked = typeof (message.state || {}).clock_left === "number";
+  if (clocked && turnOfThePlayer(message)) {
+    message.dueBy = message.receivedAt + TURN_SHOWN_WITHIN_MS;
   }
   held.push(message);
   if (answersThePlayer(message) || speed().card === 0) showHeld();
