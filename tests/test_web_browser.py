@@ -2443,6 +2443,40 @@ def test_the_time_left_on_the_clock_is_shown_and_said_as_it_runs_low(
         assert "30 seconds left" not in said, said  # more than was left: never said
 
 
+def test_a_move_that_came_too_late_is_said_in_words(server: str, browser: Browser) -> None:
+    """Found by a tester: a card clicked after the clock's bot had moved showed the
+    server's "That answers move 19, but the game is at move 208: look again."."""
+    game = Game(Rules(), seed=5, names=["You", "W", "N", "E"], first_deal=3)  # no pass
+    while game.current_player != 0:
+        game.play(game.legal_plays().cards()[0])
+    state = {"type": "state", "seq": 4, "events": [], "state": _page_state(game, 4)}
+    table = _routed_table("LateTable001", game)
+
+    def route(ws: Any) -> None:
+        def on_message(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data["type"] == "hello":
+                welcome = {"type": "welcome", "protocol": 1, "seat": 0, "role": "player"}
+                ws.send(json.dumps({**welcome, "host": True, "table": table}))
+                ws.send(json.dumps(state))
+            elif data["type"] == "play":
+                refusal = "that answers move 4, but the game is at move 9: look again"
+                ws.send(json.dumps({"type": "error", "id": data.get("id"), "code": "stale",
+                                    "message": refusal}))  # fmt: skip
+
+        ws.on_message(on_message)
+
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        page.route_web_socket(re.compile(r"/ws/LateTable001$"), route)
+        open_seat(page, server, {"table_id": "LateTable001", "token": "t" * 32,
+                                 "url": table["url"]})  # fmt: skip
+        card = str(game.legal_plays().cards()[0])
+        page.locator(f'#hand .hand-card[data-card="{card}"]').click()
+        expect(page.locator("#status")).to_have_text(
+            "Too late: the game moved on before your move came. Look at the table again."
+        )
+
+
 def test_the_turn_to_lead_after_taking_a_trick_with_its_last_card_is_said(
     server: str, browser: Browser
 ) -> None:

@@ -323,7 +323,11 @@ function onError(message) {
     }
     return;
   }
-  const text = asSentence(message.message || "That is not possible now.");
+  // A move sent after the game moved on (the clock's bot made it, another tab did): the
+  // server's "that answers move 19, but the game is at move 208" meant nothing to a player.
+  const text = message.code === "stale"
+    ? "Too late: the game moved on before your move came. Look at the table again."
+    : asSentence(message.message || "That is not possible now.");
   if (app.role === null && !$("waiting").hidden) {
     // Refused before the welcome (too many watching from here, say): the waiting
     // room, not a status line out of sight, says why.
