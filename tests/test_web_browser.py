@@ -632,6 +632,13 @@ def test_memory_aids_panel_and_sentence(server: str, browser: Browser) -> None:
         expect(dialog).to_be_visible()
         page.keyboard.press("Escape")
         expect(dialog).to_be_hidden()
+        # The won cards are a tap away too (a phone has no W key), said as W says them.
+        page.tap("#show-won")
+        expect(page.locator("#won-dialog")).to_be_visible()
+        expect(page.locator("#won-close")).to_be_focused()
+        expect(announcer).to_contain_text("Won this deal: ")
+        page.keyboard.press("Escape")
+        expect(page.locator("#won-dialog")).to_be_hidden()
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
 
 
@@ -1410,6 +1417,14 @@ def test_a_missing_table_offers_no_link_to_copy(server: str, browser: Browser) -
             "You cannot play the four of diamonds: you must follow suit: you hold spades."
             " The ten of hearts and queen of spades."
         )
+        # Found by a tester: a name holding a suit was changed ("Zoë hearts takes ...").
+        said = page.evaluate(
+            "() => import('/static/cards.js').then(m => m.spokenCards("
+            "'Zoë ♥ takes the trick with the K♠; A♦ (x.*) leads the 2♣.', ['Zoë ♥', 'A♦ (x.*)']))"
+        )
+        assert said == (
+            "Zoë ♥ takes the trick with the king of spades; A♦ (x.*) leads the two of clubs."
+        )
 
 
 def test_held_states_hurry_to_the_players_turn_on_a_clocked_table(
@@ -1755,7 +1770,9 @@ def test_n_starts_a_new_game_against_bots_and_is_play_again_after_the_end(
         expect(dialog).to_be_hidden()
         assert page.evaluate("() => window.openhearts.state.game") == 1
 
-        page.keyboard.press("N")
+        # The button does what N does (touch screens have no keys).
+        expect(page.locator("#new-game")).to_have_text("New game")
+        page.click("#new-game")
         expect(dialog).to_be_visible()
         page.click("#new-game-confirm")
         expect(dialog).to_be_hidden()
@@ -1770,6 +1787,7 @@ def test_n_starts_a_new_game_against_bots_and_is_play_again_after_the_end(
         expect(page.locator("#scores-title")).to_have_text("Game over")
         page.keyboard.press("Escape")
         expect(page.locator("#scores-dialog")).to_be_hidden()
+        expect(page.locator("#new-game")).to_have_text("Play again")
         page.keyboard.press("n")
         page.wait_for_function("() => window.openhearts.state.game === 3")
         wait_passing(page)
@@ -1790,6 +1808,7 @@ def test_n_at_a_table_with_other_people_says_the_lobby_starts_new_games(
             expect(page.locator("#announcer")).to_have_text(said)
             expect(page.locator("#toast")).to_have_text(said)
             expect(page.locator("#new-game-dialog")).to_be_hidden()
+            expect(page.locator("#new-game")).to_be_hidden()
             assert page.evaluate("() => window.openhearts.state.game") == 1
 
 
@@ -1912,6 +1931,38 @@ def test_the_rule_boxes_follow_the_preset_and_can_be_switched_off(
         assert rules["sun"] is False and rules["jack_of_diamonds"] is False
 
 
+def test_the_new_table_form_starts_with_the_servers_own_options(
+    browser: Browser, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Found by a tester: with `hearts serve --end-score 30`, "Play now" tables ended at
+    30 but the form showed and sent 100 (and the preset's rules alone)."""
+    folder = tmp_path_factory.mktemp("served")
+    with (
+        running_server(
+            free_port(), folder / "web.sqlite3", folder / "server.log",
+            more=("--end-score", "30", "-o", "jack_of_diamonds=true", "-o", "moon=none"),
+        ) as server,
+        new_page(browser, viewport={"width": 1100, "height": 800}) as page,
+    ):  # fmt: skip
+        page.goto(server + "/")
+        page.fill("#player-name", "Host")
+        expect(page.locator("#opt-end-score")).to_have_value("30")
+        expect(page.locator("#preset-describe")).to_contain_text("30")
+        page.click("details.rules-options summary")
+        expect(page.locator("#opt-jack")).to_be_checked()
+        expect(page.locator("#opt-moon")).to_have_value("none")
+        page.click("#create-table")
+        page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+        table_id = page.url.rsplit("/", 1)[1]
+        rules = get_json(server, f"/api/tables/{table_id}")["rules"]
+        assert (rules["end_score"], rules["jack_of_diamonds"], rules["moon"]) == (30, True, "none")
+        # Another preset is its own rules, the end score as left.
+        page.goto(server + "/")
+        page.select_option("#opt-preset", "source-003")
+        expect(page.locator("#opt-moon")).to_have_value("")
+        expect(page.locator("#opt-end-score")).to_have_value("30")
+
+
 def test_the_lobby_forms_wait_for_the_server_settings(server: str, browser: Browser) -> None:
     """Until the lobby has the server's levels and presets, its lists are empty: a form
     sent then named no level, and the server refused it (seen as a table that never
@@ -2004,6 +2055,35 @@ def test_the_host_removes_a_stranger_who_then_may_only_watch(server: str, browse
         guest.reload()
         expect(guest.locator("#waiting-note")).to_have_text(removed)
         expect(host.locator("#seat-list")).not_to_contain_text("Mallory")
+
+
+def test_a_guest_gives_up_the_seat_before_the_start_and_may_take_it_again(
+    server: str, browser: Browser
+) -> None:
+    """A guest who changed their mind held a seat nobody else could take."""
+    with (
+        new_page(browser, viewport={"width": 1100, "height": 800}) as host,
+        new_page(browser, viewport={"width": 1100, "height": 800}) as guest,
+    ):
+        guest_waiting(server, host, guest, "Bob")
+        expect(host.locator("#give-up-seat")).to_be_hidden()
+        guest.click("#give-up-seat")
+        expect(guest.locator("#announcer")).to_contain_text("You gave up your seat")
+        expect(host.locator("#seat-list")).not_to_contain_text("Bob")
+        expect(guest.locator("#give-up-seat")).to_be_hidden()
+        expect(guest.locator("#join-form")).to_be_visible()
+        assert (
+            guest.evaluate(
+                "() => Object.keys(localStorage).filter((k) => k.startsWith('openhearts.seat.'))"
+            )
+            == []
+        )
+        guest.fill("#join-name", "Bob")
+        guest.keyboard.press("Enter")
+        expect(guest.locator("#waiting-note")).to_have_text(
+            "Waiting for the host to start the game."
+        )
+        expect(host.locator("#seat-list")).to_contain_text("Bob")
 
 
 def test_a_guest_becomes_the_host_when_the_host_leaves_before_the_start(

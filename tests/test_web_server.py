@@ -1139,6 +1139,32 @@ def test_a_host_who_leaves_before_the_start_hands_the_table_on(server: ServerThr
         player.close()
 
 
+def test_a_guest_who_leaves_before_the_start_frees_the_seat(server: ServerThread) -> None:
+    """The seat stayed taken by someone who had gone, and only the host could free it
+    (barring them): a guest who changed their mind now gives it up, and may come back."""
+    table_id, ann, bob = host_and_guest(server)
+    assert bob.welcome is not None
+    bobs = bob.welcome["seat"]
+    old_token = bob.token
+    assert bob.request({"type": "leave"})["type"] == "ack"
+    emptied = ann.until(
+        lambda m: m["type"] == "table" and m["table"]["seats"][bobs]["kind"] == "empty"
+    )
+    assert [seat["kind"] for seat in emptied["table"]["seats"]].count("human") == 1
+    # Bob's page stays, watching: it is told of the table, and seated actions are refused.
+    bob.until(lambda m: m["type"] == "table" and m["table"]["seats"][bobs]["kind"] == "empty")
+    assert bob.request({"type": "chat", "text": "hello"})["code"] == "not_seated"
+    stored = server.hub.storage.load_table(table_id)
+    assert stored is not None and stored.seats[bobs].kind == "empty"
+    gone = Player(server.ws_url(table_id), token=old_token).open()
+    assert gone.welcome is not None and gone.welcome["code"] == "bad_token"
+    again = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"})
+    assert again.status_code == 200, again.text
+    # The host leaving before the start still hands the table on instead (tested above).
+    for player in (ann, bob, gone):
+        player.close()
+
+
 def test_a_host_who_left_during_a_game_hands_the_table_on_at_its_end(
     server: ServerThread,
 ) -> None:

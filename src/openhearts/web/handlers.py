@@ -326,20 +326,26 @@ async def _remove(hub: Hub, connection: Connection, table: Table, message: Any) 
         seat = table.seats[message.seat]
         if seat is host:
             raise WebError("bad_message", "the host cannot remove themself: leave instead")
-        gone = list(seat.connections)
         if seat.player_hash is not None:
             table.bar_player(seat.player_hash)
-        seat.empty()
-        if seat.takeover is not None:
-            seat.takeover.cancel()
-            seat.takeover = None
-        await hub.store(hub.storage.update_seats, table.id, [seat.row()])
-        seat.connections.clear()
-        for other in gone:
+        for other in await _free(hub, table, seat):
             other.error("removed", "the host removed you from this table: you can watch it")
             other.close()
         _ack(connection, message)
         table.broadcast_table()
+
+
+async def _free(hub: Hub, table: Table, seat: Seat) -> list[Connection]:
+    """Empty a person's seat before the start; the connections it had, for the caller
+    to close or keep as spectators."""
+    if seat.takeover is not None:
+        seat.takeover.cancel()
+        seat.takeover = None
+    seat.empty()
+    await hub.store(hub.storage.update_seats, table.id, [seat.row()])
+    gone = list(seat.connections)
+    seat.connections.clear()
+    return gone
 
 
 async def _list(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
@@ -365,6 +371,15 @@ async def _start(hub: Hub, connection: Connection, table: Table, message: Any) -
 async def _leave(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     seat = _seated(connection)
     async with table.lock:
+        if table.status == "waiting" and not seat.host:
+            # Before the start a guest gives the seat up (only the host's "remove" freed
+            # it, and barred them): free for anyone, them included, and they watch.
+            for other in await _free(hub, table, seat):
+                other.seat = None
+                table.spectators.add(other)
+            _ack(connection, message)
+            table.broadcast_table()
+            return
         _ack(connection, message)
         table.leave(seat)
 

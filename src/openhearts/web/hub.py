@@ -280,10 +280,7 @@ class Hub:
         elif "preset" in given:
             changes = {}
         else:
-            changes = {
-                k: tuple(v) if isinstance(v, list) else v
-                for k, v in self.settings.default_options.items()
-            }
+            changes = self.served_options()
         try:
             rules = Rules.preset(preset, players=players, **changes)
             # What is stored is loaded through the same schema: refuse now what could
@@ -292,6 +289,15 @@ class Hub:
         except (RulesError, TypeError, ValueError) as error:
             raise WebError("bad_request", str(error)) from None
         return preset, rules
+
+    def served_options(self) -> dict[str, Any]:
+        """The rules options the operator gave the server (``hearts serve -o``), as
+        :meth:`Rules.preset` takes them: with its default preset, the rules a table gets
+        when it asks for none."""
+        return {
+            key: tuple(value) if isinstance(value, list) else value
+            for key, value in self.settings.default_options.items()
+        }
 
     def level_of(self, body: CreateTable) -> str:
         level = self.settings.default_level if body.level is None else body.level

@@ -174,6 +174,16 @@ def _options_schema() -> dict[str, Any]:
 async def config(request: Request) -> Response:
     hub = _hub(request)
     presets = []
+    # The server's own preset is described with its operator's options (`-o`), as the
+    # form starts with them: it said "reaches 100" of tables that end at 30.
+    served = hub.served_options()
+
+    def described(name: str, players: int) -> list[str]:
+        if name == hub.settings.default_preset:
+            with contextlib.suppress(RulesError, TypeError, ValueError):
+                return Rules.preset(name, players=players, **served).describe()
+        return Rules.preset(name, players=players).describe()
+
     for name in PRESETS:
         try:
             rules = Rules.preset(name)
@@ -182,14 +192,14 @@ async def config(request: Request) -> Response:
         by_players: dict[str, list[str]] = {}
         for players in range(3, 7):
             with contextlib.suppress(RulesError):
-                by_players[str(players)] = Rules.preset(name, players=players).describe()
+                by_players[str(players)] = described(name, players)
         presets.append(
             {
                 "name": name,
                 "description": PRESET_SOURCES.get(name, ""),
                 "rules": rules.to_dict(),
                 "players": [int(players) for players in by_players],
-                "describe": rules.describe(),
+                "describe": described(name, rules.players),
                 # The lobby shows the rules for the number of players chosen.
                 "describe_by_players": by_players,
             }

@@ -19,7 +19,7 @@ const waiting = new Set();
  * (``queue``) are added after what was said.
  */
 export function announce(text, { queue = false } = {}) {
-  text = spokenCards(text);
+  text = spokenCards(text, ((app.table && app.table.seats) || []).map((seat) => seat.name));
   const region = $("announcer");
   if (!queue) {
     for (const timer of waiting) clearTimeout(timer);

@@ -16,13 +16,13 @@ import { focusAfterDialog, landFocus } from "./game.js";
 import { focusCard } from "./hand.js";
 import { requestHint, requestPlayForMe, requestUndo } from "./hints.js";
 import { loadKeys, onKeyDown } from "./keys.js";
-import { askToLeave, leaveTable } from "./leave.js";
+import { askToLeave, giveUpSeat, leaveTable } from "./leave.js";
 import {
   createTable, goToLobby, keepPlayerName, LEVEL_SELECTS, playNow, updateLevelNote,
   updatePlayerChoices, updatePresetDescription,
 } from "./lobby.js";
 import { openPlayed } from "./memory.js";
-import { playAgain, startNewGame } from "./newgame.js";
+import { askNewGame, playAgain, startNewGame } from "./newgame.js";
 import { onAutoPlayOne, openOptions } from "./options.js";
 import { openReview, stepReview } from "./review.js";
 import { openScores } from "./scores.js";
@@ -30,6 +30,7 @@ import { openStats } from "./stats.js";
 import { app, mustPass, mySeat } from "./store.js";
 import { renderTable } from "./table.js";
 import { onListChange } from "./waiting.js";
+import { openWon } from "./won.js";
 
 function init() {
   installSprite();
@@ -77,6 +78,9 @@ function init() {
   $("show-played").addEventListener("click", openPlayed);
   $("played-close").addEventListener("click", () => closeDialog("played-dialog"));
   $("show-review").addEventListener("click", openReview);
+  // Touch screens have no W or N key: the won cards and a new game were out of reach.
+  $("show-won").addEventListener("click", openWon);
+  $("new-game").addEventListener("click", askNewGame);
   $("review-previous").addEventListener("click", () => stepReview(-1));
   $("review-next").addEventListener("click", () => stepReview(1));
   $("review-close").addEventListener("click", () => closeDialog("review-dialog"));
@@ -116,6 +120,7 @@ function init() {
   $("leave-table").addEventListener("click", askToLeave);
   $("leave-stay").addEventListener("click", () => closeDialog("leave-dialog"));
   $("leave-confirm").addEventListener("click", leaveTable);
+  $("give-up-seat").addEventListener("click", giveUpSeat);
   $("chat-form").addEventListener("submit", sendChat);
   $("chat").addEventListener("toggle", () => {
     const open = $("chat").open;

@@ -58,7 +58,22 @@ const SYMBOL_SUITS = { "♣": "C", "♦": "D", "♠": "S", "♥": "H" };
  * with its cards and suits in words, as the page says everything else: screen readers
  * read the symbols as "black diamond suit", or not at all.
  */
-export function spokenCards(text) {
+export function spokenCards(text, names = []) {
+  // The players' names are read as written ("Zoë ♥" was said "Zoë hearts"): only the
+  // text between them is turned into words.
+  const kept = [...new Set(names)].filter((name) => /[♣♦♠♥]/.test(name))
+    .sort((a, b) => b.length - a.length);
+  if (kept.length) {
+    const pattern = new RegExp(kept.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join("|"), "g");
+    let spoken = "";
+    let from = 0;
+    for (const match of text.matchAll(pattern)) {
+      spoken += spokenCards(text.slice(from, match.index)) + match[0];
+      from = match.index + match[0].length;
+    }
+    return spoken + spokenCards(text.slice(from));
+  }
   return text
     .replace(/(10|[2-9JQKA])([♣♦♠♥])/g, (_, rank, symbol) => {
       const code = (rank === "10" ? "T" : rank) + SYMBOL_SUITS[symbol];

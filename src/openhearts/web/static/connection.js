@@ -32,7 +32,7 @@ export async function openTable(tableId) {
   $("waiting-note").textContent = "Connecting…";
   $("seat-list").replaceChildren();
   // Nothing of a host's until the server says who this page is.
-  for (const id of ["fill-bots", "start-game", "share-box", "join-form", "list-box"]) {
+  for (const id of ["fill-bots", "start-game", "give-up-seat", "share-box", "join-form", "list-box"]) {
     $(id).hidden = true;
   }
   resetChat();
@@ -287,6 +287,8 @@ function onError(message) {
   app.busy = false;
   // A refused choice leaves nothing new to take back.
   if (["play", "pass", "moon"].includes(type)) app.undoQueued = false;
+  // A seat given up before the start and refused (the game began meanwhile) is kept.
+  if (type === "leave" && app.leaving && app.leaving.seat) app.leaving = null;
   if (message.code === "removed") {
     // The host freed our seat: watch from now on, without taking a seat again.
     storage.remove(seatKey(app.tableId));

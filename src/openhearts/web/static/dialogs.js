@@ -19,7 +19,10 @@ export function openDialog(id) {
 export function openAndSay(name, render, sentence) {
   render();
   openDialog(`${name}-dialog`);
-  $(`${name}-close`).focus();
+  // Opened at its top: a dialog taller than a phone's screen opened scrolled down to its
+  // Close button, its title and headings out of sight.
+  $(`${name}-close`).focus({ preventScroll: true });
+  $(`${name}-dialog`).scrollTop = 0;
   announce(sentence());
 }
 

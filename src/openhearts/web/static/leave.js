@@ -4,9 +4,10 @@
 import { announce } from "./announce.js";
 import { sendRaw } from "./connection.js";
 import { closeDialog, openDialog } from "./dialogs.js";
-import { $ } from "./dom.js";
+import { $, seatKey, storage } from "./dom.js";
 import { goToLobby } from "./lobby.js";
 import { app, gameInProgress, mySeat } from "./store.js";
+import { setTable } from "./waiting.js";
 
 export function askToLeave() {
   if (mySeat() === null || app.leaving) return;
@@ -32,11 +33,40 @@ export function leaveTable() {
   app.leaving.timer = setTimeout(() => finishLeaving(false), 3000);
 }
 
+/**
+ * A guest gives their seat up before the game starts: the seat is free again (for
+ * them too) and this page watches the waiting room.
+ */
+export function giveUpSeat() {
+  if (app.seat === null || app.host || app.leaving) return;
+  if (!app.table || app.table.status !== "waiting") return;
+  const id = app.nextId++;
+  app.leaving = { url: app.table.url || `/t/${app.tableId}`, timer: null, seat: true };
+  app.pending.set(id, "leave");
+  if (!sendRaw({ type: "leave", id })) {
+    app.pending.delete(id);
+    app.leaving = null;
+    announce("Not connected: your seat is still yours. Try again in a moment.");
+  }
+}
+
+function seatGivenUp() {
+  storage.remove(seatKey(app.tableId));
+  Object.assign(app, { token: null, seat: null, role: "spectator", askName: true });
+  setTable(app.table);
+  announce("You gave up your seat: you are watching this table. "
+    + "Type your name to take a free seat again.");
+}
+
 export function finishLeaving(acknowledged) {
   const leaving = app.leaving;
   if (!leaving) return;
   clearTimeout(leaving.timer);
   app.leaving = null;
+  if (leaving.seat) {
+    seatGivenUp();
+    return;
+  }
   const bot = acknowledged
     ? "A bot is playing for you now."
     : "A bot plays for you as soon as the server notices you have gone.";

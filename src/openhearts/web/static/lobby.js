@@ -71,6 +71,7 @@ export async function showLobby() {
       return preset && preset.description ? `${name}: ${preset.description}` : name;
     },
   );
+  $("opt-end-score").value = String((config.default_options || {}).end_score ?? 100);
   updatePlayerChoices();
   // Not before: a form sent while the lists were still empty named no level or preset,
   // and the server refused it with words about fields the person never saw empty.
@@ -192,12 +193,29 @@ export function updatePlayerChoices() {
   if (!allowed.includes(select.value)) select.value = allowed.includes("4") ? "4" : allowed[0];
   updatePresetDescription();
   // The boxes start as the preset has them, and are sent as they are left: a rule the
-  // preset switches on can be switched off.
+  // preset switches on can be switched off.  The server's own preset comes with the
+  // options its operator gave it (`hearts serve -o`), as "Play now" has them: the form
+  // sent the preset's alone.
+  const served = preset && preset.name === config.default_preset
+    ? config.default_options || {} : {};
   if (preset && preset.rules) {
-    $("opt-sun").checked = Boolean(preset.rules.sun);
-    $("opt-jack").checked = Boolean(preset.rules.jack_of_diamonds);
+    $("opt-sun").checked = Boolean(served.sun ?? preset.rules.sun);
+    $("opt-jack").checked = Boolean(served.jack_of_diamonds ?? preset.rules.jack_of_diamonds);
+  }
+  for (const [id, key] of SERVED_FIELDS) {
+    const value = served[key];
+    $(id).value = value === undefined || value === null ? ""
+      : Array.isArray(value) ? value.join(" ") : String(value);
   }
 }
+
+/** The form's fields for rules options beyond the preset's ("" keeps the preset's). */
+const SERVED_FIELDS = [
+  ["opt-first-trick", "first_trick"], ["opt-hearts-break", "hearts_break"],
+  ["opt-moon", "moon"], ["opt-seating", "seating"], ["opt-direction", "direction"],
+  ["opt-cards-passed", "cards_passed"], ["opt-pass-cycle", "pass_cycle"],
+  ["opt-removed", "removed"], ["opt-first-lead", "first_lead"],
+];
 
 function playerName() {
   const name = $("player-name").value.trim();

@@ -9,7 +9,7 @@ import { $ } from "./dom.js";
 import { app, mySeat } from "./store.js";
 
 /** Whether every other seat at the table is a bot's (the "Play now" kind of table). */
-function againstBotsOnly() {
+export function againstBotsOnly() {
   const seats = (app.table && app.table.seats) || [];
   return seats.length > 0 && seats.every((seat) => seat.seat === mySeat() || seat.kind === "bot");
 }

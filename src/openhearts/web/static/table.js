@@ -4,6 +4,7 @@
 import { cardBackSvg, cardName, cardSvg } from "./cards.js";
 import { $, h, show } from "./dom.js";
 import { renderHand } from "./hand.js";
+import { againstBotsOnly } from "./newgame.js";
 import { renderOptions } from "./options.js";
 import { renderStatus } from "./status.js";
 import {
@@ -253,6 +254,9 @@ function renderControls() {
   $("type-card-form").hidden = !seated || over;
   $("chat-form").hidden = !seated;
   $("chat-watching").hidden = seated;
+  // What N does, for touch: a new game against bots, or the next one after the end.
+  $("new-game").hidden = !seated || !app.host || !(over || againstBotsOnly());
+  $("new-game").textContent = over ? "Play again" : "New game";
   const leave = $("leave-table");
   leave.hidden = !seated;
   if (gameInProgress()) leave.setAttribute("aria-haspopup", "dialog");

@@ -122,6 +122,7 @@ function renderWaiting() {
   const free = table.seats.filter((s) => s.kind === "empty").length;
   $("fill-bots").hidden = !isHost || free === 0;
   $("start-game").hidden = !isHost;
+  $("give-up-seat").hidden = table.status !== "waiting" || app.seat === null || app.host;
   const asking = app.askName && table.status === "waiting" && app.seat === null && free > 0;
   const form = $("join-form");
   if (asking && form.hidden) {
