@@ -675,13 +675,23 @@ def test_winner_at_the_end_and_play_again(server: str, browser: Browser) -> None
         "/api/play-now",
         {"name": "Lee", "level": "random", "options": {"end_score": 1}},
     )
-    with new_page(browser, viewport={"width": 1000, "height": 760}) as page:
+    with (
+        new_page(browser, viewport={"width": 1000, "height": 760}) as page,
+        new_page(browser, viewport={"width": 1000, "height": 760}) as watcher,
+    ):
         open_seat(page, server, answer)
+        watcher.goto(server + answer["url"])
+        expect(watcher.locator("#table-view")).to_be_visible()
         pass_by_clicking(page)
         play_deal_by_clicking(page)
         expect(page.locator("#scores-title")).to_have_text("Game over")
         expect(page.locator("#scores-summary")).to_contain_text(re.compile(r"wins? the game!"))
         expect(page.locator("#scores-close")).to_be_hidden()
+        expect(page.locator("#scores-next")).to_be_hidden()
+        # Someone without "Play again" is told another game may follow.
+        said = "The host can start another game at this table: stay here to watch it."
+        expect(watcher.locator("#scores-next")).to_have_text(said)
+        expect(watcher.locator("#announcer")).to_contain_text(said)
         page.click("#play-again")
         expect(page.locator("#scores-dialog")).to_be_hidden()
         wait_passing(page)
@@ -1396,11 +1406,26 @@ def test_a_missing_table_offers_no_link_to_copy(server: str, browser: Browser) -
         expect(page.locator("#copy-link")).to_be_hidden()
         expect(page.locator("#share-link")).to_be_hidden()
         expect(page.locator("#join-form")).to_be_hidden()
+        expect(page.locator("#announcer")).to_have_text(
+            "This link does not lead to a table. Start a new game from the lobby."
+        )
         # Links that cannot be a table's say so too, instead of a lobby under the wrong
         # address or the server's JSON.
         for path in ("/t/a%20b", "/t/" + "x" * 65, "/t/%E2%9D%A4", "/t/", "/t/abc/def"):
             page.goto(server + path)
             expect(page.locator("#waiting-title")).to_have_text("No such table")
+        # Other addresses that lead nowhere are a page with the way to the lobby.
+        page.goto(server + "/no/such/page")
+        expect(page.locator("h1")).to_have_text("No such page")
+        page.get_by_role("link", name="Go to the lobby").click()
+        expect(page.locator("#play-now")).to_be_visible()
+        # Outside a game the skip link leads past the top bar, not to the hidden hand.
+        expect(page.locator("#skip-link")).to_have_attribute("href", "#main")
+        page.keyboard.press("Tab")
+        expect(page.locator("#skip-link")).to_be_focused()
+        page.keyboard.press("Enter")
+        page.keyboard.press("Tab")
+        expect(page.locator("#player-name")).to_be_focused()
         # The server's messages are shown as sentences.
         shown = page.evaluate(
             "() => import('/static/words.js').then(m => [m.asSentence('the game has started'),"
@@ -2070,6 +2095,8 @@ def test_a_guest_gives_up_the_seat_before_the_start_and_may_take_it_again(
         guest.click("#give-up-seat")
         expect(guest.locator("#announcer")).to_contain_text("You gave up your seat")
         expect(host.locator("#seat-list")).not_to_contain_text("Bob")
+        # The host hears who comes and goes while waiting.
+        expect(host.locator("#announcer")).to_contain_text("Bob left the table.")
         expect(guest.locator("#give-up-seat")).to_be_hidden()
         expect(guest.locator("#join-form")).to_be_visible()
         assert (
@@ -2084,6 +2111,7 @@ def test_a_guest_gives_up_the_seat_before_the_start_and_may_take_it_again(
             "Waiting for the host to start the game."
         )
         expect(host.locator("#seat-list")).to_contain_text("Bob")
+        expect(host.locator("#announcer")).to_contain_text("Bob took a seat.")
 
 
 def test_a_guest_becomes_the_host_when_the_host_leaves_before_the_start(
@@ -2234,6 +2262,14 @@ def test_every_card_of_the_hand_stays_on_a_small_phone(server: str, browser: Bro
     with new_page(browser, **SMALL_PHONE) as page:
         open_seat(page, server, answer)
         wait_passing(page)
+        # The top bar is one line ("Keys" went to a second line at 360 px).
+        tops = page.eval_on_selector_all(
+            ".topbar .brand, .topnav .link-button",
+            "nodes => nodes.map(n => Math.round(n.getBoundingClientRect().top))",
+        )
+        assert max(tops) - min(tops) < 12, tops
+        # In a game the skip link leads to the hand.
+        assert page.get_attribute("#skip-link", "href") == "#hand"
         pass_first_three(page, touch=True)
         seen: set[int] = set()
         for _ in range(17):

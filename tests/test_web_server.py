@@ -652,6 +652,14 @@ def test_the_http_api_refuses_bad_requests(server: ServerThread) -> None:
     for option in ("moon", "first_trick", "seating"):
         answer = server.post("/api/tables", {"options": {option: "sideways"}})
         assert answer.json()["message"].startswith(f"options.{option}: "), answer.text
+    # A list too long or too short is said in words, not as Pydantic's "List should
+    # have at most 12 items after validation, not 13".
+    for options, said in (
+        ({"removed": ["2C"] * 13}, "options.removed: at most 12 allowed, 13 given"),
+        ({"pass_cycle": []}, "options.pass_cycle: at least 1 needed, 0 given"),
+    ):
+        answer = server.post("/api/tables", {"options": options})
+        assert answer.json()["message"] == said, answer.text
     assert error("/api/tables", {"options": {"players": 3}}, 400) == "bad_request"
     assert error("/api/tables", {"options": {"end_score": 10**9}}, 400) == "bad_request"
     assert error("/api/tables", {"level": "os:system"}, 400) == "bad_request"
@@ -1450,6 +1458,12 @@ def test_errors_of_pages_and_messages_say_what_is_wrong(server: ServerThread) ->
         answer = httpx.request(method, server.base + path, timeout=20)
         assert answer.status_code == status and answer.json()["error"] == code, answer.text
         assert answer.json()["message"]
+    # A browser that mistyped an address gets a page with the way to the lobby.
+    page = httpx.get(server.base + "/no/such/page", headers={"Accept": "text/html"}, timeout=20)
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert "No such page" in page.text and 'href="/"' in page.text
+    api = httpx.get(server.base + "/api/nothing", headers={"Accept": "text/html"}, timeout=20)
+    assert api.status_code == 404 and api.json()["error"] == "not_found"
     watcher = Player(server.ws_url(new_table(server)["table_id"])).open()
     assert watcher.ws is not None
     for text, said in (

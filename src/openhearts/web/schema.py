@@ -453,6 +453,18 @@ def explain(error: ValidationError, *, values: bool = True) -> str:
     # "constrained-str" is the form of a str (not "constrained-int": it has "str" in it).
     chosen = next((e for e in forms if _form(e["loc"]).split("-")[-1] == given), first)
     message = chosen["msg"] if values else chosen["type"]
+    context = chosen.get("ctx") or {}
+    if (
+        values
+        and chosen["type"] in ("too_long", "too_short")
+        and isinstance(chosen.get("input"), list)
+    ):
+        # Pydantic's "List should have at most 12 items after validation, not 13".
+        count = len(chosen["input"])
+        if chosen["type"] == "too_long":
+            message = f"at most {context.get('max_length')} allowed, {count} given"
+        else:
+            message = f"at least {context.get('min_length')} needed, {count} given"
     if message.startswith("Value error, "):
         message = message[len("Value error, ") :]
     return f"{where}: {message}" if where else message

@@ -83,6 +83,24 @@ FALLBACK_PAGE = """<!doctype html>
 this installation (openhearts/web/static/index.html).</p></body></html>
 """
 
+NOT_FOUND_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>No such page · OpenHearts</title>
+<link rel="stylesheet" href="/static/style.css"></head>
+<body><main class="panel"><h1>No such page</h1>
+<p>This address leads nowhere on this server. <a href="/">Go to the lobby</a> to play.</p>
+</main></body></html>
+"""
+
+
+def _wants_page(request: Request) -> bool:
+    """A browser opening an address (not the API, not a file of the page's)."""
+    path = request.url.path
+    if path.startswith(("/api/", "/static/")):
+        return False
+    return "text/html" in request.headers.get("accept", "")
+
 
 def static_dir() -> Path:
     """The directory of the page's files inside the installed package."""
@@ -114,8 +132,12 @@ _HTTP_CODES: Final = {404: "not_found", 405: "method_not_allowed"}
 
 
 async def _http_error(request: Request, error: Exception) -> Response:
-    """Starlette's own errors in the API's form: ``{"error": ..., "message": ...}``."""
+    """Starlette's own errors in the API's form: ``{"error": ..., "message": ...}`` (a
+    browser asking for a page that is not there gets a page saying so)."""
     assert isinstance(error, HTTPException)
+    # A mistyped address in a browser got a line of JSON: a page, with the way back.
+    if error.status_code == 404 and _wants_page(request):
+        return HTMLResponse(NOT_FOUND_PAGE, status_code=404)
     code = _HTTP_CODES.get(error.status_code, "http_error")
     message = {404: "there is no such page", 405: f"{request.method} is not allowed here"}.get(
         error.status_code, str(error.detail)

@@ -122,6 +122,8 @@ function showMissingTable() {
   $("join-form").hidden = true;
   // Nothing to share: the link leads nowhere.
   $("share-box").hidden = true;
+  // Said as well: a screen reader heard nothing of a page that only changed its text.
+  announce("This link does not lead to a table. Start a new game from the lobby.");
 }
 
 export function connect() {
@@ -307,7 +309,6 @@ function onError(message) {
     app.token = null;
     closeSocket();
     showMissingTable();
-    announce("This link does not lead to a table. Start a new game from the lobby.");
     return;
   }
   if (message.code === "bad_token") {

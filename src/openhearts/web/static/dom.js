@@ -41,4 +41,9 @@ export function show(view) {
   $("waiting").hidden = view !== "waiting";
   $("table-view").hidden = view !== "table";
   document.body.dataset.view = view;
+  // "Skip to your hand" led nowhere outside a game (the hand is hidden there).
+  const skip = $("skip-link");
+  const toHand = view === "table";
+  skip.href = toHand ? "#hand" : "#main";
+  skip.textContent = toHand ? "Skip to your hand" : "Skip to the main content";
 }

@@ -52,6 +52,15 @@ export function giveUpSeat() {
 
 function seatGivenUp() {
   storage.remove(seatKey(app.tableId));
+  // The seat is shown free at once (the server's table follows), and this page does
+  // not hear its own going as someone else's.
+  const given = app.seat;
+  app.table = {
+    ...app.table,
+    seats: app.table.seats.map((seat) => (seat.seat === given
+      ? { seat: seat.seat, kind: "empty", name: null, host: false, connected: false }
+      : seat)),
+  };
   Object.assign(app, { token: null, seat: null, role: "spectator", askName: true });
   setTable(app.table);
   announce("You gave up your seat: you are watching this table. "

@@ -79,10 +79,16 @@ export function openScores({ deal = null, final = false } = {}) {
   $("scores-close").hidden = over;
   $("play-again").hidden = !over || !isHost;
   $("back-lobby").hidden = !over;
+  // Only the host has "Play again": the others did not know another game could follow.
+  const next = $("scores-next");
+  next.textContent = over && !isHost
+    ? "The host can start another game at this table: stay here to "
+      + (mySeat() === null ? "watch it." : "play it in the same seat.")
+    : "";
+  next.hidden = !next.textContent;
   openDialog("scores-dialog");
-  announce(`${$("scores-title").textContent}. ${summary.textContent} ${scoresSentence()}`, {
-    queue: true,
-  });
+  const said = `${$("scores-title").textContent}. ${summary.textContent} ${scoresSentence()}`;
+  announce(next.textContent ? `${said} ${next.textContent}` : said, { queue: true });
   (over ? (isHost ? $("play-again") : $("back-lobby")) : $("scores-close")).focus();
 }
 

@@ -28,6 +28,11 @@ export function setTable(table) {
       && Boolean(before.listed) !== Boolean(table.listed)) {
     announce(listingSentence(Boolean(table.listed)), { queue: !app.host });
   }
+  if (before && before.id === table.id && table.status === "waiting") {
+    for (const sentence of seatChanges(before.seats || [], table.seats || [])) {
+      announce(sentence, { queue: true });
+    }
+  }
   // The turn clock ran out for this player: said, since the move is made for them.
   const seat = app.seat;
   const overdue = (t) => seat !== null && Boolean(((t && t.seats) || [])[seat]?.overdue);
@@ -37,6 +42,25 @@ export function setTable(table) {
       ? `Time is up again${clock}: a bot plays for you until you act.`
       : `Time is up${clock}: the computer makes this move for you.`, "error");
   }
+}
+
+/**
+ * Who came to or went from the waiting room since the table before: a screen reader
+ * heard nothing of the seat list changing while they waited for friends.
+ */
+function seatChanges(before, after) {
+  const said = [];
+  for (const seat of after) {
+    const was = before[seat.seat];
+    if (!was || seat.seat === app.seat) continue;
+    const name = seat.name || `Seat ${seat.seat + 1}`;
+    if (was.kind !== "human" && seat.kind === "human") said.push(`${name} took a seat.`);
+    else if (was.kind === "human" && seat.kind !== "human") {
+      said.push(`${was.name || name} left the table.`);
+    }
+    if (was.kind !== "bot" && seat.kind === "bot") said.push(`A bot takes seat ${seat.seat + 1}.`);
+  }
+  return said;
 }
 
 const listingSentence = (listed) => (listed
