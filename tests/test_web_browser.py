@@ -2520,6 +2520,33 @@ def _routed_table(table_id: str, game: Game, turn_clock: float = 0) -> dict[str,
     }  # fmt: skip
 
 
+_SAID_RECORDER = (
+    "window.said = []; addEventListener('DOMContentLoaded', () => {"
+    " const region = document.getElementById('announcer');"
+    " if (region) new MutationObserver(() => window.said.push(region.textContent))"
+    ".observe(region, { childList: true, subtree: true, characterData: true }); });"
+)
+
+
+def _welcome(ws: Any, table: dict[str, Any], *messages: dict[str, Any]) -> None:
+    """Answer a routed page's hello: seat 0, the host, then ``messages``."""
+    welcome = {"type": "welcome", "protocol": 1, "seat": 0, "role": "player"}
+    ws.send(json.dumps({**welcome, "host": True, "table": table}))
+    for message in messages:
+        ws.send(json.dumps(message))
+
+
+def _open_routed_seat(
+    page: Page, server: str, table: dict[str, Any], route: Any, *, record_said: bool = False
+) -> None:
+    """Open seat 0 of ``table``, whose WebSocket ``route`` serves; with ``record_said``
+    everything the live region says is kept in ``window.said``."""
+    page.route_web_socket(re.compile(rf"/ws/{table['id']}$"), route)
+    if record_said:
+        page.add_init_script(_SAID_RECORDER)
+    open_seat(page, server, {"table_id": table["id"], "token": "t" * 32, "url": table["url"]})
+
+
 def test_the_time_left_on_the_clock_is_shown_and_said_as_it_runs_low(
     server: str, browser: Browser
 ) -> None:
@@ -2533,22 +2560,12 @@ def test_the_time_left_on_the_clock_is_shown_and_said_as_it_runs_low(
     def route(ws: Any) -> None:
         def on_message(message: str | bytes) -> None:
             if json.loads(message)["type"] == "hello":
-                welcome = {"type": "welcome", "protocol": 1, "seat": 0, "role": "player"}
-                ws.send(json.dumps({**welcome, "host": True, "table": table}))
-                ws.send(json.dumps({"type": "state", "seq": 3, "events": [], "state": state}))
+                _welcome(ws, table, {"type": "state", "seq": 3, "events": [], "state": state})
 
         ws.on_message(on_message)
 
     with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
-        page.route_web_socket(re.compile(r"/ws/ClockTable01$"), route)
-        page.add_init_script(
-            "window.said = []; addEventListener('DOMContentLoaded', () => {"
-            " const region = document.getElementById('announcer');"
-            " if (region) new MutationObserver(() => window.said.push(region.textContent))"
-            ".observe(region, { childList: true, subtree: true, characterData: true }); });"
-        )
-        open_seat(page, server, {"table_id": "ClockTable01", "token": "t" * 32,
-                                 "url": table["url"]})  # fmt: skip
+        _open_routed_seat(page, server, table, route, record_said=True)
         expect(page.locator("#clock")).to_have_text(re.compile(r"^1[01] s left$"))
         page.wait_for_function(
             "() => window.said.join(' ').includes("
@@ -2572,9 +2589,7 @@ def test_a_move_that_came_too_late_is_said_in_words(server: str, browser: Browse
         def on_message(message: str | bytes) -> None:
             data = json.loads(message)
             if data["type"] == "hello":
-                welcome = {"type": "welcome", "protocol": 1, "seat": 0, "role": "player"}
-                ws.send(json.dumps({**welcome, "host": True, "table": table}))
-                ws.send(json.dumps(state))
+                _welcome(ws, table, state)
             elif data["type"] == "play":
                 refusal = "that answers move 4, but the game is at move 9: look again"
                 ws.send(json.dumps({"type": "error", "id": data.get("id"), "code": "stale",
@@ -2583,9 +2598,7 @@ def test_a_move_that_came_too_late_is_said_in_words(server: str, browser: Browse
         ws.on_message(on_message)
 
     with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
-        page.route_web_socket(re.compile(r"/ws/LateTable001$"), route)
-        open_seat(page, server, {"table_id": "LateTable001", "token": "t" * 32,
-                                 "url": table["url"]})  # fmt: skip
+        _open_routed_seat(page, server, table, route)
         card = str(game.legal_plays().cards()[0])
         page.locator(f'#hand .hand-card[data-card="{card}"]').click()
         expect(page.locator("#status")).to_have_text(
@@ -2629,9 +2642,7 @@ def test_the_turn_to_lead_after_taking_a_trick_with_its_last_card_is_said(
         def on_message(message: str | bytes) -> None:
             data = json.loads(message)
             if data["type"] == "hello":
-                welcome = {"type": "welcome", "protocol": 1, "seat": 0, "role": "player"}
-                ws.send(json.dumps({**welcome, "host": True, "table": table}))
-                ws.send(json.dumps(first))
+                _welcome(ws, table, first)
             elif data["type"] == "play":
                 ws.send(json.dumps({"type": "ack", "id": data.get("id")}))
                 ws.send(json.dumps(then))
@@ -2639,15 +2650,7 @@ def test_the_turn_to_lead_after_taking_a_trick_with_its_last_card_is_said(
         ws.on_message(on_message)
 
     with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
-        page.route_web_socket(re.compile(r"/ws/LeadTable001$"), route)
-        page.add_init_script(
-            "window.said = []; addEventListener('DOMContentLoaded', () => {"
-            " const region = document.getElementById('announcer');"
-            " if (region) new MutationObserver(() => window.said.push(region.textContent))"
-            ".observe(region, { childList: true, subtree: true, characterData: true }); });"
-        )
-        open_seat(page, server, {"table_id": "LeadTable001", "token": "t" * 32,
-                                 "url": table["url"]})  # fmt: skip
+        _open_routed_seat(page, server, table, route, record_said=True)
         page.locator(f'#hand .hand-card[data-card="{card}"]').click()
         page.wait_for_function("() => window.said.join(' ').includes('You take the trick')")
         page.wait_for_function("() => window.said.join(' ').includes('Your turn to lead.')")
