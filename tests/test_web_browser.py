@@ -777,6 +777,17 @@ def guest_waiting(
     return url
 
 
+@contextlib.contextmanager
+def waiting_room(server: str, browser: Browser, guest_name: str) -> Iterator[tuple[Page, Page]]:
+    """A host's page and a guest's, both in the waiting room of the host's new table."""
+    with (
+        new_page(browser, viewport={"width": 1100, "height": 800}) as host,
+        new_page(browser, viewport={"width": 1100, "height": 800}) as guest,
+    ):
+        guest_waiting(server, host, guest, guest_name)
+        yield host, guest
+
+
 def shared_table(server: str, host: Page, guest: Page, guest_name: str = "Bob") -> str:
     """The host opens a table, the guest joins by its link, the host starts; the link."""
     url = guest_waiting(server, host, guest, guest_name)
@@ -2066,11 +2077,7 @@ def test_several_cards_typed_at_once_are_chosen_to_pass(server: str, browser: Br
 
 
 def test_the_host_removes_a_stranger_who_then_may_only_watch(server: str, browser: Browser) -> None:
-    with (
-        new_page(browser, viewport={"width": 1100, "height": 800}) as host,
-        new_page(browser, viewport={"width": 1100, "height": 800}) as guest,
-    ):
-        guest_waiting(server, host, guest, "Mallory")
+    with waiting_room(server, browser, "Mallory") as (host, guest):
         host.on("dialog", lambda dialog: dialog.accept())
         host.get_by_role("button", name="Remove Mallory from this table").click()
         removed = "The host removed you from this table: you can watch it."
@@ -2086,11 +2093,7 @@ def test_a_guest_gives_up_the_seat_before_the_start_and_may_take_it_again(
     server: str, browser: Browser
 ) -> None:
     """A guest who changed their mind held a seat nobody else could take."""
-    with (
-        new_page(browser, viewport={"width": 1100, "height": 800}) as host,
-        new_page(browser, viewport={"width": 1100, "height": 800}) as guest,
-    ):
-        guest_waiting(server, host, guest, "Bob")
+    with waiting_room(server, browser, "Bob") as (host, guest):
         expect(host.locator("#give-up-seat")).to_be_hidden()
         guest.click("#give-up-seat")
         expect(guest.locator("#announcer")).to_contain_text("You gave up your seat")
@@ -2117,11 +2120,7 @@ def test_a_guest_gives_up_the_seat_before_the_start_and_may_take_it_again(
 def test_a_guest_becomes_the_host_when_the_host_leaves_before_the_start(
     server: str, browser: Browser
 ) -> None:
-    with (
-        new_page(browser, viewport={"width": 1100, "height": 800}) as host,
-        new_page(browser, viewport={"width": 1100, "height": 800}) as guest,
-    ):
-        guest_waiting(server, host, guest, "Bob")
+    with waiting_room(server, browser, "Bob") as (host, guest):
         expect(guest.locator("#start-game")).to_be_hidden()
         # What the page's Leave does, from the waiting room.
         host.evaluate("async () => (await import('/static/leave.js')).leaveTable()")
