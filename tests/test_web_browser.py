@@ -2095,8 +2095,15 @@ def test_a_guest_gives_up_the_seat_before_the_start_and_may_take_it_again(
     """A guest who changed their mind held a seat nobody else could take."""
     with waiting_room(server, browser, "Bob") as (host, guest):
         expect(host.locator("#give-up-seat")).to_be_hidden()
+        # A second tab of the guest's browser holds the same seat.
+        other = guest.context.new_page()
+        other.goto(guest.url)
+        expect(other.locator("#give-up-seat")).to_be_visible()
         guest.click("#give-up-seat")
         expect(guest.locator("#announcer")).to_contain_text("You gave up your seat")
+        expect(other.locator("#announcer")).to_contain_text("This browser gave up its seat")
+        expect(other.locator("#give-up-seat")).to_be_hidden()
+        other.close()
         expect(host.locator("#seat-list")).not_to_contain_text("Bob")
         # The host hears who comes and goes while waiting.
         expect(host.locator("#announcer")).to_contain_text("Bob left the table.")
@@ -2108,7 +2115,7 @@ def test_a_guest_gives_up_the_seat_before_the_start_and_may_take_it_again(
             )
             == []
         )
-        guest.fill("#join-name", "Bob")
+        expect(guest.locator("#join-name")).to_have_value("Bob")
         guest.keyboard.press("Enter")
         expect(guest.locator("#waiting-note")).to_have_text(
             "Waiting for the host to start the game."

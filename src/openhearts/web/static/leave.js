@@ -62,6 +62,7 @@ function seatGivenUp() {
       : seat)),
   };
   Object.assign(app, { token: null, seat: null, role: "spectator", askName: true });
+  $("join-name").value = storage.get("openhearts.name") || "";
   setTable(app.table);
   announce("You gave up your seat: you are watching this table. "
     + "Type your name to take a free seat again.");

@@ -2,7 +2,7 @@
 
 import { announce, flash } from "./announce.js";
 import { send } from "./connection.js";
-import { $, h, removedKey, show, storage } from "./dom.js";
+import { $, h, removedKey, seatKey, show, storage } from "./dom.js";
 import { app } from "./store.js";
 import { renderTable } from "./table.js";
 import { plural } from "./words.js";
@@ -12,7 +12,16 @@ export function setTable(table) {
   const before = app.table;
   app.table = table;
   // The host who left before a game hands the table on (the server says so here).
-  const mine = app.seat === null ? null : (table.seats || [])[app.seat];
+  let mine = app.seat === null ? null : (table.seats || [])[app.seat];
+  const own = app.seat;
+  if (mine && mine.kind === "empty" && table.status === "waiting" && !app.leaving) {
+    // Another tab of this browser gave the seat up: this page watches now, as that one.
+    storage.remove(seatKey(table.id));
+    Object.assign(app, { token: null, seat: null, role: "spectator", askName: true });
+    mine = null;
+    announce("This browser gave up its seat here (in another tab): you are watching. "
+      + "Type your name to take a free seat again.");
+  }
   if (mine && Boolean(mine.host) !== app.host) {
     app.host = Boolean(mine.host);
     if (app.host && table.status !== "playing") {
@@ -29,7 +38,7 @@ export function setTable(table) {
     announce(listingSentence(Boolean(table.listed)), { queue: !app.host });
   }
   if (before && before.id === table.id && table.status === "waiting") {
-    for (const sentence of seatChanges(before.seats || [], table.seats || [])) {
+    for (const sentence of seatChanges(before.seats || [], table.seats || [], own)) {
       announce(sentence, { queue: true });
     }
   }
@@ -48,11 +57,11 @@ export function setTable(table) {
  * Who came to or went from the waiting room since the table before: a screen reader
  * heard nothing of the seat list changing while they waited for friends.
  */
-function seatChanges(before, after) {
+function seatChanges(before, after, own) {
   const said = [];
   for (const seat of after) {
     const was = before[seat.seat];
-    if (!was || seat.seat === app.seat) continue;
+    if (!was || seat.seat === own) continue;
     const name = seat.name || `Seat ${seat.seat + 1}`;
     if (was.kind !== "human" && seat.kind === "human") said.push(`${name} took a seat.`);
     else if (was.kind === "human" && seat.kind !== "human") {
