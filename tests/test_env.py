@@ -401,3 +401,49 @@ def test_the_learners_own_entry_among_the_opponents_is_ignored() -> None:
     learner = SingleSeatEnv(opponents=["me", "easy", "random", "easy"], seat=0)
     learner.reset(seed=2)
     assert learner._bots[0] is None and learner._bots[2] is not None
+
+
+def test_steps_outside_an_episode_say_to_reset() -> None:
+    """Found by a tester: "you do not hold 2C" before the first reset, and PettingZoo's
+    "KeyError: 'player_3'" once every agent was done."""
+    learner = SingleSeatEnv()
+    with pytest.raises(ValueError, match=r"call reset\(\) first"):
+        learner.step(0)
+    hearts = env()
+    run_episode(hearts, seed=3)
+    assert hearts.agents == []
+    for call in (lambda: hearts.step(0), lambda: hearts.step(None), hearts.last):
+        with pytest.raises(ValueError, match=r"the episode is over: call reset\(\)"):
+            call()
+    hearts.reset(seed=4)
+    assert hearts.last()[0]["action_mask"].any()
+
+
+def test_the_bots_an_env_built_are_closed_and_the_ones_it_was_given_are_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Found by a tester: each episode against cmd: opponents left three programs
+    running, and close() ended none of them."""
+    import openhearts.env as env_module
+    from openhearts.bots import RandomBot
+
+    closed: list[object] = []
+
+    class Closing(RandomBot):
+        def close(self) -> None:
+            closed.append(self)
+
+    monkeypatch.setattr(env_module, "make_bot", lambda level, seed=0: Closing(seed))
+    given = Closing("given")
+    learner = SingleSeatEnv(opponents=["me", "easy", given, "easy"], seat=0)
+    # The bots built to check the level names are closed at once.
+    assert len(closed) == 2 and given not in closed
+    closed.clear()
+    learner.reset(seed=1)
+    first = [learner._bots[1], learner._bots[3]]
+    assert closed == []
+    learner.reset(seed=2)
+    assert closed == first
+    second = [learner._bots[1], learner._bots[3]]
+    learner.close()
+    assert closed == first + second and given not in closed

@@ -48,6 +48,7 @@ from .bots import (
     ENGINE_PREFIX,
     BotError,
     act,
+    close_bot,
     engine_bot,
     load_bot,
     make_bot,
@@ -183,9 +184,7 @@ def play_board(match: Match, board: int) -> dict[str, Any]:
             )
         finally:
             for bot in bots:
-                close = getattr(bot, "close", None)
-                if callable(close):
-                    close()
+                close_bot(bot)
         # Outside programs that failed were replaced by a fallback bot: say so.
         for seat, bot in enumerate(bots):
             for fault in getattr(bot, "faults", ()):

@@ -39,7 +39,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .bots import Bot, decide, make_bot
+from .bots import Bot, close_bot, decide, make_bot
 from .observation import bounds, encode
 from .rules import Rules, RulesError
 from .turns import ACTION_COUNT, TurnGame, action_name, action_number
@@ -232,6 +232,8 @@ class HeartsEnv(AECEnv):  # type: ignore[misc]
         An illegal action raises :class:`~openhearts.IllegalActionError` saying why and
         changes nothing (use the ``action_mask``).
         """
+        if not self.agents:
+            raise ValueError("the episode is over: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -253,6 +255,13 @@ class HeartsEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = agent_name(seat)
         if self.render_mode == "human":
             self.render()
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        # Once every agent is done PettingZoo's own answer was "KeyError: 'player_3'".
+        if not self.agents:
+            raise ValueError("the episode is over: call reset()")
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+        return result
 
     def render(self) -> str | None:
         return _render(self.turns, self.render_mode)
@@ -336,7 +345,7 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
             if other_seat == seat:
                 continue
             if isinstance(other, str):
-                make_bot(other)
+                close_bot(make_bot(other))
             elif not all(
                 callable(getattr(other, method, None))
                 for method in ("choose_pass", "choose_play", "choose_moon")
@@ -353,6 +362,9 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.action_space = spaces.Discrete(ACTION_COUNT)
         self._rewarder = _Rewarder(trick_rewards)
         self._bots: list[Bot | None] = []
+        # Until the first reset there is no episode: a step played on this placeholder
+        # said "you do not hold 2C".
+        self._started = False
         self.turns = TurnGame(self.rules, 0, whole_game=whole_game)
 
     def reset(
@@ -363,6 +375,10 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         game_seed = int(self.np_random.integers(2**63))
         draw = int(self.np_random.integers(2**32))
         self.turns = _new_turns(self.rules, game_seed, draw, self.whole_game)
+        # The last episode's bots are done with: an outside program each (cmd:) stayed
+        # running, three more every episode.
+        self._close_bots()
+        self._started = True
         self._bots = [
             None
             if seat == self.seat
@@ -393,6 +409,8 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
     ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """The learner's action, then the bots' until its next turn; an illegal action
         raises :class:`~openhearts.IllegalActionError` and changes nothing."""
+        if not self._started:
+            raise ValueError("no episode yet: call reset() first")
         if self.turns.is_over:
             raise ValueError("the episode is over: call reset()")
         given = _one_action(action)
@@ -417,5 +435,18 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def _info(self) -> dict[str, Any]:
         return {"action_mask": _action_mask(self.turns, self.seat)}
 
+    def _close_bots(self) -> None:
+        """Close the bots this environment built (the ones it was given are the
+        caller's to close)."""
+        for seat, bot in enumerate(self._bots):
+            if bot is not None and isinstance(self.opponents[seat], str):
+                close_bot(bot)
+        self._bots = []
+
     def render(self) -> str | None:
         return _render(self.turns, self.render_mode)
+
+    def close(self) -> None:
+        """End the bots' outside programs (``cmd:`` opponents), if any."""
+        self._close_bots()
+        super().close()

@@ -32,12 +32,13 @@ from ..game import (
     Play,
     PlayerView,
 )
-from .base import BaseBot, Bot
+from .base import BaseBot, Bot, close_bot
 from .random_bot import RandomBot
 
 __all__ = [
     "Bot",
     "BaseBot",
+    "close_bot",
     "RandomBot",
     "LEVELS",
     "BOTS",

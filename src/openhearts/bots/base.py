@@ -6,13 +6,14 @@ own seat, which holds no other seat's hidden cards.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import Protocol, runtime_checkable
 
 from ..cards import Card, CardSet
 from ..game import PlayerView
 
-__all__ = ["Bot", "BaseBot"]
+__all__ = ["Bot", "BaseBot", "close_bot"]
 
 
 @runtime_checkable
@@ -50,3 +51,12 @@ class BaseBot:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r})"
+
+
+def close_bot(bot: object) -> None:
+    """Let ``bot`` free what it holds (an outside program, worker processes), if it has
+    a ``close()``; a failure there is no concern of the game's."""
+    close = getattr(bot, "close", None)
+    if callable(close):
+        with contextlib.suppress(Exception):
+            close()

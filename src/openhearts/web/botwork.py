@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from ..bots import LEVELS, make_bot
+from ..bots import LEVELS, close_bot, make_bot
 
 __all__ = ["BotWork", "available_levels", "close_bot"]
 
@@ -30,13 +30,6 @@ def available_levels() -> list[str]:
         close_bot(bot)
         levels.append(level)
     return levels
-
-
-def close_bot(bot: object) -> None:
-    close = getattr(bot, "close", None)
-    if callable(close):
-        with contextlib.suppress(Exception):
-            close()
 
 
 class _Shares:
