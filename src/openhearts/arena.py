@@ -37,6 +37,7 @@ import os
 import shlex
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -167,6 +168,7 @@ def play_board(match: Match, board: int) -> dict[str, Any]:
     rotations: list[dict[str, Any]] = []
     timing: dict[str, list[float]] = {}
     faults: list[dict[str, Any]] = []
+    programs: dict[str, list[int]] = {}
     for rotation in range(players):
         bots = [
             specs[(seat - rotation) % players].build(f"{match.seed}:{board}:{rotation}:{seat}")
@@ -185,10 +187,15 @@ def play_board(match: Match, board: int) -> dict[str, Any]:
         finally:
             for bot in bots:
                 close_bot(bot)
-        # Outside programs that failed were replaced by a fallback bot: say so.
+        # Outside programs that failed were replaced by a fallback bot: say so, and how
+        # much of their play was the fallback's.
         for seat, bot in enumerate(bots):
             for fault in getattr(bot, "faults", ()):
                 faults.append({"bot": labels[seat], "rotation": rotation, "fault": str(fault)})
+            if isinstance(getattr(bot, "fallback_decisions", None), int):
+                counts = programs.setdefault(labels[seat], [0, 0])
+                counts[0] += bot.decisions  # type: ignore[attr-defined]
+                counts[1] += bot.fallback_decisions  # type: ignore[attr-defined]
         results = game.results if match.games else game.results[:1]
         rotations.append(
             {
@@ -201,6 +208,8 @@ def play_board(match: Match, board: int) -> dict[str, Any]:
     record: dict[str, Any] = {"board": board, "rotations": rotations, "timing": timing}
     if faults:
         record["faults"] = faults
+    if programs:
+        record["programs"] = programs
     return record
 
 
@@ -280,6 +289,7 @@ def summarise(match: Match, records: Sequence[dict[str, Any]]) -> dict[str, Any]
     seconds = dict.fromkeys(labels, 0.0)
     decisions = dict.fromkeys(labels, 0.0)
     slowest = dict.fromkeys(labels, 0.0)
+    program_decisions = {label: [0, 0] for label in labels}
     for record in records:
         sums = dict.fromkeys(labels, 0.0)
         counts = dict.fromkeys(labels, 0)
@@ -308,6 +318,10 @@ def summarise(match: Match, records: Sequence[dict[str, Any]]) -> dict[str, Any]
             if seat_games[label]:
                 wins[label].add(win_sum[label] / seat_games[label])
                 finals[label].add(final_sum[label] / seat_games[label])
+        for label, (asked, by_fallback) in record.get("programs", {}).items():
+            if label in program_decisions:
+                program_decisions[label][0] += asked
+                program_decisions[label][1] += by_fallback
         for label, (spent, count, high) in record.get("timing", {}).items():
             if label in seconds:
                 seconds[label] += spent
@@ -329,6 +343,11 @@ def summarise(match: Match, records: Sequence[dict[str, Any]]) -> dict[str, Any]
             if decisions[label]
             else math.nan,
             "max_ms_per_decision": 1000 * slowest[label],
+            # An outside program's decisions its fallback bot made (after a fault): the
+            # row is that much the fallback's play, not the program's.
+            "fallback_share": program_decisions[label][1] / program_decisions[label][0]
+            if program_decisions[label][0]
+            else 0.0,
         }
         if match.games:
             row["win_rate"] = wins[label].mean
@@ -404,6 +423,14 @@ def markdown_table(summary: dict[str, Any], games: bool) -> str:
                 _fmt(row["mean_final_score"], 1),
             ]
         lines.append("| " + " | ".join(cells) + " |")
+    for row in summary["table"]:
+        if row.get("fallback_share"):
+            lines.append("")
+            lines.append(
+                f"Warning: {row['fallback_share']:.0%} of `{row['bot']}`'s decisions were "
+                "made by its fallback bot after the program failed: its row is not the "
+                "program's play alone."
+            )
     for diff in summary["differences"]:
         lines.append("")
         lines.append(
@@ -763,6 +790,15 @@ def run(args: argparse.Namespace) -> int:
     )
     print(markdown_table(summary, match.games))
     _report_faults(summary["faults"])
+    broken = _always_failed(match, summary)
+    if broken:
+        # Its numbers are its fallback's: a script reading the status must not take
+        # them for a measurement of the program.
+        print(
+            f"\nhearts arena: {', '.join(broken)} failed in every game it played: the "
+            "results above measure its fallback bot, not the program.",
+            file=sys.stderr,
+        )
     if stopped is not None:
         # Only a log can be resumed: without --out the finished boards are the table above.
         again = (
@@ -772,7 +808,19 @@ def run(args: argparse.Namespace) -> int:
         )
         print(f"\nStopped after {len(records)} of {total} boards; {again}.", file=sys.stderr)
         return stopped
-    return 1 if failed_to_write else 0
+    return 1 if failed_to_write or broken else 0
+
+
+def _always_failed(match: Match, summary: dict[str, Any]) -> list[str]:
+    """The outside programs that failed in every game they sat in (one fault per game
+    and seat: the fallback then plays that game on)."""
+    games = summary["boards"] * match.rules.players
+    faulted = Counter(fault["bot"] for fault in summary["faults"])
+    return [
+        label
+        for label in match.labels
+        if faulted[label] and faulted[label] >= games * match.lineup.count(label)
+    ]
 
 
 def _report_faults(faults: Sequence[dict[str, Any]], shown: int = 10) -> None:

@@ -285,6 +285,9 @@ class EngineBot:
         self.fault_reason: str | None = None
         #: The name the program gave in its ``ready`` answer.
         self.engine_name: str | None = None
+        #: Decisions asked of this bot, and how many of them its fallback made.
+        self.decisions = 0
+        self.fallback_decisions = 0
         self._program: _Program | None = None
         self._replacement: Bot | None = None
         self._game_key: tuple[object, ...] | None = None
@@ -322,12 +325,15 @@ class EngineBot:
     # Inside -----------------------------------------------------------------------
 
     def _decide(self, view: PlayerView) -> Action:
+        self.decisions += 1
         if self._replacement is None:
             try:
                 return self._ask(view)
             except EngineFault as error:
                 self._fault(view, str(error))
         from . import decide  # the bots package imports this module
+
+        self.fallback_decisions += 1
 
         assert self._replacement is not None
         return decide(self._replacement, view)
