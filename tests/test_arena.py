@@ -429,3 +429,39 @@ def test_a_folder_as_out_is_refused_in_words(
     refusals = ("a folder; name the", "not a file name for the", "without control characters")
     assert any(refusal in said for refusal in refusals), said
     assert list(tmp_path.iterdir()) == [tmp_path / "runs"]
+
+
+def test_the_interval_uses_students_t_for_few_boards() -> None:
+    """Found by a tester: 1.96 standard errors covered 70% of the time with two boards."""
+    from openhearts.arena import mean_interval, t_quantile
+
+    # Student's t table, 97.5%: 12.706 (1), 2.776 (4), 2.228 (10), 2.042 (30).
+    for degrees, table in ((1, 12.706), (4, 2.776), (10, 2.228), (30, 2.042)):
+        assert abs(t_quantile(degrees) - table) < 5e-4, degrees
+    assert abs(t_quantile(10**6) - 1.95997) < 1e-4
+    assert abs(t_quantile(5, 0.95) - 2.015) < 5e-4
+    mean, half = mean_interval([0.0, 2.0])
+    assert mean == 1.0 and abs(half - 12.706 * 1.0) < 1e-2
+
+
+def test_a_log_says_its_version_and_a_resume_from_another_warns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by a tester: a log resumed after the bots changed mixed two versions of a
+    bot in one table, without a word."""
+    from openhearts import __version__
+
+    out = tmp_path / "versions"
+    argv = ("--bot", "easy", "--bot", "random", "--deals", "2", "--workers", "1", "--out", str(out))
+    assert _run(*argv) == 0
+    log = out.with_suffix(".jsonl")
+    lines = log.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert header["version"] == __version__
+    capsys.readouterr()
+    assert _run(*argv[:5], "3", *argv[6:]) == 0
+    assert "was begun by" not in capsys.readouterr().err
+    header["version"] = "0.0.1"
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    assert _run(*argv[:5], "4", *argv[6:]) == 0
+    assert "was begun by OpenHearts 0.0.1; this is" in capsys.readouterr().err
