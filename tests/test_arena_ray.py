@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +16,7 @@ import pytest
 
 from openhearts import arena
 from openhearts.arena_ray import play_boards
+from openhearts.workers import Stopped
 
 ray = pytest.importorskip("ray", reason="Ray (the ray extra) is not installed")
 
@@ -36,7 +41,9 @@ MATCH = ["--bot", "easy", "--bot", "random", "--preset", "source-003", "--player
 TIMES = ("ms_per_decision", "max_ms_per_decision")
 
 
-def test_ray_and_local_workers_give_identical_boards_and_resume(tmp_path: Path) -> None:
+def test_ray_and_local_workers_give_identical_boards_and_resume(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     local, on_ray = tmp_path / "local", tmp_path / "ray"
     assert _run(*MATCH, "--deals", "6", "--workers", "1", "--out", str(local)) == 0
     # Half the match on Ray: the arena starts a local Ray instance and stops it again.
@@ -62,6 +69,23 @@ def test_ray_and_local_workers_give_identical_boards_and_resume(tmp_path: Path) 
         # A board's own error comes back as itself, not wrapped by Ray.
         with pytest.raises(arena.ArenaError, match=r"^board 2: bot 'broken' in seat 1 failed$"):
             list(play_boards(failing, None, [2], 1, None))
+
+        def slow(match: object, board: int) -> dict[str, Any]:
+            time.sleep(0.5)
+            return {"board": board}
+
+        # Found by a tester: the first Ctrl+C cancelled every board under way on Ray,
+        # where the local workers let them finish.
+        boards = play_boards(slow, None, list(range(6)), 2, None)
+        finished = [next(boards)]
+        if threading.current_thread() is threading.main_thread():
+            os.kill(os.getpid(), signal.SIGINT)
+            with pytest.raises(Stopped):
+                finished.extend(boards)
+            assert sorted(record["board"] for record in finished) == [0, 1]
+            assert "Stopping once the boards being played end" in capsys.readouterr().err
+        else:
+            boards.close()
     finally:
         ray.shutdown()
 

@@ -18,6 +18,8 @@ import socket
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from .workers import Stopped, StopRequests, stop_requests
+
 __all__ = ["RayUnavailableError", "play_boards"]
 
 
@@ -68,6 +70,7 @@ def play_boards(
     boards: list[int],
     tasks: int | None,
     address: str | None,
+    stopping: str = "Stopping once the boards being played end",
 ) -> Iterator[dict[str, Any]]:
     """``play(match, board)`` for every board as Ray tasks; records as they finish.
 
@@ -75,6 +78,10 @@ def play_boards(
     :param address: the cluster (``ray://host:10001`` or ``host:6379``, or ``auto``);
         None connects to ``RAY_ADDRESS`` if set, else starts a local Ray instance that
         is shut down again at the end.
+    :param stopping: said at the first Ctrl+C, which lets the boards under way finish
+        (as local workers do); a second one cancels them.
+    :raises Stopped: once the boards under way ended after a Ctrl+C, or at once at a
+        second Ctrl+C or SIGTERM.
     """
     ray = _ray()
     started_here = not ray.is_initialized()
@@ -104,24 +111,43 @@ def play_boards(
         queue = iter(boards)
         first = [board for _, board in zip(range(in_flight), queue, strict=False)]
         pending = [remote.remote(match_ref, board) for board in first]
-        try:
-            while pending:
-                ready, pending = ray.wait(pending, num_returns=1)
-                try:
-                    record: dict[str, Any] = ray.get(ready[0])
-                except ray.exceptions.RayTaskError as error:
-                    # The board's own error (a failing bot...), without Ray's wrapping.
-                    cause = getattr(error, "cause", None)
-                    if isinstance(cause, Exception):
-                        raise cause from None
-                    raise
-                yield record
-                following = next(queue, None)
-                if following is not None:
-                    pending.append(remote.remote(match_ref, following))
-        finally:
-            for ref in pending:
-                ray.cancel(ref, force=True)
+        with stop_requests(stopping) as requests:
+            yield from _collect(ray, remote, match_ref, queue, pending, requests)
     finally:
         if started_here:
             ray.shutdown()
+
+
+def _collect(
+    ray: Any,
+    remote: Any,
+    match_ref: Any,
+    queue: Iterator[int],
+    pending: list[Any],
+    requests: StopRequests,
+) -> Iterator[dict[str, Any]]:
+    """The records of the boards in ``pending`` and then of ``queue``'s, one task per
+    finished one, until a stop is asked for."""
+    try:
+        while pending:
+            # Not a wait without end: Ctrl+C is seen between two waits.
+            ready, pending = ray.wait(pending, num_returns=1, timeout=0.5)
+            if not ready:
+                continue
+            try:
+                record: dict[str, Any] = ray.get(ready[0])
+            except ray.exceptions.RayTaskError as error:
+                # The board's own error (a failing bot...), without Ray's wrapping.
+                cause = getattr(error, "cause", None)
+                if isinstance(cause, Exception):
+                    raise cause from None
+                raise
+            yield record
+            following = None if requests.requested else next(queue, None)
+            if following is not None:
+                pending.append(remote.remote(match_ref, following))
+        if requests.requested and next(queue, None) is not None:
+            raise Stopped()
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)

@@ -27,7 +27,7 @@ from concurrent.futures.process import BrokenProcessPool
 from types import FrameType
 from typing import Final, TypeVar
 
-__all__ = ["MAX_WORKERS", "Stopped", "WorkerDied", "map_unordered"]
+__all__ = ["MAX_WORKERS", "StopRequests", "Stopped", "WorkerDied", "map_unordered", "stop_requests"]
 
 #: The most worker processes asked for on a command line (each is a whole Python).
 MAX_WORKERS: Final = 256
@@ -59,7 +59,7 @@ class WorkerDied(RuntimeError):
     """A worker process ended without finishing its piece of work."""
 
 
-class _StopRequests:
+class StopRequests:
     """What the person asked for so far: nothing, to stop soon, or (raised) to stop now."""
 
     def __init__(self, message: str) -> None:
@@ -74,8 +74,10 @@ class _StopRequests:
 
 
 @contextlib.contextmanager
-def _stop_requests(message: str) -> Iterator[_StopRequests]:
-    requests = _StopRequests(message)
+def stop_requests(message: str) -> Iterator[StopRequests]:
+    """While the block runs, a first Ctrl+C says ``message`` and sets ``requested`` (the
+    caller starts no new work); a second one, or SIGTERM, raises :class:`Stopped`."""
+    requests = StopRequests(message)
     if threading.current_thread() is not threading.main_thread():
         # Signal handlers can only be set in the main thread: elsewhere Ctrl+C stays an
         # ordinary KeyboardInterrupt.
@@ -108,7 +110,7 @@ def map_unordered(
     """``(item, function(item))`` for every item, as each finishes, in ``workers``
     processes (in this one when ``workers`` is 1); ``function`` and the items must
     pickle.  ``stopping`` is said at the first Ctrl+C."""
-    with _stop_requests(stopping) as requests:
+    with stop_requests(stopping) as requests:
         queue = iter(items)
         if workers <= 1:
             for item in queue:
@@ -126,7 +128,7 @@ def _in_processes(
     function: Callable[[Item], Result],
     queue: Iterator[Item],
     workers: int,
-    requests: _StopRequests,
+    requests: StopRequests,
 ) -> Iterator[tuple[Item, Result]]:
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals)
     finished_cleanly = False
