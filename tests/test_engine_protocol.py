@@ -212,14 +212,17 @@ def test_cmd_bots_by_name() -> None:
 
 
 def arena(tmp_path: Path, *bots: str) -> tuple[int, dict[str, object]]:
+    """``hearts arena`` with these bots (and any ``--option value`` pairs among them)."""
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     out = tmp_path / "match"
     args = ["--deals", "2", "--workers", "1", "--no-progress", "--out", str(out)]
-    for spec in bots:
-        args += ["--bot", spec]
+    given = iter(bots)
+    for spec in given:
+        args += [spec, next(given)] if spec.startswith("--") else ["--bot", spec]
     status = run(parser.parse_args(args))
-    return status, json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    results = out.with_suffix(".json")
+    return status, json.loads(results.read_text(encoding="utf-8")) if results.exists() else {}
 
 
 def test_the_arena_reports_a_lying_program_and_finishes_the_match(
@@ -335,3 +338,30 @@ def test_moon_answers_are_true_or_false() -> None:
             read_answer(view, answer)
     action = read_answer(view, {"others_add": False})
     assert action == MoonChoice(view.seat, False)
+
+
+def test_the_arena_gives_programs_more_time_or_no_fallback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by a tester: a program that thinks longer than 10 s could not be measured,
+    and one that failed was always replaced (its boards counted as its own)."""
+    liar = f"cmd:{program(tmp_path, 'liar')}"
+    status, _ = arena(tmp_path, liar, "random", "--program-fallback", "none")
+    err = capsys.readouterr().err
+    assert status == 1
+    assert "may not play" in err and "no fallback bot plays on for it" in err
+    assert "Traceback" not in err
+    status, results = arena(tmp_path / "t", "--program-time-limit", "30", liar, "random")
+    assert results["match"]["programs"] == {"start_limit": 30.0, "time_limit": 30.0}  # type: ignore[index]
+    assert "--program-time-limit 30" in str(results["command"])
+    for wrong, said in (
+        (["--program-fallback", "nobody"], "--program-fallback: one of random, easy"),
+        (["--program-time-limit", "0"], "more than 0 and at most a day"),
+    ):
+        parser = argparse.ArgumentParser()
+        add_arguments(parser)
+        try:
+            status = run(parser.parse_args([*wrong, "--bot", "easy", "--no-progress"]))
+        except SystemExit as stop:  # argparse's own refusal
+            status = int(stop.code or 0)
+        assert status == 2 and said in capsys.readouterr().err

@@ -50,6 +50,7 @@ from .arena_ray import RayUnavailableError, play_boards
 from .bots import (
     BOTS,
     ENGINE_PREFIX,
+    LEVELS,
     BotError,
     act,
     close_bot,
@@ -99,6 +100,9 @@ class BotSpec:
     ``cmd:./mybot --flag``."""
 
     text: str
+    #: Options for an outside program (``cmd:``): ``time_limit``, ``start_limit``,
+    #: ``fallback``, as :class:`~openhearts.bots.engine.EngineBot` takes them.
+    program: tuple[tuple[str, Any], ...] = ()
 
     def parts(self) -> tuple[str, dict[str, Any]]:
         """Bot name (or import path, or ``cmd:PROGRAM``) and keyword options."""
@@ -120,7 +124,7 @@ class BotSpec:
         level, options = self.parts()
         try:
             if level.startswith(ENGINE_PREFIX):
-                return engine_bot(level.removeprefix(ENGINE_PREFIX), seed)
+                return engine_bot(level.removeprefix(ENGINE_PREFIX), seed, **dict(self.program))
             if level not in BOTS:
                 return load_bot(level, seed)
             return make_bot(level, seed, **options)
@@ -139,18 +143,28 @@ class Match:
     lineup: tuple[str, ...]
     seed: str
     games: bool
+    #: The outside programs' options (:attr:`BotSpec.program`); none by default.
+    program: tuple[tuple[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.lineup) != self.rules.players:
             raise ArenaError(f"{len(self.lineup)} bots for {self.rules.players} seats")
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "rules": self.rules.to_dict(),
             "lineup": list(self.lineup),
             "seed": self.seed,
             "mode": "games" if self.games else "deals",
         }
+        # Only when given: the logs of matches without them are resumed as before.
+        if self.program:
+            data["programs"] = dict(self.program)
+        return data
+
+    def spec(self, text: str) -> BotSpec:
+        """A bot of the line-up as this match builds it."""
+        return BotSpec(text, self.program)
 
     @property
     def labels(self) -> list[str]:
@@ -167,7 +181,7 @@ def play_board(match: Match, board: int) -> dict[str, Any]:
     """Play one board in every rotation; returns the JSON-ready record."""
     rules = match.rules
     players = rules.players
-    specs = [BotSpec(text) for text in match.lineup]
+    specs = [match.spec(text) for text in match.lineup]
     rotations: list[dict[str, Any]] = []
     timing: dict[str, list[float]] = {}
     faults: list[dict[str, Any]] = []
@@ -694,6 +708,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "`hard:...`, keeps its own)",
     )
     parser.add_argument(
+        "--program-time-limit",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="seconds a cmd: program has to start and for each decision (default 10)",
+    )
+    parser.add_argument(
+        "--program-fallback",
+        default=None,
+        metavar="LEVEL",
+        help="the bot that plays on for a cmd: program that failed (default easy), or "
+        "none: a failure then stops the match (the finished boards are kept)",
+    )
+    parser.add_argument(
         "--workers",
         type=whole_number(1, MAX_WORKERS),
         default=None,
@@ -724,6 +752,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_rules_arguments(parser)
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of seconds, not {text!r}") from None
+    if not 0 < value <= 24 * 3600:
+        raise argparse.ArgumentTypeError(f"more than 0 and at most a day, not {text}")
+    return value
+
+
+def program_options(args: argparse.Namespace) -> tuple[tuple[str, Any], ...]:
+    """The outside programs' options from the command line, for :class:`Match`."""
+    options: list[tuple[str, Any]] = []
+    fallback = getattr(args, "program_fallback", None)
+    if fallback is not None:
+        if fallback == "none":
+            options.append(("fallback", None))
+        elif fallback in LEVELS:
+            options.append(("fallback", fallback))
+        else:
+            raise ArenaError(
+                f"--program-fallback: one of {', '.join(LEVELS)} or none, not {fallback!r}"
+            )
+    limit = getattr(args, "program_time_limit", None)
+    if limit is not None:
+        options += [("start_limit", limit), ("time_limit", limit)]
+    return tuple(options)
+
+
 def _lineup(args: argparse.Namespace, players: int, rules: Rules | None = None) -> tuple[str, ...]:
     specs = list(args.bot) or ["easy", "random"]
     if len(specs) > players:
@@ -733,8 +790,9 @@ def _lineup(args: argparse.Namespace, players: int, rules: Rules | None = None) 
         if args.hard_budget < 1:
             raise ArenaError("--hard-budget: at least 1")
         specs = [f"hard:budget={args.hard_budget}" if s == "hard" else s for s in specs]
+    program = program_options(args)
     for spec in set(specs):
-        problem = program_problem(BotSpec(spec).build(0))  # fail early, in words
+        problem = program_problem(BotSpec(spec, program).build(0))  # fail early, in words
         if problem is not None:
             raise ArenaError(f"{spec}: {problem}")
         if rules is not None and spec.startswith("openspiel-"):
@@ -773,6 +831,10 @@ def _command(args: argparse.Namespace, lineup: Sequence[str]) -> str:
         parts += ["--out", args.out]
     if args.backend != "local":
         parts += ["--backend", args.backend]
+    if args.program_time_limit is not None:
+        parts += ["--program-time-limit", f"{args.program_time_limit:g}"]
+    if args.program_fallback is not None:
+        parts += ["--program-fallback", args.program_fallback]
     return shlex.join(parts)
 
 
@@ -786,7 +848,7 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         print("hearts arena: --workers: at least 1", file=sys.stderr)
         return 2
-    match = Match(rules, lineup, str(args.seed), args.games is not None)
+    match = Match(rules, lineup, str(args.seed), args.games is not None, program_options(args))
     total = args.games if args.games is not None else _deals(args)
     if total < 1:
         print("hearts arena: play at least one deal or game", file=sys.stderr)

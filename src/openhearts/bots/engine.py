@@ -259,7 +259,8 @@ class EngineBot:
     :param command: the program and its arguments, as a shell would split them.
     :param seed: given to the program in ``new_game`` and to the fallback bot.
     :param time_limit: seconds the program has for each decision.
-    :param fallback: the bot level that takes over from a faulty program.
+    :param fallback: the bot level that takes over from a faulty program; None for
+        none: a fault then raises :class:`EngineFault` (the match stops, say).
     """
 
     name = "engine"
@@ -271,7 +272,7 @@ class EngineBot:
         *,
         time_limit: float = DEFAULT_TIME_LIMIT,
         start_limit: float = DEFAULT_START_LIMIT,
-        fallback: str = "easy",
+        fallback: str | None = "easy",
     ) -> None:
         self.command = command
         self.seed = seed
@@ -380,10 +381,13 @@ class EngineBot:
 
         moment = "the pass" if view.phase == PASSING else f"trick {len(view.tricks) + 1}"
         where = f"deal {view.deal_number}, {moment}, seat {view.seat}"
-        self.faults.append(f"{where}: {reason}; {self.fallback_level} plays on for it")
         self.fault_reason = f"the program {reason}"
-        log.warning("bot program %r: %s", self.command, self.faults[-1])
         self.close()
+        if self.fallback_level is None:
+            self.faults.append(f"{where}: {reason}")
+            raise EngineFault(f"{where}: {reason} (no fallback bot plays on for it)")
+        self.faults.append(f"{where}: {reason}; {self.fallback_level} plays on for it")
+        log.warning("bot program %r: %s", self.command, self.faults[-1])
         self._replacement = make_bot(self.fallback_level, self.seed)
 
     def __repr__(self) -> str:
