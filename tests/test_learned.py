@@ -176,6 +176,25 @@ def test_expert_learned_refuses_what_it_cannot_do() -> None:
     assert isinstance(make_bot("expert", seed=1, learned=1, learned_floor=0.5), ExpertBot)
 
 
+def test_expert_learned_takes_weights_of_ones_own(tmp_path: Path) -> None:
+    """Found by a tester: weights trained with hearts train --weights FILE could only be
+    measured by writing them over the package's."""
+    from openhearts.bots.learned import shipped
+
+    own = tmp_path / "own.npz"
+    shipped().save(own)
+    bot = make_bot("expert", seed=1, learned=1, learned_weights=str(own))
+    assert isinstance(bot, ExpertBot) and bot._net is not None
+    assert bot._net.rules == shipped().rules and bot._net is not shipped()
+    with pytest.raises(ValueError, match="cannot read"):
+        ExpertBot(1, learned=True, learned_weights=str(tmp_path / "none.npz"))
+    (tmp_path / "bad.npz").write_bytes(b"not weights")
+    with pytest.raises(ValueError, match="holds no weights of hearts train"):
+        ExpertBot(1, learned=True, learned_weights=str(tmp_path / "bad.npz"))
+    with pytest.raises(ValueError, match="only with learned=1"):
+        ExpertBot(1, learned_weights=str(own))
+
+
 # hearts train ----------------------------------------------------------------------
 
 

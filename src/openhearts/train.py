@@ -59,7 +59,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--weights",
         type=Path,
         default=WEIGHTS,
-        help="where to write the weights (default: the package's, which expert:learned=1 loads)",
+        help="where to write the weights (default: the package's own file, which "
+        "expert:learned=1 loads: a run without --weights replaces the shipped model; "
+        "measure other weights with expert:learned=1,learned_weights=FILE)",
     )
     parser.add_argument(
         "--workers",

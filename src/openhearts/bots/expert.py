@@ -18,8 +18,10 @@ and stays well under a second per play.
 
 from __future__ import annotations
 
+import functools
 import random
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..game import PlayerView
@@ -90,6 +92,9 @@ class ExpertBot(HardBot):
         with the rules of thumb; a shooter's plays for every point are still compared
         with the rules of thumb.  Needs numpy and the inference; under rules other than
         the network's (the standard game) the rules of thumb weigh the plays.
+    :param learned_weights: with ``learned``, a weights file written by ``hearts train
+        --weights FILE`` instead of the package's own (to measure a model of your own
+        in the arena: ``expert:learned=1,learned_weights=FILE``).
     :param learned_floor: added to the network's probability of each play before it
         weighs a world (:data:`~openhearts.bots.inference.LEARNED_FLOOR`), so that one
         play the network found unlikely does not rule a world out.
@@ -116,6 +121,7 @@ class ExpertBot(HardBot):
         early_fear: float | None = None,
         learned: bool = False,
         learned_floor: float = LEARNED_FLOOR,
+        learned_weights: str | None = None,
     ) -> None:
         super().__init__(
             seed, budget, workers, time_limit, pass_worlds, lookahead=lookahead, depth=depth
@@ -141,7 +147,9 @@ class ExpertBot(HardBot):
         if not 0 < learned_floor <= 10:
             raise ValueError("learned_floor: above 0 and at most 10")
         self.learned_floor = learned_floor
-        self._net: PolicyNet | None = _shipped_net() if learned else None
+        if learned_weights is not None and not learned:
+            raise ValueError("learned_weights: only with learned=1")
+        self._net: PolicyNet | None = _net(learned_weights) if learned else None
 
     def __repr__(self) -> str:
         return f"ExpertBot(seed={self.seed!r}, budget={self.budget}, pool={self.pool})"
@@ -172,14 +180,34 @@ class ExpertBot(HardBot):
         return partial(play_factors, net, floor=self.learned_floor)
 
 
-def _shipped_net() -> PolicyNet:
+def _net(weights: str | None) -> PolicyNet:
+    """The package's network, or the one in the ``weights`` file."""
     try:
         from .learned import shipped
     except ImportError as error:
         raise ValueError(
             "learned: needs numpy, which is not installed: pip install 'openhearts[rl]'"
         ) from error
-    return shipped()
+    if weights is None:
+        return shipped()
+    try:
+        return _load_weights(weights)
+    except OSError as error:
+        raise ValueError(
+            f"learned_weights: cannot read {weights}: {error.strerror or error}"
+        ) from None
+    except (KeyError, ValueError, TypeError) as error:
+        raise ValueError(
+            f"learned_weights: {weights} holds no weights of hearts train ({error})"
+        ) from None
+
+
+@functools.lru_cache(maxsize=4)
+def _load_weights(path: str) -> PolicyNet:
+    # Once per process: every board of an arena match builds its bots anew.
+    from .learned import PolicyNet
+
+    return PolicyNet.load(Path(path))
 
 
 def _collector(view: PlayerView) -> int:
