@@ -1118,16 +1118,20 @@ def test_the_turn_clock_is_said_each_time_it_runs_out(
         )
         said = " ".join(page.evaluate("() => window.said"))
         assert "Time is up (3 s): the computer makes this move for you." in said, said
+        # The move made for the person is said (the pass, or the card of a turn said).
+        assert re.search(r"The computer (passes|plays|leads) the .+ for you\.", said), said
         page.wait_for_function("() => window.openhearts.state.bot_playing")
-        if page.evaluate("() => window.openhearts.state.phase") == "playing":
-            # Each turn the bot now plays is said as the bot's.
-            page.wait_for_function(
-                "() => window.said.some(s => s.startsWith('A bot is playing for you: act to"
-                " take your seat back. Your turn'))",
-                timeout=30_000,
-            )
-        # No clock runs for a seat a bot plays.
+        # No clock runs for a seat a bot plays, and its turns are not said as the
+        # person's ("Your turn" at every trick, for turns the bot had played).
         expect(page.locator("#clock")).to_be_hidden()
+        said_before = len(page.evaluate("() => window.said"))
+        page.wait_for_function(
+            "() => window.openhearts.state.phase !== 'playing'"
+            " || (window.openhearts.state.tricks || []).length >= 2",
+            timeout=30_000,
+        )
+        later = page.evaluate("() => window.said")[said_before:]
+        assert not any(line.startswith("Your turn") for line in later), later
         host.close()
 
 
@@ -2610,6 +2614,38 @@ def test_a_move_that_came_too_late_is_said_in_words(server: str, browser: Browse
         expect(page.locator("#status")).to_have_text(
             "Too late: the game moved on before your move came. Look at the table again."
         )
+
+
+def test_a_seat_a_bot_keeps_is_taken_back_with_a_button(server: str, browser: Browser) -> None:
+    """Found by a tester: while a bot kept the seat, a card clicked raced the bot's move
+    (and lost: "Too late"); the button sends what gives the seat back and nothing else."""
+    game = Game(Rules(), seed=8, names=["You", "W", "N", "E"])
+    kept = {**_page_state(game, 1), "bot_playing": True}
+    held = {"type": "state", "seq": 1, "events": [], "state": kept}
+    back = {"type": "state", "seq": 1, "events": [], "state": _page_state(game, 1)}
+    table = _routed_table("BackTable001", game)
+    sent: list[dict[str, Any]] = []
+
+    def route(ws: Any) -> None:
+        def on_message(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data["type"] == "hello":
+                _welcome(ws, table, held)
+            elif data["type"] == "auto":
+                sent.append(data)
+                ws.send(json.dumps({"type": "ack", "id": data.get("id")}))
+                ws.send(json.dumps(back))
+
+        ws.on_message(on_message)
+
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        _open_routed_seat(page, server, table, route, record_said=True)
+        button = page.locator("#take-back-seat")
+        expect(button).to_be_visible()
+        button.click()
+        expect(button).to_be_hidden()
+        assert [(m["type"], m["play_one"]) for m in sent] == [("auto", False)]
+        page.wait_for_function("() => window.said.join(' ').includes('Your seat is yours again')")
 
 
 def test_the_turn_to_lead_after_taking_a_trick_with_its_last_card_is_said(

@@ -1173,6 +1173,22 @@ def test_a_guest_who_leaves_before_the_start_frees_the_seat(server: ServerThread
         player.close()
 
 
+def test_giving_a_seat_up_that_crosses_the_start_keeps_it(server: ServerThread) -> None:
+    """Found by a tester: a give-up that arrived just after the host's start was taken as
+    leaving the game (a bot in the seat) while the page forgot the seat token."""
+    table_id, ann, bob = host_and_guest(server)
+    assert bob.welcome is not None
+    bobs = bob.welcome["seat"]
+    assert ann.request({"type": "start"})["type"] == "ack"
+    refused = bob.request({"type": "leave", "seat_only": True})
+    assert refused["code"] == "started" and "your seat is kept" in refused["message"]
+    seat = server.get(f"/api/tables/{table_id}").json()["seats"][bobs]
+    assert seat["kind"] == "human" and not seat["bot_playing"]
+    assert ann.request({"type": "leave", "seat_only": True})["code"] == "started"
+    for player in (ann, bob):
+        player.close()
+
+
 def test_a_host_who_left_during_a_game_hands_the_table_on_at_its_end(
     server: ServerThread,
 ) -> None:

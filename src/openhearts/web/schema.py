@@ -296,6 +296,9 @@ class StartMessage(_Message):
 
 class LeaveMessage(_Message):
     type: Literal["leave"]
+    #: Only to give the seat up before the start: refused (``started``) once the game
+    #: has begun, instead of a bot taking the seat.
+    seat_only: bool = False
 
 
 class ChatMessage(_Message):

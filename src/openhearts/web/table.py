@@ -11,7 +11,7 @@ import logging
 import random
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .. import record
 from ..bots import Bot, make_bot
@@ -83,12 +83,18 @@ def _action_of_row(row: ActionRow) -> Action:
     raise ValueError(f"unknown action kind {row.kind!r}")
 
 
-def _mark_auto(events: list[Event], seat: int, reason: AutoPlay) -> None:
-    """Tell only the seat itself that "Auto play one" played its card, and why: to
-    anyone else the card must look like one the person chose (it may have been their
-    only one)."""
+#: Why a person's move was made by the computer, beside "Auto play one"'s reasons: the
+#: turn clock ran out, or a bot keeps the seat of someone gone.
+FOR_YOU: Final = "for_you"
+
+
+def _mark_auto(events: list[Event], seat: int, reason: str) -> None:
+    """Tell only the seat itself that its card (or pass) was not its own choice, and
+    why: to anyone else it must look like one the person chose (it may have been their
+    only card, or the clock may have run out)."""
+    kinds = ("played", "passed") if reason == FOR_YOU else ("played",)
     for event in events:
-        if event.data.get("event") == "played" and event.data.get("seat") == seat:
+        if event.data.get("event") in kinds and event.data.get("seat") == seat:
             event.owner = seat
             event.private = {**event.private, "auto": True, "auto_reason": str(reason)}
 
@@ -674,7 +680,7 @@ class Table:
             game = self.game
             assert game is not None
             asked = self._situation(seat.index)
-            reason = None
+            reason: str | None = FOR_YOU if seat.kind == "human" else None
             if how == "auto":
                 card = game.auto_play_card()
                 assert card is not None  # the game has not moved since _automatic said so

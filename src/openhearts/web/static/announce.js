@@ -40,7 +40,12 @@ export function announce(text, { queue = false } = {}) {
 
 let toastTimer = null;
 
+/**
+ * A short message shown for a moment, and said through the live region (the box itself
+ * is hidden from screen readers: as an alert as well, each toast was said twice).
+ */
 export function toast(text, kind = "error") {
+  announce(text);
   const box = $("toast");
   box.textContent = text;
   box.className = `toast ${kind}`;

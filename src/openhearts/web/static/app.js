@@ -23,7 +23,7 @@ import {
 } from "./lobby.js";
 import { openPlayed } from "./memory.js";
 import { askNewGame, playAgain, startNewGame } from "./newgame.js";
-import { onAutoPlayOne, openOptions } from "./options.js";
+import { onAutoPlayOne, openOptions, takeSeatBack } from "./options.js";
 import { openReview, stepReview } from "./review.js";
 import { openScores } from "./scores.js";
 import { openStats } from "./stats.js";
@@ -61,7 +61,6 @@ function init() {
     try {
       await navigator.clipboard.writeText(input.value);
       toast("Link copied.", "info");
-      announce("Link copied.");
     } catch {
       input.select();
       announce("Select the link and copy it.");
@@ -121,6 +120,7 @@ function init() {
   $("leave-stay").addEventListener("click", () => closeDialog("leave-dialog"));
   $("leave-confirm").addEventListener("click", leaveTable);
   $("give-up-seat").addEventListener("click", giveUpSeat);
+  $("take-back-seat").addEventListener("click", takeSeatBack);
   $("chat-form").addEventListener("submit", sendChat);
   $("chat").addEventListener("toggle", () => {
     const open = $("chat").open;

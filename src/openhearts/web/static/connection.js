@@ -12,7 +12,7 @@ import { rememberSeat, showLobby } from "./lobby.js";
 import { dropHeld, receiveState, showHeld } from "./pace.js";
 import { app } from "./store.js";
 import { renderTable } from "./table.js";
-import { listingRefused, setTable } from "./waiting.js";
+import { forgetSeat, listingRefused, setTable } from "./waiting.js";
 import { asSentence } from "./words.js";
 
 function tableIdFromPath() {
@@ -160,6 +160,8 @@ export function connect() {
     if (app.ws !== ws) return;
     app.wsOpen = false;
     app.busy = false;
+    // No answer comes over a closed connection: nothing waits for one any more.
+    app.pending.clear();
     clearInterval(app.pingTimer);
     if (app.closing) return;
     connectionLost();
@@ -293,9 +295,8 @@ function onError(message) {
   if (type === "leave" && app.leaving && app.leaving.seat) app.leaving = null;
   if (message.code === "removed") {
     // The host freed our seat: watch from now on, without taking a seat again.
-    storage.remove(seatKey(app.tableId));
+    forgetSeat({ askName: false });
     storage.set(removedKey(app.tableId), "1");
-    app.token = null;
     app.joinTried = true;
     flash(asSentence(message.message || "The host removed you from this table."), "error");
     closeSocket();
@@ -317,7 +318,6 @@ function onError(message) {
     // Said, not only shown as a spectator's page: the seat this browser held here is
     // not known at this table any more (a reset server, an edited storage).
     toast("This browser's seat at this table is not known here any more.", "info");
-    announce("This browser's seat at this table is not known here any more.");
     if (!app.joinTried) {
       closeSocket();
       tryJoin().then(connect, () => {});

@@ -60,12 +60,20 @@ export function onState(message) {
       if (event.seat === mySeat() && event.auto_reason === "only_card") {
         announce(`You ${trickSize ? "play" : "lead"} the ${cardName(event.card)} `
           + "(your only legal card).", { queue: true });
+      } else if (event.seat === mySeat() && event.auto_reason === "for_you"
+        && heardThisTrick(trickDeal, trickIndex)) {
+        // The turn was said, so the trick's end leaves this card out: it is said now.
+        announce(`The computer ${trickSize ? "plays" : "leads"} the ${cardName(event.card)} `
+          + "for you.", { queue: true });
       }
       trickSize += 1;
+    } else if (event.event === "passed" && event.seat === mySeat()
+      && event.auto_reason === "for_you" && event.cards) {
+      announce(`The computer passes the ${listWords(event.cards.map(cardName))} for you.`,
+        { queue: true });
     } else if (event.event === "trick") {
       trickSize = 0;
-      const heard = app.heard && app.heard.deal === trickDeal && app.heard.trick === trickIndex
-        ? app.heard.cards : 0;
+      const heard = heardThisTrick(trickDeal, trickIndex) ? app.heard.cards : 0;
       announce(trickTakenSentence(event, heard), { queue: true });
       trickIndex += 1;
     } else if (event.event === "deal_over") {
@@ -92,9 +100,14 @@ export function onState(message) {
   // Each turn is said once: by where it is in the deal, since taking a trick with its
   // last card leaves it your turn (to lead) in the very next state, and was not said.
   // After an undo it may have been your turn all along, at another trick: said again.
-  const turnKey = mayPlay()
+  // While a bot keeps the seat the turns are the bot's: "Your turn" at every trick told
+  // the person to act on a turn already played.
+  const turnKey = mayPlay() && !state.bot_playing
     ? `${state.game}:${state.deal}:${(state.tricks || []).length}:${(state.trick || []).length}`
     : null;
+  if (previous && previous.bot_playing && !state.bot_playing && mySeat() !== null) {
+    announce("Your seat is yours again: the bot stops playing for you.", { queue: true });
+  }
   if (turnKey !== null && (turnKey !== app.turnKey || undoneMine)) onMyTurn();
   app.turnKey = turnKey;
   const dealKey = `${state.game}:${state.deal}`;
@@ -156,6 +169,11 @@ export function landFocus() {
   if (inHand ? !cards.includes(active.dataset.card) : lost) focusCard(cards[0]);
 }
 
+/** Whether the cards of this trick up to the player's own were said with their turn. */
+function heardThisTrick(deal, trick) {
+  return Boolean(app.heard && app.heard.deal === deal && app.heard.trick === trick);
+}
+
 function onMyTurn() {
   const s = app.state;
   const trick = s.trick || [];
@@ -169,9 +187,6 @@ function onMyTurn() {
       + `the ${cardName(card)}`);
     text += `: ${cards.join(", ")}`;
   } else text += " to lead";
-  // A bot plays these turns (the clock ran out): "Your turn" alone told the person to
-  // act while the bot was about to.
-  const bot = s.bot_playing ? "A bot is playing for you: act to take your seat back. " : "";
-  announce(`${bot}${text}.`, { queue: true });
+  announce(`${text}.`, { queue: true });
   landFocus();
 }

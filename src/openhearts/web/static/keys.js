@@ -20,7 +20,7 @@ import {
   handSentence, oneCardSentence, scoresAnnouncement, tableSentence, turnSentence,
 } from "./sentences.js";
 import { openStats } from "./stats.js";
-import { app } from "./store.js";
+import { app, mySeat } from "./store.js";
 import { openWon } from "./won.js";
 
 const RANK_KEYS = { j: "J", q: "Q", k: "K", a: "A" };
@@ -145,5 +145,19 @@ export function onKeyDown(event) {
     return;
   }
   event.preventDefault();
+  // A spectator's key for a player's action was silent: said, as R and N say it.
+  if (mySeat() === null && PLAYERS_ONLY[command]) {
+    announce(`You are watching: ${PLAYERS_ONLY[command]}.`);
+    return;
+  }
   COMMANDS[command](number);
 }
+
+/** What the commands only a player has would do, for a spectator's answer. */
+const PLAYERS_ONLY = {
+  hint: "hints are for the players",
+  undo: "only a player can take a move back",
+  play_for_me: "the computer plays only for a player",
+  pass_cards: "only the players pass cards",
+  type_card: "only a player plays cards",
+};

@@ -4,10 +4,10 @@
 import { announce } from "./announce.js";
 import { sendRaw } from "./connection.js";
 import { closeDialog, openDialog } from "./dialogs.js";
-import { $, seatKey, storage } from "./dom.js";
+import { $, storage } from "./dom.js";
 import { goToLobby } from "./lobby.js";
 import { app, gameInProgress, mySeat } from "./store.js";
-import { setTable } from "./waiting.js";
+import { forgetSeat, setTable } from "./waiting.js";
 
 export function askToLeave() {
   if (mySeat() === null || app.leaving) return;
@@ -43,7 +43,7 @@ export function giveUpSeat() {
   const id = app.nextId++;
   app.leaving = { url: app.table.url || `/t/${app.tableId}`, timer: null, seat: true };
   app.pending.set(id, "leave");
-  if (!sendRaw({ type: "leave", id })) {
+  if (!sendRaw({ type: "leave", id, seat_only: true })) {
     app.pending.delete(id);
     app.leaving = null;
     announce("Not connected: your seat is still yours. Try again in a moment.");
@@ -51,17 +51,7 @@ export function giveUpSeat() {
 }
 
 function seatGivenUp() {
-  storage.remove(seatKey(app.tableId));
-  // The seat is shown free at once (the server's table follows), and this page does
-  // not hear its own going as someone else's.
-  const given = app.seat;
-  app.table = {
-    ...app.table,
-    seats: app.table.seats.map((seat) => (seat.seat === given
-      ? { seat: seat.seat, kind: "empty", name: null, host: false, connected: false }
-      : seat)),
-  };
-  Object.assign(app, { token: null, seat: null, role: "spectator", askName: true });
+  forgetSeat();
   $("join-name").value = storage.get("openhearts.name") || "";
   setTable(app.table);
   announce("You gave up your seat: you are watching this table. "

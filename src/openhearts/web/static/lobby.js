@@ -1,6 +1,6 @@
 // The lobby: play now, a new table, your tables, the tables waiting for players.
 
-import { announce, toast } from "./announce.js";
+import { toast } from "./announce.js";
 import { api } from "./api.js";
 import { cardSvg, parseCards } from "./cards.js";
 import { closeSocket, openTable } from "./connection.js";
@@ -254,7 +254,6 @@ export async function playNow(event) {
     goToTable(answer.table_id, answer.url);
   } catch (error) {
     toast(error.message);
-    announce(error.message);
   } finally {
     button.disabled = false;
   }

@@ -2,7 +2,7 @@
 // one at the same table (same seats and rules), after asking; after the game is over it
 // is "Play again".  With other people at the table a new game is started from the lobby.
 
-import { announce, toast } from "./announce.js";
+import { toast } from "./announce.js";
 import { send } from "./connection.js";
 import { closeDialog, openDialog } from "./dialogs.js";
 import { $ } from "./dom.js";
@@ -16,7 +16,6 @@ export function againstBotsOnly() {
 
 function explain(text) {
   toast(text, "info");
-  announce(text);
 }
 
 export function askNewGame() {
@@ -41,6 +40,9 @@ export function askNewGame() {
 /** The same table, the same seats: the game that is over gives way to a new one. */
 export function playAgain() {
   closeDialog("scores-dialog");
+  // A key held down (N N) asked twice, and the second was refused after the first began
+  // the game: "The game has already started."
+  if ([...app.pending.values()].includes("start")) return;
   send("start");
 }
 

@@ -44,6 +44,17 @@ export function openOptions() {
   $(`speed-${speedName()}`).focus();
 }
 
+/**
+ * A bot keeps the seat (the clock ran out twice, or the player was gone): any action
+ * gives it back, and the `auto` message, repeating the setting as it is, is the one that
+ * changes nothing else.
+ */
+export function takeSeatBack() {
+  if (!app.state || !app.state.bot_playing) return;
+  const playOne = app.autoWanted ?? app.state.auto_play_one !== false;
+  send("auto", { play_one: playOne });
+}
+
 /** "Auto play one" switched: the server's setting for this seat (the `auto` message). */
 export function onAutoPlayOne(event) {
   app.autoWanted = event.target.checked;

@@ -106,5 +106,6 @@ function answersThePlayer(message) {
   if (me === null || me === undefined) return false;
   return (message.events || []).some((e) => e.event === "started" || e.event === "undone"
     || (e.seat === me && !state.bot_playing && (
-      (e.event === "played" && !e.auto) || e.event === "passed" || e.event === "moon_chosen")));
+      ((e.event === "played" || e.event === "passed") && !e.auto)
+      || e.event === "moon_chosen")));
 }

@@ -75,21 +75,30 @@ export function openScores({ deal = null, final = false } = {}) {
     summary.textContent =
       `Deal ${s.deal + 1} in progress; the game ends when someone reaches ${end}.`;
   }
+  const next = renderScoreActions(over);
+  openDialog("scores-dialog");
+  const said = `${$("scores-title").textContent}. ${summary.textContent} ${scoresSentence()}`;
+  announce(next ? `${said} ${next}` : said, { queue: true });
+  (over ? (app.host ? $("play-again") : $("back-lobby")) : $("scores-close")).focus();
+}
+
+/**
+ * The score table's buttons, and the line under it: at the end only the host has
+ * "Play again", and the others are told another game may follow.  Shown again when the
+ * table passes to this page's player while the final scores are open.  The line, or "".
+ */
+export function renderScoreActions(over = app.state?.phase === "game_over") {
   const isHost = app.host;
   $("scores-close").hidden = over;
   $("play-again").hidden = !over || !isHost;
   $("back-lobby").hidden = !over;
-  // Only the host has "Play again": the others did not know another game could follow.
   const next = $("scores-next");
   next.textContent = over && !isHost
     ? "The host can start another game at this table: stay here to "
       + (mySeat() === null ? "watch it." : "play it in the same seat.")
     : "";
   next.hidden = !next.textContent;
-  openDialog("scores-dialog");
-  const said = `${$("scores-title").textContent}. ${summary.textContent} ${scoresSentence()}`;
-  announce(next.textContent ? `${said} ${next.textContent}` : said, { queue: true });
-  (over ? (isHost ? $("play-again") : $("back-lobby")) : $("scores-close")).focus();
+  return next.textContent;
 }
 
 function dealSummary(deal) {

@@ -252,6 +252,8 @@ function renderControls() {
   $("play-for-me").disabled = $("hint").disabled;
   if ($("options-dialog").open) renderOptions();
   $("type-card-form").hidden = !seated || over;
+  // While a bot keeps the seat, a card clicked raced the bot's (and often lost).
+  $("take-back-seat").hidden = !seated || over || !app.state.bot_playing;
   $("chat-form").hidden = !seated;
   $("chat-watching").hidden = seated;
   // What N does, for touch: a new game against bots, or the next one after the end.

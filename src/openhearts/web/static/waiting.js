@@ -4,6 +4,7 @@ import { announce, flash } from "./announce.js";
 import { send } from "./connection.js";
 import { $, h, removedKey, seatKey, show, storage } from "./dom.js";
 import { app } from "./store.js";
+import { renderScoreActions } from "./scores.js";
 import { renderTable } from "./table.js";
 import { plural } from "./words.js";
 
@@ -16,17 +17,26 @@ export function setTable(table) {
   const own = app.seat;
   if (mine && mine.kind === "empty" && table.status === "waiting" && !app.leaving) {
     // Another tab of this browser gave the seat up: this page watches now, as that one.
-    storage.remove(seatKey(table.id));
-    Object.assign(app, { token: null, seat: null, role: "spectator", askName: true });
+    forgetSeat();
     mine = null;
     announce("This browser gave up its seat here (in another tab): you are watching. "
       + "Type your name to take a free seat again.");
   }
   if (mine && Boolean(mine.host) !== app.host) {
     app.host = Boolean(mine.host);
-    if (app.host && table.status !== "playing") {
-      announce("The host has left: you are the host now, and can start the game.");
+    // Queued: said after what was pending (the last trick, the winner), not instead.
+    if (app.host && table.status === "waiting") {
+      announce("The host has left: you are the host now, and can start the game.",
+        { queue: true });
+    } else if (app.host && table.status === "finished") {
+      announce("The host has left: you are the host now: Play again starts the next game.",
+        { queue: true });
+    } else if (!app.host && before && before.id === table.id) {
+      const heir = (table.seats || []).find((seat) => seat.host);
+      announce(`${heir && heir.name ? heir.name : "Someone else"} is the host now.`,
+        { queue: true });
     }
+    if ($("scores-dialog").open) renderScoreActions();
   }
   if (table.status === "waiting" || !app.state) renderWaiting();
   if (app.state) renderTable();
@@ -37,8 +47,9 @@ export function setTable(table) {
       && Boolean(before.listed) !== Boolean(table.listed)) {
     announce(listingSentence(Boolean(table.listed)), { queue: !app.host });
   }
-  if (before && before.id === table.id && table.status === "waiting") {
-    for (const sentence of seatChanges(before.seats || [], table.seats || [], own)) {
+  if (before && before.id === table.id && table.status !== "finished") {
+    for (const sentence of seatChanges(before.seats || [], table.seats || [], own,
+      table.status === "waiting")) {
       announce(sentence, { queue: true });
     }
   }
@@ -54,23 +65,80 @@ export function setTable(table) {
 }
 
 /**
+ * This page holds no seat here any more (given up, or the host removed it): the seat
+ * shows free at once (the server's table follows), the browser forgets its token, and
+ * the page does not hear its own going as someone else's.
+ */
+export function forgetSeat({ askName = true } = {}) {
+  const given = app.seat;
+  storage.remove(seatKey(app.tableId));
+  if (app.table && given !== null) {
+    app.table = {
+      ...app.table,
+      seats: app.table.seats.map((seat) => (seat.seat === given
+        ? { seat: seat.seat, kind: "empty", name: null, host: false, connected: false }
+        : seat)),
+    };
+  }
+  Object.assign(app, { token: null, seat: null, role: "spectator", askName, host: false });
+}
+
+/**
  * Who came to or went from the waiting room since the table before: a screen reader
  * heard nothing of the seat list changing while they waited for friends.
  */
-function seatChanges(before, after, own) {
+function seatChanges(before, after, own, waiting) {
   const said = [];
   for (const seat of after) {
     const was = before[seat.seat];
     if (!was || seat.seat === own) continue;
     const name = seat.name || `Seat ${seat.seat + 1}`;
-    if (was.kind !== "human" && seat.kind === "human") said.push(`${name} took a seat.`);
-    else if (was.kind === "human" && seat.kind !== "human") {
-      said.push(`${was.name || name} left the table.`);
+    if (waiting) {
+      if (was.kind !== "human" && seat.kind === "human") said.push(`${name} took a seat.`);
+      else if (was.kind === "human" && seat.kind !== "human") {
+        said.push(`${was.name || name} left the table.`);
+      }
+      if (was.kind !== "bot" && seat.kind === "bot") {
+        said.push(`A bot takes seat ${seat.seat + 1}.`);
+      } else if (was.kind === "bot" && seat.kind === "empty") {
+        said.push(`Seat ${seat.seat + 1} is free again.`);
+      }
     }
-    if (was.kind !== "bot" && seat.kind === "bot") said.push(`A bot takes seat ${seat.seat + 1}.`);
+    if (was.kind !== "human" || seat.kind !== "human") continue;
+    // The people at the table: whether they are here, and who plays for them.
+    if (!waiting && !was.bot_playing && seat.bot_playing) {
+      said.push(`A bot plays for ${name} now.`);
+    } else if (!waiting && was.bot_playing && !seat.bot_playing) {
+      said.push(`${name} plays again.`);
+    } else if (was.connected && !seat.connected) {
+      sayIfStillGone(seat, name);
+    } else if (!was.connected && seat.connected && goneSaid.delete(personKey(seat))) {
+      said.push(`${name} is back.`);
+    }
   }
   return said;
 }
+
+/** The people said to be gone (table, seat and name), to say when they are back. */
+const goneSaid = new Set();
+const personKey = (seat) => `${app.tableId}:${seat.seat}:${seat.name}`;
+
+/**
+ * Said only if still gone a few seconds later: a page reloaded (or a phone switching
+ * networks) made everyone hear "not connected" and "back" at once.
+ */
+function sayIfStillGone(seat, name) {
+  const key = personKey(seat);
+  setTimeout(() => {
+    const now = ((app.table && app.table.seats) || [])[seat.seat];
+    if (!now || now.kind !== "human" || now.connected || personKey(now) !== key) return;
+    if (goneSaid.has(key)) return;
+    goneSaid.add(key);
+    announce(`${name} is not connected.`, { queue: true });
+  }, GONE_AFTER_MS);
+}
+
+const GONE_AFTER_MS = 4000;
 
 const listingSentence = (listed) => (listed
   ? "This table is listed in the lobby now: anyone can join it."
@@ -176,5 +244,7 @@ function renderWaiting() {
       ? `Share the link. ${plural(free, "seat")} free: start now and bots take them.`
       : "Every seat is taken: start when you are ready.";
   } else note = "Waiting for the host to start the game.";
-  $("waiting-note").textContent = note;
+  // Written only when it changes: the note is a live region, and every table message
+  // (anyone connecting) read the same sentence again.
+  if ($("waiting-note").textContent !== note) $("waiting-note").textContent = note;
 }
