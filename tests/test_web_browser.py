@@ -19,6 +19,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -693,6 +694,8 @@ def test_winner_at_the_end_and_play_again(server: str, browser: Browser) -> None
         expect(watcher.locator("#scores-next")).to_have_text(said)
         expect(watcher.locator("#announcer")).to_contain_text(said)
         page.click("#play-again")
+        # Someone watching hears the new game begin (the players hear what it asks).
+        expect(watcher.locator("#announcer")).to_contain_text("A new game starts.")
         expect(page.locator("#scores-dialog")).to_be_hidden()
         wait_passing(page)
         expect(page.locator("#hand .hand-card")).to_have_count(13)
@@ -1109,6 +1112,12 @@ def test_the_turn_clock_is_said_each_time_it_runs_out(
         open_seat(page, server, {**answer, "table_id": made["table_id"]})
         expect(page.locator("#seat-list")).to_contain_text("Bob")
         assert host.request({"type": "start"})["type"] == "ack"
+        # The host plays on (the clock runs only while another person is at the table).
+        def play_on() -> None:
+            with contextlib.suppress(Exception):  # until the test closes the connection
+                host.play(timeout=90)
+
+        threading.Thread(target=play_on, daemon=True).start()
         # The time left shows beside the status line while the clock runs.
         expect(page.locator("#clock")).to_have_text(re.compile(r"^[0-3] s left$"))
         page.wait_for_function(
@@ -1543,6 +1552,31 @@ def test_a_seat_at_a_table_gone_from_the_server_stops_the_reconnecting(
         expect(page.locator("#announcer")).to_contain_text("This link does not lead to a table.")
 
 
+def test_someone_watching_a_full_table_is_offered_a_seat_that_comes_free(
+    server: str, browser: Browser
+) -> None:
+    """Found by a tester: they were told to reload the page to take it."""
+    made = post(server, "/api/tables", {"name": "Host", "players": 3})
+    guest = post(server, f"/api/tables/{made['table_id']}/join", {"name": "Cy"})
+    post(server, f"/api/tables/{made['table_id']}/join", {"name": "Di"})
+    with new_page(browser, viewport={"width": 1000, "height": 760}) as page:
+        page.goto(server + "/")
+        page.evaluate("() => localStorage.setItem('openhearts.name', 'Vera')")
+        page.goto(server + made["url"])
+        expect(page.locator("#waiting-note")).to_have_text("You are watching: every seat is taken.")
+        expect(page.locator("#join-form")).to_be_hidden()
+        cy = Player(server.replace("http://", "ws://") + f"/ws/{made['table_id']}",
+                    token=guest["token"]).open()  # fmt: skip
+        assert cy.request({"type": "leave", "seat_only": True})["type"] == "ack"
+        expect(page.locator("#join-form")).to_be_visible()
+        expect(page.locator("#join-name")).to_have_value("Vera")
+        page.click("#join-submit")
+        expect(page.locator("#waiting-note")).to_have_text(
+            "Waiting for the host to start the game."
+        )
+        cy.close()
+
+
 def test_a_friend_opening_a_shared_link_is_asked_for_a_name(server: str, browser: Browser) -> None:
     """No more "Player 2": a browser with no name yet gets a name form in the waiting
     room, and takes the seat under the name typed."""
@@ -1714,7 +1748,12 @@ def test_options_keep_the_speed_in_the_browser_and_auto_play_one_on_the_server(
         expect(dialog).to_be_hidden()
 
         # In the lobby the dialog has the page's speed only: no seat, no Auto play one.
+        # (Going to the lobby during a game is leaving the table: asked first.)
         page.click("#nav-lobby")
+        expect(page.locator("#leave-dialog")).to_be_visible()
+        expect(page.locator("#leave-stay")).to_be_focused()
+        page.click("#leave-confirm")
+        expect(page.locator("#lobby-notice")).to_contain_text("You left the table.")
         page.click("#nav-options")
         expect(page.locator("#speed-fast")).to_be_checked()
         expect(page.locator("#options-seat")).to_be_hidden()
@@ -2099,6 +2138,15 @@ def test_a_guest_gives_up_the_seat_before_the_start_and_may_take_it_again(
     """A guest who changed their mind held a seat nobody else could take."""
     with waiting_room(server, browser, "Bob") as (host, guest):
         expect(host.locator("#give-up-seat")).to_be_hidden()
+        # The focus on a seat's button stays with that seat when the list is built
+        # again (anyone coming or going); after creating the table it is on the heading.
+        expect(host.locator("#waiting-title")).to_be_focused()
+        add = host.get_by_role("button", name="Add a bot in seat 3")
+        add.focus()
+        host.keyboard.press("Enter")
+        expect(host.get_by_role("button", name="Remove the bot from seat 3")).to_be_focused()
+        host.keyboard.press("Enter")
+        expect(add).to_be_focused()
         # A second tab of the guest's browser holds the same seat.
         other = guest.context.new_page()
         other.goto(guest.url)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +18,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from openhearts.web.storage import Storage
-from web_support import Player, ServerThread, fast_settings, host_and_guest, running
+from web_support import Player, ServerThread, fast_settings, host_and_guest, running, wait_for
 
 
 @pytest.fixture
@@ -145,8 +146,12 @@ def test_the_turn_clock_moves_for_an_idle_person_then_gives_the_seat_to_a_bot(
         table = server.hub.tables[table_id]
         first = idle.until(lambda m: m["type"] == "state")["state"]
         assert 0 < first["clock_left"] <= 0.3
+        # The friend plays (a clock runs only while another person is there to wait).
+        playing = threading.Thread(target=friend.play, kwargs={"stop_after": 8}, daemon=True)
+        playing.start()
         # Connected but never moving: the game goes on without them.
         idle.until(lambda m: m["type"] == "state" and m["seq"] >= 10, timeout=30)
+        playing.join(timeout=60)
         seat = table.seats[0]
         assert seat.timeouts >= 2 and seat.away
         # The person's page is told each time the clock runs out on them.
@@ -161,6 +166,22 @@ def test_the_turn_clock_moves_for_an_idle_person_then_gives_the_seat_to_a_bot(
         assert (not seat.away and seat.timeouts == 0) or table.status == "finished"
         idle.close()
         friend.close()
+
+
+def test_no_clock_runs_once_every_other_person_has_left(storage: Storage) -> None:
+    """Found by a tester: alone with bots after the friend left, the clock still moved
+    for the one who stayed (and took the game out of their statistics)."""
+    with running(storage, fast_settings(turn_clock=5)) as server:
+        table_id, ann, bob = host_and_guest(server)
+        assert ann.request({"type": "start"})["type"] == "ack"
+        assert ann.until(lambda m: m["type"] == "state")["state"]["clock_left"] is not None
+        assert bob.request({"type": "leave"})["type"] == "ack"
+        table = server.hub.tables[table_id]
+        wait_for(lambda: table.clock_handle is None, what="the clock to stop")
+        stopped = ann.until(lambda m: m["type"] == "state" and m["state"]["clock_left"] is None)
+        assert stopped["state"]["phase"] in ("passing", "playing")
+        for player in (ann, bob):
+            player.close()
 
 
 def test_a_page_connecting_does_not_start_the_clock_again(storage: Storage) -> None:

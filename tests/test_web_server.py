@@ -37,6 +37,7 @@ from web_support import (
     settled_game,
     store_game,
     timeline,
+    wait_for,
     watch,
 )
 
@@ -50,14 +51,6 @@ def storage(tmp_path: Path) -> Storage:
 def server(storage: Storage) -> Iterator[ServerThread]:
     with running(storage) as started:
         yield started
-
-
-def wait_for(condition: Any, timeout: float = 20, what: str = "condition") -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
 
 
 def four_players(server: ServerThread, **options: Any) -> tuple[str, list[Player]]:

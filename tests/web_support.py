@@ -597,3 +597,12 @@ def check_no_inference(texts: list[str], seat: int | None) -> int:
                 assert set(voids) <= shown[other], (other, voids, shown[other])
         checked += 1
     return checked
+
+
+def wait_for(condition: Any, timeout: float = 20, what: str = "condition") -> None:
+    """Wait until ``condition()`` is true, failing with ``what`` after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)

@@ -587,11 +587,12 @@ class Table:
     def _on_the_clock(self, seat: Seat) -> bool:
         # Against bots alone nobody waits: the clock took the seat of a slow player (one
         # reading the table by ear, say) from them, and the game out of the statistics.
+        # Nor once every other person has left the table (a bot plays for each).
         return (
             seat.kind == "human"
             and not seat.bot_playing
             and not seat.overdue
-            and not self.is_solo(seat)
+            and any(s is not seat and s.kind == "human" and not s.away for s in self.seats)
         )
 
     def clock_left(self, seat: Seat) -> float | None:

@@ -27,7 +27,7 @@ import { onAutoPlayOne, openOptions, takeSeatBack } from "./options.js";
 import { openReview, stepReview } from "./review.js";
 import { openScores } from "./scores.js";
 import { openStats } from "./stats.js";
-import { app, mustPass, mySeat } from "./store.js";
+import { app, gameInProgress, mustPass, mySeat } from "./store.js";
 import { renderTable } from "./table.js";
 import { onListChange } from "./waiting.js";
 import { openWon } from "./won.js";
@@ -46,7 +46,12 @@ function init() {
   for (const id of LEVEL_SELECTS) {
     $(id).addEventListener("change", (event) => updateLevelNote(event.target));
   }
-  $("nav-lobby").addEventListener("click", goToLobby);
+  // With a seat in a game under way, the lobby is leaving the table: asked, and said,
+  // as Leave table does (a bot took the seat without a word).
+  $("nav-lobby").addEventListener("click", () => {
+    if (mySeat() !== null && gameInProgress()) askToLeave();
+    else goToLobby();
+  });
   $("nav-help").addEventListener("click", () => openDialog("help-dialog"));
   $("nav-stats").addEventListener("click", openStats);
   $("nav-options").addEventListener("click", openOptions);

@@ -104,6 +104,8 @@ export async function joinWithName(event) {
     // The connection so far was a spectator's: say hello again with the seat token.
     closeSocket();
     connect();
+    // The form goes: the focus goes to the heading, not to the page itself.
+    $("waiting-title").focus();
   } catch (failure) {
     error.textContent = failure.message;
   } finally {

@@ -83,6 +83,10 @@ export function onState(message) {
       gameOver = event;
     } else if (event.event === "started") {
       closeDialog("scores-dialog");
+      // The players hear what the deal asks of them; someone watching heard nothing.
+      if (mySeat() === null) {
+        announce(state.game > 1 ? "A new game starts." : "The game starts.", { queue: true });
+      }
     } else if (event.event === "undone") {
       flash(event.seat === mySeat() ? "Taken back." : `${nameOf(event.seat)} took back a move.`);
       undoneMine = undoneMine || event.seat === mySeat();

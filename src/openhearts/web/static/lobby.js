@@ -342,6 +342,9 @@ export async function createTable(event) {
 function goToTable(tableId, url) {
   history.pushState({}, "", url || `/t/${tableId}`);
   openTable(tableId);
+  // The form's button is gone from sight: the focus goes to the new view's heading, so
+  // that a screen reader says where the player is.
+  $("waiting-title").focus();
 }
 
 /** Back to the lobby from a table: the connection closes; seat tokens are kept. */

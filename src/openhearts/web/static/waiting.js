@@ -179,6 +179,10 @@ function renderWaiting() {
   $("share-box").hidden = false;
   $("share-link").value = location.origin + (table.url || `/t/${table.id}`);
   const list = $("seat-list");
+  // The list is built again at every table message (anyone connecting): the focus on a
+  // seat's button went to the page itself. It stays with that seat.
+  const active = document.activeElement;
+  const focusedSeat = active && list.contains(active) ? active.closest("li")?.dataset.seat : null;
   list.replaceChildren();
   const isHost = app.host && table.status === "waiting";
   for (const seat of table.seats) {
@@ -217,28 +221,37 @@ function renderWaiting() {
         },
       });
     }
-    list.appendChild(h("li", {}, [nameNode, ...badges, action]));
+    const row = h("li", { "data-seat": String(seat.seat), tabindex: "-1" },
+      [nameNode, ...badges, action]);
+    list.appendChild(row);
+    if (focusedSeat === String(seat.seat)) (action || row).focus();
   }
   renderListing(table, isHost);
   const free = table.seats.filter((s) => s.kind === "empty").length;
   $("fill-bots").hidden = !isHost || free === 0;
   $("start-game").hidden = !isHost;
   $("give-up-seat").hidden = table.status !== "waiting" || app.seat === null || app.host;
-  const asking = app.askName && table.status === "waiting" && app.seat === null && free > 0;
+  // Someone watching is offered a seat that comes free (they were told to reload).
+  const removed = Boolean(storage.get(removedKey(table.id)));
+  const watching = app.role === "spectator" && !removed;
+  const asking = (app.askName || watching) && table.status === "waiting" && app.seat === null
+    && free > 0;
   const form = $("join-form");
   if (asking && form.hidden) {
     form.hidden = false;
-    $("join-name").focus();
+    const input = $("join-name");
+    if (!input.value) input.value = storage.get("openhearts.name") || "";
+    // Not taken from wherever the person is: only a focus that is nowhere moves.
+    const active = document.activeElement;
+    if (app.askName || !active || active === document.body) input.focus();
   } else if (!asking) form.hidden = true;
   let note;
   if (table.status !== "waiting") note = "The game is starting…";
   else if (asking) note = "Type your name to take a free seat, or just watch.";
-  else if (storage.get(removedKey(table.id))) {
+  else if (removed) {
     note = "The host removed you from this table: you can watch it.";
   } else if (app.role === "spectator" || app.seat === null) {
-    note = free
-      ? "You are watching. Reload the page to take a free seat."
-      : "You are watching: every seat is taken.";
+    note = "You are watching: every seat is taken.";
   } else if (isHost) {
     note = free
       ? `Share the link. ${plural(free, "seat")} free: start now and bots take them.`
