@@ -598,6 +598,24 @@ def test_received_cards_are_marked_until_the_first_card_of_the_deal() -> None:
     assert just_received(Game(seed=8).view(0)) == CardSet()  # nothing received yet
 
 
+def test_the_opening_lead_does_not_end_the_marks() -> None:
+    """Found by a tester: the 2♣ is led at once for its holder (no choice), and the cards
+    received were unmarked before they could be seen; the holder's next card ends them."""
+    game = Game(seed=8)
+    for seat in range(4):
+        game.pass_cards(seat, game.hand(seat).cards()[-3:])
+    opener = game.current_player
+    received = game.view(opener).received
+    assert received is not None and game.legal_plays().cards() == [game.rules.first_lead_card]
+    game.play(game.rules.first_lead_card)
+    assert just_received(game.view(opener)) == received
+    while game.current_player != opener:
+        game.play(game.legal_plays().cards()[0])
+    assert just_received(game.view(opener)) == received
+    game.play(game.legal_plays().cards()[0])
+    assert just_received(game.view(opener)) == CardSet()
+
+
 def test_hearts_are_never_said_broken_where_they_may_be_led_at_any_time() -> None:
     """Under source 002 the engine counts hearts as broken from the start (for the rule);
     every face said "Hearts are broken." from the first card. One rule now says what a

@@ -97,8 +97,9 @@ def hearts_sentence(view: PlayerView) -> str:
 
 
 def just_received(view: PlayerView) -> CardSet:
-    """The cards received in this deal's pass, until the seat plays its first card: the
-    faces mark them in the hand so the person sees what came in.
+    """The cards received in this deal's pass, until the seat plays its first card (or,
+    for the seat that must lead the first trick, its second): the faces mark them in the
+    hand so the person sees what came in.
 
     >>> from openhearts import Game
     >>> game = Game(seed=2)
@@ -107,9 +108,25 @@ def just_received(view: PlayerView) -> CardSet:
     >>> len(just_received(game.view(0)))
     3
     """
-    if view.received is None or len(view.hand) < view.rules.hand_size:
+    if view.received is None:
         return CardSet()
-    return view.received
+    played = view.rules.hand_size - len(view.hand)
+    # The opening lead is no choice (its holder must lead it, and "auto play one" leads
+    # it at once): the marks stayed for no decision at all.  The next card ends them.
+    if played == 0 or (played == 1 and _led_the_opening(view)):
+        return view.received
+    return CardSet()
+
+
+def _led_the_opening(view: PlayerView) -> bool:
+    """Whether the seat led the deal's first trick with the card the rules make it lead."""
+    if view.tricks:
+        leader, card = view.tricks[0].leader, view.tricks[0].cards[0]
+    elif view.trick:
+        leader, card = view.trick[0]
+    else:
+        return False
+    return leader == view.seat and card == view.rules.first_lead_card
 
 
 def known_voids(view: PlayerView) -> list[KnownVoid]:
