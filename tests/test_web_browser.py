@@ -1112,6 +1112,7 @@ def test_the_turn_clock_is_said_each_time_it_runs_out(
         open_seat(page, server, {**answer, "table_id": made["table_id"]})
         expect(page.locator("#seat-list")).to_contain_text("Bob")
         assert host.request({"type": "start"})["type"] == "ack"
+
         # The host plays on (the clock runs only while another person is at the table).
         def play_on() -> None:
             with contextlib.suppress(Exception):  # until the test closes the connection
@@ -2121,6 +2122,11 @@ def test_several_cards_typed_at_once_are_chosen_to_pass(server: str, browser: Br
 
 def test_the_host_removes_a_stranger_who_then_may_only_watch(server: str, browser: Browser) -> None:
     with waiting_room(server, browser, "Mallory") as (host, guest):
+        # Names are set apart from the text beside them (a right-to-left name pulled the
+        # digits after it to its far side).
+        assert host.eval_on_selector(".seat-name", "n => getComputedStyle(n).unicodeBidi") == (
+            "isolate"
+        )
         host.on("dialog", lambda dialog: dialog.accept())
         host.get_by_role("button", name="Remove Mallory from this table").click()
         removed = "The host removed you from this table: you can watch it."
@@ -2625,6 +2631,12 @@ def test_the_time_left_on_the_clock_is_shown_and_said_as_it_runs_low(
     with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
         _open_routed_seat(page, server, table, route, record_said=True)
         expect(page.locator("#clock")).to_have_text(re.compile(r"^1[01] s left$"))
+        # The score table covers the status line: it shows the time left too.
+        page.click("#show-scores")
+        expect(page.locator("#scores-clock")).to_have_text(
+            re.compile(r"^(1[01]|[0-9]) s left for your move$")
+        )
+        page.keyboard.press("Escape")
         page.wait_for_function(
             "() => window.said.join(' ').includes("
             "'10 seconds left: then the computer moves for you.')"
@@ -2790,7 +2802,8 @@ def test_a_page_refused_before_its_welcome_says_why_and_shows_no_host_buttons(
             if json.loads(message)["type"] == "hello":
                 ws.send(json.dumps({
                     "type": "error", "code": "full",
-                    "message": "your address is watching this table enough times",
+                    "message": "too many pages are watching this table from your network"
+                    " (4 at most): close one, then load this page again",
                 }))  # fmt: skip
 
         ws.on_message(on_message)
@@ -2800,7 +2813,8 @@ def test_a_page_refused_before_its_welcome_says_why_and_shows_no_host_buttons(
         open_seat(page, server, {"table_id": "WatchTable01", "token": "t" * 32,
                                  "url": "/t/WatchTable01"})  # fmt: skip
         expect(page.locator("#waiting-note")).to_have_text(
-            "Your address is watching this table enough times."
+            "Too many pages are watching this table from your network (4 at most): close"
+            " one, then load this page again."
         )
         for button in ("#start-game", "#fill-bots", "#share-box"):
             expect(page.locator(button)).to_be_hidden()

@@ -676,6 +676,12 @@ def test_names_are_cleaned(server: ServerThread) -> None:
     assert len(name) <= 24
     assert name.startswith("<b>Ann</b>")  # kept as text; the page shows it as text
     assert new_table(server, name="\x00\x01")["table"]["seats"][0]["name"] == "Player 1"
+    # Found by a tester: a guest called "You" made the host hear "You takes the trick"
+    # of someone else's: the page's own words are numbered like a name already taken.
+    called_you = new_table(server, name="you")
+    assert called_you["table"]["seats"][0]["name"] == "you 2"
+    joined = server.post(f"/api/tables/{called_you['table_id']}/join", {"name": "Free seat"})
+    assert joined.json()["table"]["seats"][1]["name"] == "Free seat 2"
     # Found by a tester: a name of Hangul fillers alone was taken, and showed as nothing.
     assert new_table(server, name="\u3164 \u3164")["table"]["seats"][0]["name"] == "Player 1"
 

@@ -59,10 +59,39 @@ def clean_name(text: object, default: str) -> str:
         for ch in text[: NAME_CHARS * 8]
         if ch.isspace() or unicodedata.category(ch)[0] != "C" or ch in JOINERS
     )
-    name = " ".join(kept.split())[:NAME_CHARS].strip()
+    name = _cut(" ".join(kept.split()), NAME_CHARS).strip()
     if all(ch in _BLANK_LETTERS for ch in name):
         return default  # shown as nothing at all
     return name
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, never inside a character that is several
+    (an emoji family of seven, a letter and its accent): six families cut at 24 left a
+    different emoji at the end.
+
+    >>> family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
+    >>> _cut(family * 6, 24) == family * 3
+    True
+    """
+    if len(text) <= limit:
+        return text
+    cut = limit
+    while cut > 0 and (_continues(text[cut]) or text[cut - 1] in JOINERS):
+        cut -= 1
+    return text[:cut]
+
+
+def _continues(ch: str) -> bool:
+    """Whether ``ch`` belongs to the character before it (a joiner, an accent, a
+    variation selector, a skin tone)."""
+    code = ord(ch)
+    return (
+        ch in JOINERS
+        or unicodedata.category(ch) in ("Mn", "Me")
+        or 0xFE00 <= code <= 0xFE0F
+        or 0x1F3FB <= code <= 0x1F3FF
+    )
 
 
 def unique_name(name: str, taken: Iterable[str]) -> str:

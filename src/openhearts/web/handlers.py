@@ -112,7 +112,12 @@ async def _hello(hub: Hub, connection: Connection, table: Table, message: Any) -
             >= hub.settings.spectators_per_address
         ):
             # One address may not take every place in the audience.
-            raise WebError("full", "your address is watching this table enough times")
+            raise WebError(
+                "full",
+                "too many pages are watching this table from your network "
+                f"({hub.settings.spectators_per_address} at most): close one, then load "
+                "this page again",
+            )
         table.attach(connection, seat)
         connection.send(table.welcome(connection))
         if table.game is not None:

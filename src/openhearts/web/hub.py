@@ -58,6 +58,11 @@ T = TypeVar("T")
 RECONNECT_GRACE: Final = 10.0
 
 
+#: Words the page says for its own player or a seat: a player named so is numbered
+#: ("You 2"), or "You takes the trick" was someone else's trick to the listener.
+PAGE_WORDS: Final = ("You", "Free seat")
+
+
 class Hub:
     """Every table of one server, the storage behind them and the worker threads."""
 
@@ -347,7 +352,7 @@ class Hub:
         await self.check_capacity(address)
         preset, rules = self.rules_of(body)
         level = self.level_of(body)
-        name = clean_name(body.name, "Player 1")
+        name = unique_name(clean_name(body.name, "Player 1"), PAGE_WORDS)
         player_token = self.player_of(body)
         token = new_token()
         table_id = secrets.token_urlsafe(9)
@@ -426,7 +431,7 @@ class Hub:
                 # number ("Bob 2").
                 name=unique_name(
                     clean_name(body.name, f"Player {seat.index + 1}"),
-                    [s.name for s in table.seats if s.name and s is not seat],
+                    [*PAGE_WORDS, *(s.name for s in table.seats if s.name and s is not seat)],
                 ),
                 token_hash=token_hash(token),
                 player_hash=token_hash(player_token),

@@ -34,20 +34,27 @@ export function stopClock() {
   clearInterval(ticker);
   ticker = null;
   dueAt = null;
-  const shown = $("clock");
-  if (shown) {
-    shown.hidden = true;
-    shown.textContent = "";
+  for (const id of CLOCKS) {
+    const shown = $(id);
+    if (shown) {
+      shown.hidden = true;
+      shown.textContent = "";
+    }
   }
 }
+
+/** Where the time left shows: beside the status line, and in the score table, which
+ * covers it after a deal while the next deal's pass clock already runs. */
+const CLOCKS = ["clock", "scores-clock"];
 
 function tick() {
   if (dueAt === null) return;
   const left = Math.max(0, Math.ceil((dueAt - performance.now()) / 1000));
-  const shown = $("clock");
-  if (shown) {
+  for (const id of CLOCKS) {
+    const shown = $(id);
+    if (!shown) continue;
     shown.hidden = false;
-    const text = `${left} s left`;
+    const text = id === "clock" ? `${left} s left` : `${left} s left for your move`;
     if (shown.textContent !== text) shown.textContent = text;
     shown.classList.toggle("low", left <= SAID_AT[SAID_AT.length - 1]);
   }

@@ -336,8 +336,8 @@ function onError(message) {
   if (app.role === null && !$("waiting").hidden) {
     // Refused before the welcome (too many watching from here, say): the waiting
     // room, not a status line out of sight, says why.
+    // The note is a live region: a toast as well said it twice.
     $("waiting-note").textContent = text;
-    toast(text);
     return;
   }
   if (type === "chat") {
