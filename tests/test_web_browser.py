@@ -1578,6 +1578,28 @@ def test_someone_watching_a_full_table_is_offered_a_seat_that_comes_free(
         cy.close()
 
 
+def test_two_tabs_opening_a_link_at_once_take_one_seat(server: str, browser: Browser) -> None:
+    """Found by a tester: a friend's first visit in two tabs at once (a double click)
+    took two seats, one of them lost once its tab closed."""
+    made = post(server, "/api/tables", {"name": "Host"})
+    url = server + made["url"]
+    with new_page(browser, viewport={"width": 1000, "height": 760}) as first:
+        first.goto(server + "/")
+        first.evaluate("() => localStorage.setItem('openhearts.name', 'Twin')")
+        second = first.context.new_page()
+        second.goto(server + "/")
+        for page in (first, second):
+            # Navigating after the call returns (its context would go mid-call).
+            page.evaluate("u => { setTimeout(() => { location.href = u; }, 50); }", url)
+        for page in (first, second):
+            expect(page.locator("#waiting-note")).to_have_text(
+                "Waiting for the host to start the game."
+            )
+        seats = get_json(server, f"/api/tables/{made['table_id']}")["seats"]
+        assert [seat["name"] for seat in seats if seat["kind"] == "human"] == ["Host", "Twin"]
+        second.close()
+
+
 def test_a_friend_opening_a_shared_link_is_asked_for_a_name(server: str, browser: Browser) -> None:
     """No more "Player 2": a browser with no name yet gets a name form in the waiting
     room, and takes the seat under the name typed."""
@@ -2252,6 +2274,27 @@ def trick_of_three(page: Page, touch: bool) -> list[list[float]]:
         press(f'#hand [data-card="{code}"]')
         wait_played(page, code)
     pytest.fail("no trick of three cards or more reached this seat's turn")
+
+
+def test_six_players_on_a_phone_on_its_side_keep_their_plates_apart(
+    server: str, browser: Browser
+) -> None:
+    """Found by a tester: at 667 × 375 the two plates on each side of the low felt
+    covered each other's last line."""
+    answer = post(server, "/api/play-now", {"name": "Lu", "level": "random", "players": 6})
+    for width, height in ((667, 375), (740, 360)):
+        with new_page(browser, viewport={"width": width, "height": height}, has_touch=True) as page:
+            open_seat(page, server, answer)
+            wait_passing(page)
+            boxes = page.eval_on_selector_all(
+                ".opponent .plate",
+                "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
+                " return [r.left, r.top, r.right, r.bottom]; })",
+            )
+            assert len(boxes) == 5
+            for a, b in itertools.combinations(boxes, 2):
+                apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+                assert apart, (width, height, a, b)
 
 
 def test_six_players_on_a_small_phone_keep_each_trick_card_and_name_in_sight(

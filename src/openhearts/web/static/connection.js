@@ -64,13 +64,27 @@ async function tryJoin() {
     return;
   }
   try {
-    await join(name);
+    await oneTabAtATime(app.tableId, async () => {
+      // Another tab of this browser took a seat here meanwhile: share its seat.
+      const held = storage.get(seatKey(app.tableId));
+      if (held) app.token = held;
+      else await join(name);
+    });
   } catch (error) {
     if (error.code === "removed") storage.set(removedKey(app.tableId), "1");
     // Another tab of this browser took the seat a moment ago: share its seat token.
     if (error.code === "seated") app.token = storage.get(seatKey(app.tableId));
     else if (error.status !== 409) toast(error.message);
   }
+}
+
+/**
+ * Run `work` while no other tab of this browser runs it for the same table: two tabs
+ * opened at once (a double click on the link) took two seats for one person.
+ */
+async function oneTabAtATime(tableId, work) {
+  if (!navigator.locks) return work();
+  return navigator.locks.request(`openhearts.join.${tableId}`, work);
 }
 
 /** Join the table under `name`; the seat token is kept in the browser. */
