@@ -266,6 +266,8 @@ def test_export_to_an_ascii_output_or_over_a_saved_game(
     import subprocess
     import sys
 
+    from openhearts.convert import load_any
+
     saved = tmp_path / "zoe.json"
     save(Game(seed=1, names=["Zoë", "W", "N", "E"]), str(saved))
     done = subprocess.run(
@@ -276,11 +278,19 @@ def test_export_to_an_ascii_output_or_over_a_saved_game(
     )
     assert done.returncode == 0, done.stderr
     assert "Zoë".encode() in done.stdout  # a record is UTF-8
+    # A file in the way is refused, or replaced with --force (found by a tester: it was
+    # moved aside as a saved game, "resume it with hearts play").
     unfinished = tmp_path / "unfinished.json"
     save(Game(seed=2), str(unfinished))
-    assert main(["export", str(saved), "-o", str(unfinished)]) == 0
-    assert "it is kept in" in capsysbinary.readouterr().err.decode()
-    assert (tmp_path / "unfinished-unfinished-1.json").exists()
+    before = unfinished.read_bytes()
+    assert main(["export", str(saved), "-o", str(unfinished)]) == 2
+    assert "exists: choose another file, or give --force" in capsysbinary.readouterr().err.decode()
+    assert unfinished.read_bytes() == before
+    assert main(["export", str(saved), "-o", str(unfinished), "--force"]) == 0
+    assert unfinished.read_text(encoding="utf-8") == pbn.dumps(load_any(str(saved)))
+    assert sorted(p.name for p in tmp_path.iterdir() if "unfinished" in p.name) == [
+        "unfinished.json"
+    ]
     if hasattr(os, "mkfifo"):
         pipe = tmp_path / "pipe"
         os.mkfifo(pipe)

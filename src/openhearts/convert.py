@@ -18,7 +18,7 @@ from .game import Game
 from .options import file_name
 from .paths import read_text
 from .record import RecordError
-from .session.saving import keep_aside, write_atomic
+from .session.saving import write_atomic
 
 __all__ = ["add_arguments", "run", "load_any"]
 
@@ -32,6 +32,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="FILE",
         help="where to write the converted record (default, or -: standard output)",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace the --out file if there is one (else it is refused)",
     )
 
 
@@ -111,10 +116,19 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     target = os.path.expanduser(args.out)
+    # A file there is refused, or replaced with --force, as converters do: it was moved
+    # aside as a save would be ("resume it with hearts play" of an exported deal).
+    if os.path.lexists(target) and not os.path.isfile(target):
+        print(f"hearts {args.command}: --out {args.out}: not a regular file", file=sys.stderr)
+        return 2
+    if os.path.lexists(target) and not args.force:
+        print(
+            f"hearts {args.command}: --out {args.out} exists: choose another file, or give "
+            "--force to replace it",
+            file=sys.stderr,
+        )
+        return 2
     try:
-        # As a save does: an unfinished game there is kept aside, anything else that is
-        # no record too (they were replaced without a word); a pipe or a device refused.
-        kept = keep_aside(target, "hearts play")
         write_atomic(Path(target), converted)
     except OSError as error:
         print(
@@ -122,6 +136,4 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    if kept is not None:
-        print(kept, file=sys.stderr)
     return 0
