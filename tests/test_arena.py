@@ -465,3 +465,26 @@ def test_a_log_says_its_version_and_a_resume_from_another_warns(
     log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
     assert _run(*argv[:5], "4", *argv[6:]) == 0
     assert "was begun by OpenHearts 0.0.1; this is" in capsys.readouterr().err
+
+
+def test_a_board_of_a_log_is_played_again_as_a_game(tmp_path: Path) -> None:
+    """Found by a tester: a board could only be rebuilt with undocumented seeds and a
+    private function."""
+    from openhearts import record
+    from openhearts.arena import read_results, replay_board
+
+    out = tmp_path / "again"
+    assert _run("--bot", "easy", "--bot", "random", "--deals", "3", "--workers", "1",
+                "--out", str(out)) == 0  # fmt: skip
+    recorded, boards = read_results(out.with_suffix(".jsonl"))
+    match = Match.from_dict(recorded)
+    assert match.to_dict() == recorded
+    for board, (_line, logged) in boards.items():
+        for rotation, result in enumerate(logged["rotations"]):
+            game = replay_board(match, board, rotation)
+            assert [list(r.points) for r in game.results] == result["points"]
+            assert record.loads(record.dumps(game)).results == game.results
+    with pytest.raises(ArenaError, match="rotation: from 0 to 3"):
+        replay_board(match, 0, 4)
+    with pytest.raises(ArenaError, match="not a match"):
+        Match.from_dict({"lineup": ["easy"]})

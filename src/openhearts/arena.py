@@ -74,6 +74,7 @@ __all__ = [
     "Match",
     "BotSpec",
     "play_board",
+    "replay_board",
     "summarise",
     "mean_interval",
     "ArenaError",
@@ -162,6 +163,23 @@ class Match:
             data["programs"] = dict(self.program)
         return data
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Match:
+        """The match a results log records (:func:`read_results`' first answer).
+
+        :raises ArenaError: when ``data`` holds no match.
+        """
+        try:
+            return cls(
+                Rules.from_dict(data["rules"]),
+                tuple(str(text) for text in data["lineup"]),
+                str(data["seed"]),
+                data.get("mode") == "games",
+                tuple(sorted(dict(data.get("programs") or {}).items())),
+            )
+        except (KeyError, TypeError, ValueError, RulesError) as error:
+            raise ArenaError(f"not a match of an arena log ({error})") from None
+
     def spec(self, text: str) -> BotSpec:
         """A bot of the line-up as this match builds it."""
         return BotSpec(text, self.program)
@@ -177,6 +195,48 @@ class Match:
         return self.lineup[(seat - rotation) % n]
 
 
+def _rotation_bots(match: Match, specs: list[BotSpec], board: int, rotation: int) -> list[Bot]:
+    """The bots of one rotation of a board, each seeded from the match, the board, the
+    rotation and its seat."""
+    players = match.rules.players
+    return [
+        specs[(seat - rotation) % players].build(f"{match.seed}:{board}:{rotation}:{seat}")
+        for seat in range(players)
+    ]
+
+
+def _board_game(match: Match, board: int) -> Game:
+    """A board's game before any card: its deal (or game) from the match's seed, at the
+    board's place in the pass cycle."""
+    rules = match.rules
+    return Game(
+        rules, seed=f"{match.seed}:{board}", first_deal=board % len(rules.pass_cycle or ("hold",))
+    )
+
+
+def replay_board(match: Match, board: int, rotation: int) -> Game:
+    """One rotation of a board played again, as the arena played it: the game, with every
+    action, for :func:`openhearts.record.save` or :mod:`openhearts.replay` (a moon to look
+    at, a board where a program failed).  Bots seeded as the arena seeds them play the
+    same cards, so the points are the log's (decision times aside, which a time limit
+    may turn into other choices).
+
+    :param rotation: 0 to ``players - 1``: the line-up shifted that many seats.
+    """
+    if not 0 <= rotation < match.rules.players:
+        raise ArenaError(f"rotation: from 0 to {match.rules.players - 1}, not {rotation}")
+    specs = [match.spec(text) for text in match.lineup]
+    bots = _rotation_bots(match, specs, board, rotation)
+    labels = [match.seat_bot(rotation, seat) for seat in range(match.rules.players)]
+    game = _board_game(match, board)
+    try:
+        _play_rotation(game, bots, labels, match.games, {}, f"board {board}, rotation {rotation}")
+    finally:
+        for bot in bots:
+            close_bot(bot)
+    return game
+
+
 def play_board(match: Match, board: int) -> dict[str, Any]:
     """Play one board in every rotation; returns the JSON-ready record."""
     rules = match.rules
@@ -187,16 +247,9 @@ def play_board(match: Match, board: int) -> dict[str, Any]:
     faults: list[dict[str, Any]] = []
     programs: dict[str, list[int]] = {}
     for rotation in range(players):
-        bots = [
-            specs[(seat - rotation) % players].build(f"{match.seed}:{board}:{rotation}:{seat}")
-            for seat in range(players)
-        ]
+        bots = _rotation_bots(match, specs, board, rotation)
         labels = [match.seat_bot(rotation, seat) for seat in range(players)]
-        game = Game(
-            rules,
-            seed=f"{match.seed}:{board}",
-            first_deal=board % len(rules.pass_cycle or ("hold",)),
-        )
+        game = _board_game(match, board)
         try:
             _play_rotation(
                 game, bots, labels, match.games, timing, f"board {board}, rotation {rotation}"
