@@ -2745,6 +2745,9 @@ def test_a_seat_a_bot_keeps_is_taken_back_with_a_button(server: str, browser: Br
         _open_routed_seat(page, server, table, route, record_said=True)
         button = page.locator("#take-back-seat")
         expect(button).to_be_visible()
+        page.wait_for_function(
+            "() => window.said.join(' ').includes('Welcome back: a bot is playing for you.')"
+        )
         button.click()
         expect(button).to_be_hidden()
         assert [(m["type"], m["play_one"]) for m in sent] == [("auto", False)]

@@ -111,6 +111,11 @@ export function onState(message) {
     : null;
   if (previous && previous.bot_playing && !state.bot_playing && mySeat() !== null) {
     announce("Your seat is yours again: the bot stops playing for you.", { queue: true });
+  } else if (!previous && state.bot_playing && mySeat() !== null
+    && state.phase !== "game_over") {
+    // Back by the table's link: the bot plays on until the person takes the seat back.
+    announce("Welcome back: a bot is playing for you. Choose Take my seat back to play "
+      + "again.", { queue: true });
   }
   if (turnKey !== null && (turnKey !== app.turnKey || undoneMine)) onMyTurn();
   app.turnKey = turnKey;
