@@ -2213,6 +2213,13 @@ def test_a_guest_becomes_the_host_when_the_host_leaves_before_the_start(
         host.evaluate("async () => (await import('/static/leave.js')).leaveTable()")
         expect(guest.locator("#start-game")).to_be_visible()
         expect(guest.locator("#announcer")).to_contain_text("you are the host now")
+        # The old host, back by the link, is told (they were not: no Start button, and
+        # "Waiting for the host" was all).
+        host.goto(host.url if "/t/" in host.url else guest.url)
+        expect(host.locator("#announcer")).to_contain_text(
+            "While you were away, the table passed to Bob: they are the host now."
+        )
+        expect(host.locator("#start-game")).to_be_hidden()
         guest.click("#start-game")
         wait_passing(guest)
 

@@ -18,6 +18,8 @@ export const storage = {
 export const seatKey = (tableId) => `openhearts.seat.${tableId}`;
 /** Kept when the host removed this browser's player from a table (it may only watch). */
 export const removedKey = (tableId) => `openhearts.removed.${tableId}`;
+/** Set while this browser holds the host's seat of a table, to tell it if that passed on. */
+export const hostKey = (tableId) => `openhearts.host.${tableId}`;
 
 export function h(tag, props = {}, children = []) {
   const node = document.createElement(tag);

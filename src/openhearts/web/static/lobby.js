@@ -4,7 +4,7 @@ import { toast } from "./announce.js";
 import { api } from "./api.js";
 import { cardSvg, parseCards } from "./cards.js";
 import { closeSocket, openTable } from "./connection.js";
-import { $, h, seatKey, show, storage } from "./dom.js";
+import { $, h, hostKey, seatKey, show, storage } from "./dom.js";
 import { app } from "./store.js";
 import { listWords, plural } from "./words.js";
 
@@ -107,7 +107,10 @@ async function loadMyTables() {
     try {
       return await api("GET", `/api/tables/${encodeURIComponent(id)}`);
     } catch (error) {
-      if (error.status === 404) storage.remove(seatKey(id));
+      if (error.status === 404) {
+        storage.remove(seatKey(id));
+        storage.remove(hostKey(id));
+      }
       return null;
     }
   }));

@@ -2,7 +2,7 @@
 
 import { announce, flash } from "./announce.js";
 import { send } from "./connection.js";
-import { $, h, removedKey, seatKey, show, storage } from "./dom.js";
+import { $, h, hostKey, removedKey, seatKey, show, storage } from "./dom.js";
 import { app } from "./store.js";
 import { renderScoreActions } from "./scores.js";
 import { renderTable } from "./table.js";
@@ -12,6 +12,7 @@ export function setTable(table) {
   if (!table) return;
   const before = app.table;
   app.table = table;
+  noteTheHost(table, !before || before.id !== table.id);
   // The host who left before a game hands the table on (the server says so here).
   let mine = app.seat === null ? null : (table.seats || [])[app.seat];
   const own = app.seat;
@@ -65,6 +66,27 @@ export function setTable(table) {
 }
 
 /**
+ * The host who was away while the table passed to someone else was not told: the
+ * browser keeps that it held the host's seat, and says so once it no longer does.
+ */
+function noteTheHost(table, arriving) {
+  if (app.seat === null) return;
+  const mine = (table.seats || [])[app.seat];
+  if (!mine || mine.kind !== "human") return;
+  if (mine.host) {
+    storage.set(hostKey(table.id), "1");
+  } else if (storage.get(hostKey(table.id))) {
+    storage.remove(hostKey(table.id));
+    // A page that saw it happen says so below ("… is the host now").
+    const heir = (table.seats || []).find((seat) => seat.host);
+    if (arriving && heir) {
+      announce(`While you were away, the table passed to ${heir.name}: they are the host now.`,
+        { queue: true });
+    }
+  }
+}
+
+/**
  * This page holds no seat here any more (given up, or the host removed it): the seat
  * shows free at once (the server's table follows), the browser forgets its token, and
  * the page does not hear its own going as someone else's.
@@ -72,6 +94,7 @@ export function setTable(table) {
 export function forgetSeat({ askName = true } = {}) {
   const given = app.seat;
   storage.remove(seatKey(app.tableId));
+  storage.remove(hostKey(app.tableId));
   if (app.table && given !== null) {
     app.table = {
       ...app.table,
