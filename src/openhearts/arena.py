@@ -226,15 +226,30 @@ def replay_board(match: Match, board: int, rotation: int) -> Game:
     if not 0 <= rotation < match.rules.players:
         raise ArenaError(f"rotation: from 0 to {match.rules.players - 1}, not {rotation}")
     specs = [match.spec(text) for text in match.lineup]
+    game, _bots = _play_one_rotation(match, specs, board, rotation, {})
+    return game
+
+
+def _play_one_rotation(
+    match: Match,
+    specs: list[BotSpec],
+    board: int,
+    rotation: int,
+    timing: dict[str, list[float]],
+) -> tuple[Game, list[Bot]]:
+    """One rotation of a board played, timing the bots' decisions; the game, and its
+    bots (closed: what they report of faults stays)."""
     bots = _rotation_bots(match, specs, board, rotation)
     labels = [match.seat_bot(rotation, seat) for seat in range(match.rules.players)]
     game = _board_game(match, board)
     try:
-        _play_rotation(game, bots, labels, match.games, {}, f"board {board}, rotation {rotation}")
+        _play_rotation(
+            game, bots, labels, match.games, timing, f"board {board}, rotation {rotation}"
+        )
     finally:
         for bot in bots:
             close_bot(bot)
-    return game
+    return game, bots
 
 
 def play_board(match: Match, board: int) -> dict[str, Any]:
@@ -247,16 +262,8 @@ def play_board(match: Match, board: int) -> dict[str, Any]:
     faults: list[dict[str, Any]] = []
     programs: dict[str, list[int]] = {}
     for rotation in range(players):
-        bots = _rotation_bots(match, specs, board, rotation)
+        game, bots = _play_one_rotation(match, specs, board, rotation, timing)
         labels = [match.seat_bot(rotation, seat) for seat in range(players)]
-        game = _board_game(match, board)
-        try:
-            _play_rotation(
-                game, bots, labels, match.games, timing, f"board {board}, rotation {rotation}"
-            )
-        finally:
-            for bot in bots:
-                close_bot(bot)
         # Outside programs that failed were replaced by a fallback bot: say so, and how
         # much of their play was the fallback's.
         for seat, bot in enumerate(bots):

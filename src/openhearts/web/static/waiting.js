@@ -74,7 +74,7 @@ function noteTheHost(table, arriving) {
   const mine = (table.seats || [])[app.seat];
   if (!mine || mine.kind !== "human") return;
   if (mine.host) {
-    storage.set(hostKey(table.id), "1");
+    if (!storage.get(hostKey(table.id))) storage.set(hostKey(table.id), "1");
   } else if (storage.get(hostKey(table.id))) {
     storage.remove(hostKey(table.id));
     // A page that saw it happen says so below ("… is the host now").
