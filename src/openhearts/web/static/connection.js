@@ -66,7 +66,7 @@ async function tryJoin() {
   try {
     await oneTabAtATime(app.tableId, async () => {
       // Another tab of this browser took a seat here meanwhile: share its seat.
-      const held = storage.get(seatKey(app.tableId));
+      const held = await seatOfAnotherTab(app.tableId);
       if (held) app.token = held;
       else await join(name);
     });
@@ -84,7 +84,33 @@ async function tryJoin() {
  */
 async function oneTabAtATime(tableId, work) {
   if (!navigator.locks) return work();
-  return navigator.locks.request(`openhearts.join.${tableId}`, work);
+  return navigator.locks.request(`openhearts.join.${tableId}`, async () => {
+    await work();
+    // Said to the other tabs by a lock held while this page lives: the browser keeps
+    // locks at once for every tab, where a tab's storage reaches the others a while later.
+    if (app.token) {
+      navigator.locks.request(joinedLock(tableId), () => new Promise(() => {}));
+    }
+  });
+}
+
+const joinedLock = (tableId) => `openhearts.joined.${tableId}`;
+
+/**
+ * The seat token another tab of this browser took at this table, or null: when that tab
+ * says it joined, its token is waited for (briefly) until the storage shows it.
+ */
+async function seatOfAnotherTab(tableId) {
+  const stored = storage.get(seatKey(tableId));
+  if (stored || !navigator.locks) return stored;
+  const { held = [], pending = [] } = await navigator.locks.query();
+  if (![...held, ...pending].some((lock) => lock.name === joinedLock(tableId))) return null;
+  for (let waited = 0; waited < 3000; waited += 50) {
+    await new Promise((resolve) => { setTimeout(resolve, 50); });
+    const token = storage.get(seatKey(tableId));
+    if (token) return token;
+  }
+  return null;
 }
 
 /** Join the table under `name`; the seat token is kept in the browser. */
