@@ -170,4 +170,7 @@ def _in_processes(
             for process in list(getattr(pool, "_processes", {}).values()):
                 with contextlib.suppress(Exception):
                     process.terminate()
-        pool.shutdown(wait=finished_cleanly, cancel_futures=True)
+        # Waited for even when stopping (the workers are ended, so it is quick): the
+        # pool's own thread left running raced Python's exit, which then wrote to the
+        # pipe that thread had closed ("Bad file descriptor" and a traceback).
+        pool.shutdown(wait=True, cancel_futures=True)
