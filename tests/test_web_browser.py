@@ -2696,6 +2696,48 @@ def test_the_time_left_on_the_clock_is_shown_and_said_as_it_runs_low(
         assert "30 seconds left" not in said, said  # more than was left: never said
 
 
+def test_the_cards_picked_to_pass_are_told_to_the_server_while_a_clock_runs(
+    server: str, browser: Browser
+) -> None:
+    """Found by a tester: a pass the clock made ignored the cards the player had picked,
+    which only the page knew. A refusal of the picks (the pass was made) says nothing."""
+    game = Game(Rules(), seed=5, names=["You", "W", "N", "E"])
+    state = _page_state(game, 0)
+    state["clock_left"] = 60
+    table = _routed_table("PicksTable01", game, turn_clock=60)
+    picks: list[list[str]] = []
+
+    def route(ws: Any) -> None:
+        def on_message(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data["type"] == "hello":
+                _welcome(ws, table, {"type": "state", "seq": 0, "events": [], "state": state})
+            elif data["type"] == "picks":
+                picks.append(data["cards"])
+                if len(picks) == 3:
+                    ws.send(json.dumps({"type": "error", "id": data["id"], "code": "illegal",
+                                        "message": "You have already passed."}))  # fmt: skip
+
+        ws.on_message(on_message)
+
+    first, second = state["hand"][:2]
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        _open_routed_seat(page, server, table, route)
+        page.click(f'#hand [data-card="{first}"]')
+        page.click(f'#hand [data-card="{second}"]')
+        page.click(f'#hand [data-card="{first}"]')  # put back
+        expect(page.locator(f'#hand [data-card="{second}"]')).to_have_attribute(
+            "aria-pressed", "true"
+        )
+        deadline = time.monotonic() + 5
+        while len(picks) < 3 and time.monotonic() < deadline:
+            page.wait_for_timeout(50)
+        assert picks == [[first], [first, second], [second]], picks
+        page.wait_for_timeout(300)
+        expect(page.locator("#status")).not_to_contain_text("already passed")
+        expect(page.locator("#status")).to_contain_text("1 of 3 chosen")
+
+
 def test_a_move_that_came_too_late_is_said_in_words(server: str, browser: Browser) -> None:
     """Found by a tester: a card clicked after the clock's bot had moved showed the
     server's "That answers move 19, but the game is at move 208: look again."."""

@@ -168,6 +168,37 @@ def test_the_turn_clock_moves_for_an_idle_person_then_gives_the_seat_to_a_bot(
         friend.close()
 
 
+def test_a_pass_the_clock_makes_keeps_the_cards_the_person_picked(storage: Storage) -> None:
+    """Found by a tester: the clock's pass ignored the cards the player had picked (the
+    picks lived only in the page); the page now tells the server its picks."""
+    with running(storage, fast_settings(turn_clock=1.5, timeouts_to_bot=3)) as server:
+        _, ann, bob = host_and_guest(server)
+        assert ann.request({"type": "start"})["type"] == "ack"
+        state = ann.until(lambda m: m["type"] == "state")["state"]
+        hand = state["hand"]
+        # The two lowest cards: what a bot would hardly pass of its own accord.
+        lowest = sorted(hand, key=lambda code: "23456789TJQKA".index(code[0]))[:2]
+        too_many = ann.request({"type": "picks", "cards": hand[:4]})
+        assert too_many["type"] == "error" and "at most three" in too_many["message"]
+        stranger = next(c for c in ("AS", "KS", "QS", "JS") if c not in hand)
+        not_held = ann.request({"type": "picks", "cards": [stranger]})
+        assert not_held["type"] == "error" and "do not hold" in not_held["message"]
+        assert ann.request({"type": "picks", "cards": lowest})["type"] == "ack"
+        passed = ann.until(lambda m: m["type"] == "state" and m["state"]["passed"], timeout=10)
+        made = passed["state"]["passed"]
+        assert len(made) == 3 and set(lowest) <= set(made), (lowest, made)
+        # The page is told the computer passed for the person.
+        assert any(
+            e.get("event") == "passed" and e.get("seat") == 0 and e.get("auto_reason")
+            for e in passed["events"]
+        ), passed["events"]
+        # Picks after the pass are refused in the pass's own words.
+        late = ann.request({"type": "picks", "cards": []})
+        assert late["type"] == "error" and "already passed" in late["message"]
+        for player in (ann, bob):
+            player.close()
+
+
 def test_no_clock_runs_once_every_other_person_has_left(storage: Storage) -> None:
     """Found by a tester: alone with bots after the friend left, the clock still moved
     for the one who stayed (and took the game out of their statistics)."""

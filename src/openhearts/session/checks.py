@@ -134,6 +134,23 @@ def pass_problem(view: PlayerView, cards: Sequence[Card]) -> str | None:
     return None
 
 
+def picks_problem(view: PlayerView, cards: Sequence[Card]) -> str | None:
+    """What is wrong with having picked these cards to pass so far (fewer than a pass
+    is allowed), or None."""
+    if view.phase != Phase.PASSING or view.passed is not None or view.pass_target is None:
+        return pass_problem(view, cards)
+    problem = repeat_problem(cards)
+    if problem is not None:
+        return problem
+    count = view.rules.cards_passed
+    if len(cards) > count:
+        return f"Pick at most {counted(count, 'card')} to pass; you named {len(cards)}."
+    missing = [card for card in cards if card not in view.hand]
+    if missing:
+        return f"You do not hold {join_words([f'the {c.pretty}' for c in missing])}."
+    return None
+
+
 def play_problem(view: PlayerView, card: Card, why_illegal: str) -> str | None:
     """What is wrong with playing ``card`` now, or None (``why_illegal``: the engine's
     reason, asked for only when the card is held but not legal)."""

@@ -16,7 +16,7 @@ from ..game import (
     Pass,
     Play,
 )
-from ..session.checks import no_hint_now, not_now, pass_problem, play_problem
+from ..session.checks import no_hint_now, not_now, pass_problem, picks_problem, play_problem
 from ..session.names import JOINERS
 from ..session.undo import UndoError, undo_last_choice
 from .connection import Connection
@@ -145,6 +145,18 @@ async def _pass(hub: Hub, connection: Connection, table: Table, message: Any) ->
         seat.timeouts, seat.overdue = 0, False
         _ack(connection, message)
         table.after_commit(events)
+
+
+async def _picks(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
+    seat = _seated(connection)
+    chosen = [Card.parse(c) for c in message.cards]
+    async with table.lock:
+        game = _game(table)
+        problem = picks_problem(game.view(seat.index), chosen)
+        if problem is not None:
+            raise WebError("illegal", problem)
+        seat.picks = ((table.game_number, game.deal_number), CardSet(chosen))
+        _ack(connection, message)
 
 
 async def _play(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
@@ -418,6 +430,7 @@ HANDLERS: dict[str, Handler] = {
     "hello": _hello,
     "ping": _ping,
     "pass": _pass,
+    "picks": _picks,
     "play": _play,
     "moon": _moon,
     "undo": _undo,

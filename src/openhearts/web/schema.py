@@ -236,6 +236,14 @@ class PassMessage(_Message):
     cards: Annotated[list[CardText], Field(max_length=13)]
 
 
+class PicksMessage(_Message):
+    """The cards picked to pass so far (not a pass): where a turn clock runs, the pass
+    the computer makes when it runs out starts with them."""
+
+    type: Literal["picks"]
+    cards: Annotated[list[CardText], Field(max_length=13)]
+
+
 class PlayMessage(_Message):
     type: Literal["play"]
     seq: Seq
@@ -310,6 +318,7 @@ ClientMessage = Annotated[
     HelloMessage
     | PingMessage
     | PassMessage
+    | PicksMessage
     | PlayMessage
     | MoonMessage
     | UndoMessage

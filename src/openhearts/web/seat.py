@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..bots import Bot
+from ..cards import CardSet
 from .connection import Connection
 from .storage import (
     SeatRow,
@@ -45,12 +46,16 @@ class Seat:
     #: A bot made a move for this person in the game in progress (they left, dropped or
     #: let the clock run out): the game does not count in their statistics.
     helped: bool = False
+    #: The cards the person has picked to pass so far, with the game and deal they were
+    #: picked in: a pass the clock makes for them starts with these.
+    picks: tuple[tuple[int, int], CardSet] | None = None
 
     def empty(self) -> None:
         """Nobody in the seat: what the last person chose (auto play one) or had happen
         (clock run out, helped by a bot) goes with them, not to who sits down next."""
         self.kind, self.name, self.level, self.bot = "empty", None, None, None
         self.token_hash = self.player_hash = None
+        self.picks = None
         self.auto_play_one, self.away, self.overdue, self.timeouts, self.helped = (
             True, False, False, 0, False
         )  # fmt: skip

@@ -651,6 +651,25 @@ class Table:
             return (self.game_number, deal.deal_number, deal.hands[index], deal.passes[index])
         return (self.game_number, game.action_count, deal.key())
 
+    def _with_picks(self, seat: Seat, action: Action) -> Action:
+        """A pass made for a person keeps the cards they had picked (the clock ran out
+        while they chose), and the bot's choice makes up the rest."""
+        game = self.game
+        if not isinstance(action, Pass) or seat.picks is None or game is None:
+            return action
+        (number, deal_number), picked = seat.picks
+        if (number, deal_number) != (self.game_number, game.deal_number):
+            return action
+        picked &= game.deal.hands[seat.index]
+        # The bot's highest cards first: a set does not keep the bot's order of choice.
+        rest = sorted(
+            (card for card in action.cards if card not in picked),
+            key=lambda card: card.rank,
+            reverse=True,
+        )
+        extra = CardSet(rest[: game.rules.cards_passed - len(picked)])
+        return Pass(seat.index, picked | extra)
+
     async def _drive(self) -> None:
         try:
             await self._drive_steps()
@@ -694,7 +713,7 @@ class Table:
                 # that fails or answers something illegal is played for at random this
                 # once, and a random player takes its seat for good.
                 decision = await self.hub.bot_work.run(self.owner, self.id, decide, bot, view)
-                action = decision.action
+                action = self._with_picks(seat, decision.action)
                 if decision.problem is not None:
                     # The problem's text may name the bot's cards: the log leaves it out.
                     log.warning(

@@ -2,7 +2,7 @@
 
 import { announce, flash } from "./announce.js";
 import { cardName } from "./cards.js";
-import { send } from "./connection.js";
+import { send, sendRaw } from "./connection.js";
 import { focusCard, renderHand } from "./hand.js";
 import { renderStatus } from "./status.js";
 import { app, autoPlays, cardsToPass, isMyTurn, mustPass, mySeat, nameOf } from "./store.js";
@@ -52,8 +52,20 @@ function togglePass(code) {
     announce(`${cardName(code)} chosen. ${app.selected.length} of ${n}.`);
   }
   app.flash = null;
+  sharePicks();
   renderHand();
   renderStatus();
+}
+
+/** Where a turn clock runs for the player, tell the server the cards picked so far:
+ * a pass the computer makes when the clock runs out starts with them. */
+export function sharePicks() {
+  if (!mustPass() || app.state.clock_left === null || app.state.clock_left === undefined) {
+    return;
+  }
+  const id = app.nextId++;
+  // Not an action: nothing is flashed when it cannot be sent, nor when it is refused.
+  if (sendRaw({ type: "picks", id, cards: [...app.selected] })) app.pending.set(id, "picks");
 }
 
 export function confirmPass() {
@@ -83,6 +95,7 @@ export function actOnTyped(code) {
 export function clearChoice() {
   if (!mustPass() || !app.selected.length) return;
   app.selected = [];
+  sharePicks();
   announce(`No card chosen: choose ${plural(cardsToPass(), "card")} to pass.`);
   renderHand();
   renderStatus();

@@ -330,6 +330,8 @@ function handleMessage(message) {
 function onError(message) {
   const type = app.pending.get(message.id);
   app.pending.delete(message.id);
+  // Picks refused (the pass was made meanwhile) leave the page as it is.
+  if (type === "picks") return;
   app.busy = false;
   // A refused choice leaves nothing new to take back.
   if (["play", "pass", "moon"].includes(type)) app.undoQueued = false;

@@ -1,7 +1,7 @@
 // Hints from the server's strongest bot, "For me" (the hint's choice made for the
 // player), and undo (all for games against bots only).
 
-import { confirmPass, onCardClick } from "./actions.js";
+import { confirmPass, onCardClick, sharePicks } from "./actions.js";
 import { flash, toast } from "./announce.js";
 import { cardName, isCardCode } from "./cards.js";
 import { $ } from "./dom.js";
@@ -118,6 +118,7 @@ export function onHint(message) {
   }
   if (message.phase === "passing" && Array.isArray(message.pass)) {
     app.selected = message.pass.filter(isCardCode).slice(0, cardsToPass());
+    sharePicks();
     renderHand();
     const cards = listWords(app.selected.map((c) => `the ${cardName(c)}`));
     flash(`Hint: pass ${cards} (chosen for you: confirm with Pass).${passNumbers(message.ranking)}`);
