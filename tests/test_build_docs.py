@@ -31,3 +31,17 @@ def test_every_public_module_gets_a_page(tmp_path: Path) -> None:
     assert count == len(names)
     page = (tmp_path / "pages" / "openhearts.rules.rst").read_text(encoding="utf-8")
     assert ".. automodule:: openhearts.rules" in page
+
+
+def test_pages_of_the_compiled_engine_must_show_its_docstrings(tmp_path: Path) -> None:
+    """Found by a tester: Sphinx documented the compiled ``game`` and ``deal``, which
+    keep no docstrings, so their pages were empty; the build now fails on that."""
+    script = _script()
+    pages = tmp_path / "_generated"
+    pages.mkdir()
+    for stem in script.FROM_SOURCE:
+        (pages / f"openhearts.{stem}.html").write_text("<p>Game</p>", encoding="utf-8")
+    assert script.missing_docstrings(tmp_path) == ["openhearts.deal", "openhearts.game"]
+    summary = "A whole game of Hearts"
+    (pages / "openhearts.game.html").write_text(f"<p>{summary}: deals</p>", encoding="utf-8")
+    assert script.missing_docstrings(tmp_path) == ["openhearts.deal"]

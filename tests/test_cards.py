@@ -406,3 +406,8 @@ def test_the_pattern_tables_hold_every_bit_of_every_pattern() -> None:
         assert ranks == tuple(r for r in range(13) if pattern >> r & 1)
         for suit in range(4):
             assert _CARDS_OF_PATTERN[suit][pattern] == tuple(13 * suit + r for r in ranks)
+
+
+def test_parse_cards_refuses_what_is_not_text() -> None:
+    with pytest.raises(CardParseError, match="cards as text, such as '2C 3C', not None"):
+        parse_cards(None)  # type: ignore[arg-type]

@@ -32,7 +32,7 @@ TRANSCRIPT = textwrap.dedent(
     """
     import json, random, sys
     import openhearts
-    from openhearts import Game, IllegalActionError, Rules
+    from openhearts import Game, IllegalActionError, MoonChoice, Pass, Play, Rules
     from openhearts.cards import cards_of
 
     def plain(value):
@@ -64,9 +64,15 @@ TRANSCRIPT = textwrap.dedent(
                             odd = rng.choice([3.0, None, [1], "x", True, -1])
                             if rng.random() < 0.2:
                                 # Wrong types too: refused with a reason, never a TypeError.
-                                which = rng.choice(["pass_cards", "play", "view"])
+                                which = rng.choice(["pass_cards", "play", "view", "apply",
+                                                    "why_illegal", "moon_totals"])
                                 if which == "pass_cards":
                                     game.pass_cards(odd, [0, 1, 2])
+                                elif which == "apply":
+                                    game.apply(rng.choice([Pass(odd, [0, 1, 2]), Play(odd, odd),
+                                                           MoonChoice(0, odd)]))
+                                elif which == "why_illegal":
+                                    write(game.why_illegal(odd))
                                 else:
                                     getattr(game, which)(odd)
                             elif game.phase == "passing":

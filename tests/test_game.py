@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -612,9 +613,15 @@ def test_refused_actions_change_nothing(attempt: Callable[[Game], object], messa
         (lambda g: g.hand(True), "no seat True"),
         (lambda g: g.choose_moon(0, "false"), "others_add: True or False, not 'false'"),
         (lambda g: g.choose_moon(True, True), "no seat True"),
+        # Found by a tester: compiled, these were TypeErrors that named no argument.
+        (lambda g: g.apply(Pass("x", "QS AH KH")), "no seat 'x'"),  # type: ignore[arg-type]
+        (lambda g: g.apply(Play("0", None)), "cards are being passed"),  # type: ignore[arg-type]
+        (lambda g: g.apply(MoonChoice(0, "yes")), "others_add: True or False, not 'yes'"),  # type: ignore[arg-type]
+        (lambda g: g.moon_totals(1), "others_add: True or False, not 1"),
     ],
     ids=["bad name", "None", "float", "bool card", "twice", "text seat", "bool seat",
-         "hand bool", "moon text", "moon bool seat"],
+         "hand bool", "moon text", "moon bool seat", "apply pass", "apply play",
+         "apply moon", "moon totals"],
 )  # fmt: skip
 def test_inputs_of_any_type_are_refused_saying_why(
     attempt: Callable[[Game], object], message: str
@@ -626,6 +633,31 @@ def test_inputs_of_any_type_are_refused_saying_why(
     with pytest.raises(IllegalActionError, match=re.escape(message)):
         attempt(game)
     assert snapshot(game) == before
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"rules": 5}, "rules: a Rules object or a preset's name, not 5"),
+        ({"rules": "nope"}, "preset: no preset named 'nope'"),
+        ({"names": ["a", "b", "c", 5]}, "expected 4 names, got ['a', 'b', 'c', 5]"),
+        ({"first_deal": "1"}, "first_deal: a deal number from 0, not '1'"),
+    ],
+)
+def test_wrong_arguments_of_a_game_are_refused_saying_which(
+    arguments: dict[str, Any], message: str
+) -> None:
+    """Found by a tester: compiled, a wrong type was a TypeError naming no argument."""
+    with pytest.raises(ValueError, match=re.escape(message)):
+        Game(**arguments)
+
+
+def test_a_game_takes_a_presets_name_for_its_rules() -> None:
+    assert Game("source-002", seed=1).rules == Rules.preset("source-002")
+    game = Game("standard", seed=1)
+    assert game.why_illegal("QS") == (
+        "cards are being passed: play starts when every player has passed"
+    )
 
 
 def test_numpy_integers_are_card_and_seat_numbers() -> None:
@@ -935,3 +967,12 @@ def test_a_view_lists_the_plays_of_the_deal_in_order() -> None:
         plays.append((seat, card))
         assert game.view((seat + 1) % 4).plays == plays
     assert len(game.view(0).tricks) == 1 and len(game.view(0).trick) == 2
+
+
+def test_the_words_of_a_phase_are_imported_from_the_package() -> None:
+    """Found by a tester: the README shows ``Phase.PASSING``, but ``Phase`` could not be
+    imported from ``openhearts``."""
+    from openhearts import MoonScore, Phase, Shot
+
+    assert Game(Rules(), seed=1).phase is Phase.PASSING
+    assert {Shot.MOON, Shot.SUN} <= set(Shot) and len(MoonScore) >= 2

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import FirstCardBot
+from openhearts import pbn
 from openhearts.bots import act, make_bot
 from openhearts.game import Game, Play, name_problem
 from openhearts.record import RecordError, dumps, load, loads, save
@@ -528,3 +529,18 @@ def test_a_name_with_an_invisible_character_is_refused(name: str) -> None:
     with pytest.raises(RecordError, match="holds an invisible character"):
         loads(json.dumps(data))
     assert name_problem("Zoë 😀") is None
+
+
+def test_a_record_is_read_from_text_or_utf8_bytes_and_nothing_else() -> None:
+    """Found by a tester: bytes were refused as "a bytes-like object is required", and
+    None gave an AttributeError."""
+    game = Game(Rules(), seed=3)
+    assert loads(dumps(game).encode()).seed == 3
+    assert pbn.loads(pbn.dumps(game).encode()).seed == 3
+    for reader in (loads, pbn.loads):
+        with pytest.raises(RecordError, match="a record is text, not NoneType"):
+            reader(None)  # type: ignore[arg-type]
+        with pytest.raises(RecordError, match="byte 0 is not UTF-8 text"):
+            reader(b"\xff{}")
+    with pytest.raises(TypeError, match="dumps: a Game to write, not 'x'"):
+        dumps("x")  # type: ignore[arg-type]

@@ -625,6 +625,8 @@ def test_an_option_too_long_to_read_is_said_so() -> None:
         ({"first_lead": 1.0}, "first_lead: a card number is an int from 0 to 51, not 1.0"),
         ({"players": 3, "removed": [True]}, "removed: a card number is an int"),
         ({"pass_cycle": 3}, "pass_cycle: a list of directions or a text, not 3"),
+        # Found by a tester: `-o removed=1` said "'int' object is not iterable".
+        ({"removed": 1}, "removed: cards as text ('2D 2S') or a list of cards, not 1"),
         (
             {"removed": "JD 2C 3C 4C", "jack_of_diamonds": True},
             "jack_of_diamonds: the J♦ is one of the removed cards",
@@ -639,3 +641,8 @@ def test_options_of_the_wrong_kind_are_refused_naming_the_option(
     (its description still said "The J♦ counts -10")."""
     with pytest.raises(RulesError, match=re.escape(said)):
         Rules(**options)
+
+
+def test_a_preset_named_by_something_else_than_text_is_refused() -> None:
+    with pytest.raises(RulesError, match=re.escape("no preset named ['standard']")):
+        Rules.preset(["standard"])  # type: ignore[arg-type]

@@ -24,6 +24,7 @@ from .game import (
     TrickRecord,
     conventional_moon_choice,
 )
+from .phases import MoonScore, Phase, Shot
 from .rules import PRESETS, FirstTrick, HeartsBreak, MoonScoring, Rules, RulesError, Seating
 
 __version__ = "0.1.0"
@@ -43,15 +44,18 @@ __all__ = [
     "HeartsBreak",
     "IllegalActionError",
     "MoonChoice",
+    "MoonScore",
     "MoonScoring",
     "PRESETS",
     "Pass",
+    "Phase",
     "Play",
     "PlayerView",
     "Rank",
     "Rules",
     "RulesError",
     "Seating",
+    "Shot",
     "Suit",
     "TrickRecord",
     "conventional_moon_choice",

@@ -519,6 +519,8 @@ def parse_cards(text: str) -> list[Card]:
     >>> [str(c) for c in parse_cards("QS, AH, and TH")]
     ['QS', 'AH', 'TH']
     """
+    if not isinstance(text, str):
+        raise CardParseError(f"cards as text, such as '2C 3C', not {text!r}")
     text = _without_variation_selectors(text)
     # "QS, AH, and TH": the serial comma before "and" too.
     items = [part for part in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text.strip()) if part]

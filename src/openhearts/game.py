@@ -48,7 +48,7 @@ from .cards import (
 from .deal import DONE, MOON_CHOICE, PASSING, PLAYING, DealState
 from .phases import MoonScore, Phase
 from .results import DealResult, TrickRecord, conventional_moon_choice, pack_tricks
-from .rules import FirstTrick, MoonScoring, Rules, Seating, seat_names
+from .rules import FirstTrick, MoonScoring, Rules, RulesError, Seating, seat_names
 from .view import PlayerView
 
 __all__ = [
@@ -207,6 +207,24 @@ def _checked_seed(seed: object) -> int | str:
     return seed
 
 
+def _checked_rules(rules: object) -> Rules:
+    """The rules a game is made with: a :class:`Rules`, a preset's name, or None."""
+    if rules is None:
+        return Rules()
+    if isinstance(rules, str):
+        try:
+            return Rules.preset(rules)
+        except RulesError as error:
+            raise ValueError(str(error)) from None
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules: a Rules object or a preset's name, not {rules!r}")
+    return rules
+
+
+def _field(action: object, name: str) -> object:
+    return getattr(action, name)
+
+
 def _check_scores(scores: object, players: int) -> list[int]:
     """The starting totals as plain ints: whole numbers (numpy's too), one per seat."""
     if scores is None:
@@ -283,7 +301,7 @@ class Game:
     raises :class:`IllegalActionError` saying why (hence ``| object`` in some
     signatures) and leaves the game unchanged.
 
-    :param rules: the options in force.
+    :param rules: the options in force: a :class:`Rules`, or a preset's name (``"standard"``).
     :param seed: decides every shuffle (and the seating, when shuffled); any str or int
         (not True or False).
     :param names: player names in seat order (before any seating shuffle); none blank or
@@ -302,16 +320,16 @@ class Game:
 
     def __init__(
         self,
-        rules: Rules | None = None,
+        rules: Rules | str | None = None,
         seed: object = 0,
         names: Sequence[str] | None = None,
         *,
         hands: Sequence[Sequence[CardSet | int | Iterable[int] | str]] | None = None,
-        first_deal: int = 0,
+        first_deal: int | object = 0,
         scores: Sequence[int] | None = None,
-        seated: bool = False,
+        seated: bool | object = False,
     ) -> None:
-        self.rules = rules or Rules()
+        self.rules = _checked_rules(rules)
         self.seed: int | str = _checked_seed(seed)
         seed = self.seed
         players = self.rules.players
@@ -319,11 +337,14 @@ class Game:
             raise ValueError(f"names: one name per seat in a list, not the text {names!r}")
         if isinstance(first_deal, bool) or not isinstance(first_deal, int) or first_deal < 0:
             raise ValueError(f"first_deal: a deal number from 0, not {first_deal!r}")
-        given = (
+        # Held as objects until checked: compiled, a list[str] refused a number in it
+        # with a TypeError that named no argument.
+        named: list[object] = (
             list(names) if names is not None else list(seat_names(players, self.rules.direction))
         )
-        if len(given) != players or not all(isinstance(name, str) for name in given):
-            raise ValueError(f"expected {players} names, got {given!r}")
+        if len(named) != players or not all(isinstance(name, str) for name in named):
+            raise ValueError(f"expected {players} names, got {named!r}")
+        given = [str(name) for name in named]
         for name in given:
             problem = name_problem(name)
             if problem is not None:
@@ -481,16 +502,19 @@ class Game:
 
     def apply(self, action: Action | object) -> None:
         """Apply any action (used by records and servers)."""
+        # The fields are read as plain objects: an action built with a wrong type (a
+        # seat "0") is refused by the checks below in words, not by a compiled
+        # attribute's TypeError.
         if isinstance(action, Pass):
-            self.pass_cards(action.seat, action.cards)
+            self.pass_cards(_field(action, "seat"), _field(action, "cards"))
         elif isinstance(action, Play):
-            self.play(action.card, seat=action.seat)
+            self.play(_field(action, "card"), seat=_field(action, "seat"))
         elif isinstance(action, MoonChoice):
-            self.choose_moon(action.seat, others_add=action.others_add)
+            self.choose_moon(_field(action, "seat"), others_add=_field(action, "others_add"))
         else:
             raise IllegalActionError(f"not an action: {action!r}")
 
-    def pass_cards(self, seat: int | object, cards: CardSet | Iterable[int] | str) -> None:
+    def pass_cards(self, seat: int | object, cards: CardSet | Iterable[int] | str | object) -> None:
         """Set aside the cards a seat passes; the exchange happens once all have passed."""
         deal = self.deal
         seat = self._check_seat(seat)
@@ -705,13 +729,12 @@ class Game:
 
     # Explanations ----------------------------------------------------------------------
 
-    def why_illegal(self, card: int) -> str:
+    def why_illegal(self, card: int | str | object) -> str:
         """Why the seat to move may not play ``card`` now, in plain words."""
         deal = self.deal
         if deal.phase != PLAYING:
             return self._not_playing_reason()
-        # A new name: compiled, a variable declared int keeps no int subclass.
-        chosen = Card(card)
+        chosen = self._as_card(card)
         hand = deal.hands[deal.to_move]
         if not hand >> chosen & 1:
             return f"you do not hold the {chosen.pretty}"
@@ -753,9 +776,11 @@ class Game:
         (:meth:`PlayerView.suggested_moon_choice`)."""
         return self.view(self._shooter_to_choose()).suggested_moon_choice()
 
-    def moon_totals(self, others_add: bool) -> tuple[int, ...]:
+    def moon_totals(self, others_add: bool | object) -> tuple[int, ...]:
         """The totals once the pending moon is scored one way or the other, the J♦
         included: the shooter's view's (:meth:`PlayerView.moon_totals`)."""
+        if not isinstance(others_add, bool):
+            raise IllegalActionError(f"others_add: True or False, not {others_add!r}")
         return self.view(self._shooter_to_choose()).moon_totals(others_add)
 
     def _shooter_to_choose(self) -> int:

@@ -35,7 +35,7 @@ from typing import Any, Final
 
 from .cards import Card, CardParseError, CardSet, Suit
 from .game import Game, IllegalActionError, MoonChoice, Pass, Play, name_problem
-from .record import RecordError, events
+from .record import RecordError, events, record_text
 from .rules import Rules, RulesError
 
 __all__ = ["dumps", "loads", "card_token", "hand_text", "FIRST_LINE"]
@@ -312,12 +312,12 @@ def _hands(value: str, players: int) -> list[CardSet]:
     return result
 
 
-def loads(text: str) -> Game:
+def loads(text: str | bytes) -> Game:
     """Rebuild a game from a text record, replaying and checking every action.
 
     Raises :class:`~openhearts.record.RecordError` with the line and the reason."""
     # A byte-order mark, as some editors write one, is not part of the record.
-    lines = _lines(text.removeprefix("\ufeff"))
+    lines = _lines(record_text(text).removeprefix("\ufeff"))
     header: dict[str, _Line] = {}
     position = 0
     while position < len(lines) and lines[position].tag not in (None, "Board"):

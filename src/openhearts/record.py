@@ -44,6 +44,7 @@ __all__ = [
     "RecordError",
     "dumps",
     "loads",
+    "record_text",
     "save",
     "load",
     "events",
@@ -88,6 +89,8 @@ def dumps(game: Game, extra: Mapping[str, Any] | None = None) -> str:
 
     ``extra``: more top-level keys, for what a program keeps beside the game (loading
     ignores keys it does not know)."""
+    if not isinstance(game, Game):
+        raise TypeError(f"dumps: a Game to write, not {game!r}")
     header: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -167,10 +170,25 @@ def _event_lines(text: str) -> list[int]:
     return lines
 
 
-def loads(text: str) -> Game:
+def record_text(text: object) -> str:
+    """A record's text: ``str``, or ``bytes`` in UTF-8.
+
+    :raises RecordError: for anything else, or bytes that are not UTF-8.
+    """
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            return bytes(text).decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise RecordError(f"not a record: byte {error.start} is not UTF-8 text") from None
+    if not isinstance(text, str):
+        raise RecordError(f"not a record: a record is text, not {type(text).__name__}")
+    return text
+
+
+def loads(text: str | bytes) -> Game:
     """Rebuild a game from a record, replaying and checking every event."""
     # A byte-order mark, as some editors write one, is not part of the record.
-    text = text.removeprefix("\ufeff")
+    text = record_text(text).removeprefix("\ufeff")
     if not text.strip():
         raise RecordError("line 1: the file is empty, not a record")
     try:

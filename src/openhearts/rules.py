@@ -140,6 +140,8 @@ def _card_set(value: Any) -> CardSet:
         return value
     if isinstance(value, str):
         return CardSet.parse(value)
+    if not isinstance(value, Iterable):
+        raise ValueError(f"cards as text ('2D 2S') or a list of cards, not {value!r}")
     return CardSet(Card.parse(v) if isinstance(v, str) else Card(v) for v in value)
 
 
@@ -347,7 +349,12 @@ class Rules:
     # Conversion -----------------------------------------------------------------
 
     def replace(self, **changes: Any) -> Rules:
-        """A copy with some options changed (and checked again)."""
+        """A copy with some options changed (and checked again).
+
+        A new ``players`` brings the usual cards removed and pass cycle for that count
+        (:data:`DEFAULT_REMOVED`), not a preset's own: ``Rules.preset("source-002",
+        players=5)`` is 002's five-player game, with its removed cards and lead.
+        """
         if "players" in changes:
             # The player-count defaults follow the new count unless given too.
             changes.setdefault("removed", None)
@@ -397,7 +404,7 @@ class Rules:
         """
         try:
             make = PRESETS[name]
-        except KeyError:
+        except (KeyError, TypeError):
             raise RulesError(
                 f"preset: no preset named {name!r} (presets: {', '.join(PRESETS)})"
             ) from None
