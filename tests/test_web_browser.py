@@ -363,6 +363,25 @@ def play_deal_by_clicking(page: Page, *, try_illegal: bool = False) -> bool:
         wait_played(page, code)
 
 
+def test_play_now_by_keyboard_lands_the_focus_on_the_hand_for_the_pass(
+    server: str, browser: Browser
+) -> None:
+    """Found by a tester: after *Play now* the focus stayed on the hidden waiting room's
+    title, then fell to the page: Enter chose no card for the first pass."""
+    with new_page(browser, viewport={"width": 1280, "height": 800}) as page:
+        page.goto(server + "/")
+        page.fill("#player-name", "Kim")
+        page.select_option("#play-now-level", "random")
+        page.focus("#play-now")
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "() => document.activeElement && document.activeElement.classList.contains("
+            "'hand-card')"
+        )
+        page.keyboard.press("Enter")
+        expect(page.locator("#hand [aria-pressed=true]")).to_have_count(1)
+
+
 def test_play_a_complete_deal_by_clicking(server: str, browser: Browser) -> None:
     with new_page(browser, viewport={"width": 1280, "height": 800}) as page:
         page.goto(server + "/")

@@ -174,7 +174,11 @@ export function landFocus() {
   const active = document.activeElement;
   const inHand = active && active.classList && active.classList.contains("hand-card");
   const closed = active && active.closest && active.closest("dialog:not([open])");
-  const lost = !active || active === document.body || !active.isConnected || closed;
+  // An element of a view just hidden (the waiting room's title, after *Play now*) keeps
+  // the focus until the browser drops it on the page: lost already.
+  const hidden = active && active !== document.body && active.getClientRects
+    && active.getClientRects().length === 0;
+  const lost = !active || active === document.body || !active.isConnected || closed || hidden;
   if (inHand ? !cards.includes(active.dataset.card) : lost) focusCard(cards[0]);
 }
 
