@@ -375,8 +375,7 @@ def test_play_now_by_keyboard_lands_the_focus_on_the_hand_for_the_pass(
         page.focus("#play-now")
         page.keyboard.press("Enter")
         page.wait_for_function(
-            "() => document.activeElement && document.activeElement.classList.contains("
-            "'hand-card')"
+            "() => document.activeElement && document.activeElement.classList.contains('hand-card')"
         )
         page.keyboard.press("Enter")
         expect(page.locator("#hand [aria-pressed=true]")).to_have_count(1)
@@ -1247,6 +1246,7 @@ def test_reconnects_after_the_server_restarts(
     database = folder / "web.sqlite3"
     with new_page(browser, viewport={"width": 1000, "height": 760}) as page:
         # A long takeover delay: the bots must not finish the game while we are away.
+        page.add_init_script(_SAID_RECORDER)
         with running_server(port, database, folder / "server.log", takeover=60) as base:
             page.goto(base + "/")
             page.click("#play-now")
@@ -1254,10 +1254,15 @@ def test_reconnects_after_the_server_restarts(
             before = hand(page)
         page.wait_for_function("() => document.body.dataset.connection === 'lost'")
         expect(page.locator("#status")).to_contain_text("reconnecting")
+        assert not any("Connected again" in text for text in page.evaluate("() => window.said"))
         with running_server(port, database, folder / "server.log", takeover=60):
             page.wait_for_function("() => document.body.dataset.connection === 'ok'")
             expect(page.locator("#status")).to_contain_text("Choose 3 cards to pass")
             assert hand(page) == before
+            # Found by a tester: the loss was said, the way back was not.
+            page.wait_for_function(
+                "() => window.said.some((text) => text.includes('Connected again.'))"
+            )
 
 
 def test_a_settled_deal_finishes_by_itself_with_auto_play_one_on(
@@ -2647,7 +2652,7 @@ def _routed_table(table_id: str, game: Game, turn_clock: float = 0) -> dict[str,
         "game": 1, "spectators": 0, "rated": True, "turn_clock": turn_clock,
         "seats": [
             {"seat": s, "name": n, "kind": "human" if s == 0 else "bot", "host": s == 0,
-             "connected": s == 0, "bot_playing": s != 0, "overdue": False}
+             "connected": s == 0, "bot_playing": s != 0, "overdue": False, "helped": False}
             for s, n in enumerate(game.names)
         ],
     }  # fmt: skip
@@ -2713,6 +2718,34 @@ def test_the_time_left_on_the_clock_is_shown_and_said_as_it_runs_low(
         expect(page.locator("#clock")).to_have_class(re.compile(r"\blow\b"))
         said = " ".join(page.evaluate("() => window.said"))
         assert "30 seconds left" not in said, said  # more than was left: never said
+
+
+def test_a_player_a_bot_moved_for_is_told_the_game_will_not_count(
+    server: str, browser: Browser
+) -> None:
+    """Found by a tester: after a bot played while their tab was closed, the game left
+    the statistics without a word (the page knew only of hints and undos)."""
+    game = Game(Rules(), seed=5, names=["You", "W", "N", "E"])
+    table = _routed_table("HelpedTable1", game)
+    table["seats"][0]["helped"] = True
+    state = {"type": "state", "seq": 3, "events": [], "state": _page_state(game, 3)}
+
+    def route(ws: Any) -> None:
+        def on_message(message: str | bytes) -> None:
+            if json.loads(message)["type"] == "hello":
+                _welcome(ws, table, state)
+
+        ws.on_message(on_message)
+
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        _open_routed_seat(page, server, table, route, record_said=True)
+        said = "The computer moved for you in this game: it does not count in your statistics."
+        expect(page.locator("#toast")).to_have_text(said)
+        page.keyboard.press("i")
+        expect(page.locator("#stats-note")).to_contain_text(
+            "does not count for you: the computer moved for you"
+        )
+        assert " ".join(page.evaluate("() => window.said")).count(said) == 1
 
 
 def test_the_cards_picked_to_pass_are_told_to_the_server_while_a_clock_runs(

@@ -313,6 +313,12 @@ def test_leave_hands_the_seat_to_a_bot_at_once(storage: Storage) -> None:
         data = server.post("/api/play-now", {"options": {"end_score": 20}}).json()
         player = Player(server.ws_url(data["table_id"]), token=data["token"]).open()
         assert player.request({"type": "leave"})["type"] == "ack"
+        # The page learns at the bot's first move that the game will not count (found by
+        # a tester: nothing said so).
+        helped = player.until(
+            lambda m: m["type"] == "table" and m["table"]["seats"][0]["helped"], timeout=30
+        )
+        assert helped["table"]["rated"] is True
         player.until(
             lambda m: m["type"] == "state" and m["state"]["phase"] == "game_over", timeout=60
         )
@@ -328,6 +334,7 @@ def test_leave_hands_the_seat_to_a_bot_at_once(storage: Storage) -> None:
         assert player.request({"type": "start"})["type"] == "ack"
         state = player.until(lambda m: m["type"] == "state")["state"]
         assert state["game"] == 2 and state["seq"] == 0 and state["phase"] == "passing"
+        assert not server.get(f"/api/tables/{data['table_id']}").json()["seats"][0]["helped"]
         assert player.request({"type": "pass", "cards": state["hand"][:3]})["type"] == "ack"
         assert not player.until(lambda m: m["type"] == "state")["state"]["bot_playing"]
         assert server.get(f"/api/tables/{data['table_id']}/games/1/record").status_code == 200

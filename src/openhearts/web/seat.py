@@ -101,6 +101,9 @@ class Seat:
             "bot_playing": self.bot_playing,
             # The turn clock ran out: a bot makes this person's move now.
             "overdue": self.overdue,
+            # A bot moved for this person in the game in progress: it will not count in
+            # their statistics (their page says so, once).
+            "helped": self.helped,
         }
         if self.kind == "bot":
             data["level"] = self.level

@@ -755,7 +755,7 @@ class Table:
                 # stayed so (and a second time-out went unsaid) when only the state went.
                 was_overdue, seat.overdue = seat.overdue, False
                 self.broadcast_state(events)
-                if self.status == "finished" or was_overdue:
+                if self.status == "finished" or was_overdue or newly_helped:
                     self.broadcast_table()
                 self.arm_clock()
 

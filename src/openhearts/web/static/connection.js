@@ -292,6 +292,10 @@ function handleMessage(message) {
       app.role = message.role;
       app.seat = message.seat === undefined ? null : message.seat;
       app.host = Boolean(message.host);
+      // The loss was said: so is the way back, or a blind player must ask the page.
+      if (document.body.dataset.connection === "lost") {
+        announce("Connected again.", { queue: true });
+      }
       document.body.dataset.connection = "ok";
       if (app.flash && app.flash.kind === "error") app.flash = null;
       setTable(message.table);

@@ -50,8 +50,11 @@ export async function openStats() {
     ? `${who}${plural(stats.games, "game")} finished in this browser.`
     : "No finished game yet: the statistics start with your first game played to the end.";
   const rows = statsRows(stats);
+  const mine = app.table && app.seat !== null ? (app.table.seats || [])[app.seat] : null;
   if (app.table && app.table.rated === false) {
     note += " The game at this table does not count: it used a hint or an undo.";
+  } else if (mine && mine.helped) {
+    note += " The game at this table does not count for you: the computer moved for you.";
   }
   render(note, rows);
   announce(`${note} ${rows.map(([label, value]) => `${label}: ${value}`).join(". ")}.`);

@@ -1,6 +1,6 @@
 // The table summary (seats) and the waiting room of a shared table.
 
-import { announce, flash } from "./announce.js";
+import { announce, flash, toast } from "./announce.js";
 import { send } from "./connection.js";
 import { $, h, hostKey, removedKey, seatKey, show, storage } from "./dom.js";
 import { app } from "./store.js";
@@ -63,6 +63,23 @@ export function setTable(table) {
       ? `Time is up again${clock}: a bot plays for you until you act.`
       : `Time is up${clock}: the computer makes this move for you.`, "error");
   }
+  noteHelped(table, mine);
+}
+
+/**
+ * A bot moved for the player (they left, dropped or let the clock run out): the game
+ * will not count in their statistics. Said once a game, as a hint's or an undo's is,
+ * also to a player who comes back to find it so.
+ */
+function noteHelped(table, mine) {
+  const game = `${table.id}:${table.game}`;
+  if (!mine || !mine.helped || !table.rated || table.status !== "playing"
+      || app.unratedSaid === game) {
+    return;
+  }
+  app.unratedSaid = game;
+  toast("The computer moved for you in this game: it does not count in your statistics.",
+    "info");
 }
 
 /**
