@@ -3,6 +3,7 @@ with the line; ``hearts export``, ``hearts import`` and ``hearts replay`` read t
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -116,6 +117,16 @@ def test_a_card_played_out_of_turn_or_not_held_is_refused(text: str) -> None:
         ('[FirstDeal "0"]', '[FirstDeal "x"]', "FirstDeal: a whole number"),
         ('[InitialScores "0 0 0 0"]', '[InitialScores "1.5 0 0 0"]', "InitialScores"),
         ('[Name1 "West"]', '[Name1 "We\\tst"]', "Name1: 'We\\tst' is blank or holds"),
+        # Found by a tester: Python's own words ("invalid literal for int() with base
+        # 10"), a dropped backslash, two seeds of which one won, a missing rules tag
+        # read as the standard option.
+        ('[Board "1"]', '[Board "x"]', "Board: a whole number, not 'x'"),
+        ('[Dealer "1"]', '[Dealer "x"]', "Dealer: a whole number, not 'x'"),
+        ('[Play "', '[Play "x', "Play: a whole number"),
+        ('[Board "0"]', '[Board "' + "9" * 5000 + '"]', "Board: a number of 5000 digits"),
+        ('[Name1 "West"]', '[Name1 "We\\qst"]', "[Name1]: \\q is no escape"),
+        ('[Seed "5"]', '[Seed "5"]\n[SeedText "5"]', "give one seed, not both"),
+        ('[HeartsBreak "', '[Comment "', "not a tag"),
     ],
 )
 def test_tampered_tags_are_refused_with_their_line(
@@ -137,8 +148,11 @@ def test_scores_before_their_deal_has_ended_are_refused(text: str) -> None:
 
 
 def test_a_text_record_without_a_deal_is_refused() -> None:
+    header = pbn.dumps(Game(seed=1)).split("[Board")[0]
+    assert refused(header).endswith(": a text record needs at least the first [Board]")
+    # Found by a tester: a missing rules tag was read as the standard option.
     assert refused('[Event "OpenHearts game"]\n') == (
-        "line 2: a text record needs at least the first [Board]"
+        "line 1: [Players] is missing: a text record gives every rules option (14 missing)"
     )
     assert refused("").startswith("line 1: ")
     assert refused('[Event "x\n').startswith("line 1: ")
@@ -190,6 +204,17 @@ def test_hearts_export_import_and_replay(
     from_text = capsys.readouterr().out
     assert main(["replay", str(saved)]) == 0
     assert capsys.readouterr().out == from_text
+    # Found by a tester: an exported file was the user's alone (0600, as a saved game),
+    # and --out into a folder that is not there made it.
+    mask = os.umask(0o022)
+    try:
+        assert main(["export", str(saved), "--out", str(tmp_path / "shared.pbn")]) == 0
+    finally:
+        os.umask(mask)
+    assert (tmp_path / "shared.pbn").stat().st_mode & 0o777 == 0o644
+    assert main(["export", str(saved), "--out", str(tmp_path / "nowhere" / "x.pbn")]) == 2
+    assert "no folder" in capsys.readouterr().err
+    assert not (tmp_path / "nowhere").exists()
     text_file.write_text(text_file.read_text(encoding="utf-8").replace('[Board "1"]', "[Board 1]"))
     assert main(["import", str(text_file)]) == 2
     error = capsys.readouterr().err

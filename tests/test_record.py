@@ -544,3 +544,15 @@ def test_a_record_is_read_from_text_or_utf8_bytes_and_nothing_else() -> None:
             reader(b"\xff{}")
     with pytest.raises(TypeError, match="dumps: a Game to write, not 'x'"):
         dumps("x")  # type: ignore[arg-type]
+
+
+def test_a_record_missing_a_rules_option_is_refused(record: str) -> None:
+    """Found by a tester: a source-000 record without its moon scoring replayed under the
+    standard one, with exit status 0."""
+    data = json.loads(record)
+    del data["rules"]["moon"]
+    with pytest.raises(RecordError, match=re.escape("rules: moon missing; a record gives every")):
+        loads(json.dumps(data))
+    data["rules"] = {"players": 4}
+    with pytest.raises(RecordError, match=r"rules: removed, pass_cycle, .* missing"):
+        loads(json.dumps(data))

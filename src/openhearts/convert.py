@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        write_atomic(Path(target), converted)
+        write_atomic(Path(target), converted, shared=True)
     except OSError as error:
         print(
             f"hearts {args.command}: cannot write {args.out}: {error.strerror or error}",

@@ -108,7 +108,10 @@ def _unquoted(text: str) -> str:
         code = found.group(1)
         if len(code) == 5:
             return chr(int(code[1:], 16))
-        return _UNESCAPES.get(code, code)
+        if code not in _UNESCAPES:
+            # A backslash before anything else was dropped silently ("\q" read as "q").
+            raise ValueError(f"\\{code} is no escape: write \\\\ for a backslash")
+        return _UNESCAPES[code]
 
     return re.sub(r"\\(u[0-9a-fA-F]{4}|.)", one, text)
 
@@ -235,7 +238,10 @@ def _lines(text: str) -> list[_Line]:
             continue
         match = _TAG_LINE.match(line)
         if match:
-            value = _unquoted(match.group(2))
+            try:
+                value = _unquoted(match.group(2))
+            except ValueError as error:
+                raise RecordError(f"line {number}: [{match.group(1)}]: {error}") from None
             result.append(_Line(number, match.group(1), value))
         elif line.startswith("["):
             raise RecordError(f'line {number}: a tag is written [Name "value"]')
@@ -280,9 +286,10 @@ def _number(line: _Line, what: str) -> int:
 
 def _integers(text: str, what: str) -> list[int]:
     try:
-        return [int(part) for part in text.split()]
+        return [_whole(part, what) for part in text.split()]
     except ValueError:
-        raise ValueError(f"{what}: whole numbers separated by spaces, not {text!r}") from None
+        shown = text if len(text) <= 40 else text[:39] + "…"
+        raise ValueError(f"{what}: whole numbers separated by spaces, not {shown!r}") from None
 
 
 def _hands(value: str, players: int) -> list[CardSet]:
@@ -338,6 +345,18 @@ def _new_game(header: dict[str, _Line], first_board: _Line | None) -> Game:
 
     defaults = Rules().to_dict()
     options: dict[str, Any] = {}
+    known = {*RULE_TAGS.values(), "Event", "Seed", "SeedText", "FirstDeal", "InitialScores"}
+    for tag, line in header.items():
+        if tag not in known and not re.fullmatch(r"Name\d+", tag):
+            raise RecordError(f"line {line.number}: [{tag}] is not a tag of a text record")
+    missing = [tag for tag in RULE_TAGS.values() if tag not in header]
+    if missing:
+        # The standard option in place of a missing tag played another game (a 000
+        # record without [HeartsBreak] replayed under the standard rule).
+        raise RecordError(
+            f"line 1: [{missing[0]}] is missing: a text record gives every rules option "
+            f"({len(missing)} missing)"
+        )
     for name, tag in RULE_TAGS.items():
         if tag in header:
             try:
@@ -350,11 +369,9 @@ def _new_game(header: dict[str, _Line], first_board: _Line | None) -> Game:
         # A rules error starts with the option's name: point at that option's tag.
         option = str(error).partition(":")[0]
         raise RecordError(f"line {at(RULE_TAGS.get(option, 'Players'))}: {error}") from None
-    known = {*RULE_TAGS.values(), "Event", "Seed", "SeedText", "FirstDeal", "InitialScores"}
-    for tag, line in header.items():
-        if tag not in known and not re.fullmatch(r"Name\d+", tag):
-            raise RecordError(f"line {line.number}: [{tag}] is not a tag of a text record")
     seed: object = 0
+    if "Seed" in header and "SeedText" in header:
+        raise RecordError(f"line {at('Seed')}: [Seed] and [SeedText]: give one seed, not both")
     if "Seed" in header:
         seed = _number(header["Seed"], "Seed")
     elif "SeedText" in header:
@@ -449,9 +466,9 @@ class _Reader:
 
     def _board(self, value: str) -> None:
         # A deal's number only moves on once the deal before has ended.
-        if int(value) != self.game.deal_number:
+        if _whole(value, "Board") != self.game.deal_number:
             raise ValueError(f'expected [Board "{self.game.deal_number}"], not {value!r}')
-        self.board = int(value)
+        self.board = self.game.deal_number
 
     def _deal(self, value: str) -> None:
         if self.board in self.dealt:
@@ -461,7 +478,7 @@ class _Reader:
 
     def _dealer(self, value: str) -> None:
         expected = self.game.dealer
-        if int(value) != expected:
+        if _whole(value, "Dealer") != expected:
             raise ValueError(f"the rules make seat {expected} the dealer, not {value}")
 
     def _pass_tag(self, value: str) -> None:
@@ -470,7 +487,7 @@ class _Reader:
         self.section = "Pass"
 
     def _play_tag(self, value: str) -> None:
-        self.play_first = int(value)
+        self.play_first = _whole(value, "Play")
         if self.game.phase != "playing" or self.play_first != self.game.current_player:
             raise ValueError(f"seat {self.game.current_player} leads first, not seat {value}")
         self.section = "Play"
@@ -486,7 +503,7 @@ class _Reader:
         game = self.game
         if self.section == "Pass":
             seat, _, cards = value.partition(" ")
-            game.apply(Pass(int(seat), CardSet.parse(cards)))
+            game.apply(Pass(_whole(seat, "a pass's seat"), CardSet.parse(cards)))
         elif self.section == "Play":
             self._trick(value.split())
         else:

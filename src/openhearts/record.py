@@ -232,6 +232,15 @@ def loads(text: str | bytes) -> Game:
         # Required (the schema says so): the standard rules in its place played another
         # game from the same events, a game to 100 where one to 40 was played.
         raise RecordError("line 1: rules: missing; a record says the rules it was played by")
+    if isinstance(data["rules"], dict):
+        # Each option too: the standard one in place of a missing option played another
+        # game (a 000 record without its moon scoring replayed under the standard one).
+        missing = [name for name in Rules().to_dict() if name not in data["rules"]]
+        if missing:
+            raise at(
+                "rules",
+                f"rules: {', '.join(missing)} missing; a record gives every rules option",
+            )
     try:
         rules = Rules.from_dict(data["rules"])
     except RulesError as error:

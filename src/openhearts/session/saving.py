@@ -140,12 +140,20 @@ def make_folder(folder: Path) -> None:
 STALE_SECONDS: Final = 600
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str, *, shared: bool = False) -> None:
     """Write the whole file or nothing (a crash mid-write keeps the old one, and the
     temporary file it leaves is removed by a later write).  A directory, a device or a
-    pipe at ``path`` is refused, not replaced."""
+    pipe at ``path`` is refused, not replaced.
+
+    The file is the user's alone (a saved game), or with ``shared`` readable as the
+    user's umask lets any file they make be (an exported record), and its folder must
+    then be there already."""
     check_writable_target(path)
-    make_folder(path.parent)
+    if shared:
+        if not path.parent.is_dir():
+            raise FileNotFoundError(errno.ENOENT, f"no folder {path.parent}")
+    else:
+        make_folder(path.parent)
     now = time.time()
     for left in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
         with contextlib.suppress(OSError):
@@ -157,11 +165,20 @@ def write_atomic(path: Path, text: str) -> None:
             stream.write(text)
             stream.flush()
             os.fsync(stream.fileno())
+        if shared:
+            os.chmod(temporary, 0o666 & ~_umask())
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def _umask() -> int:
+    # Read by setting it: there is no other way; set back at once.
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def save_session(path: str | os.PathLike[str], game: Game, info: SessionInfo) -> None:
