@@ -298,6 +298,20 @@ def test_easy_keeps_the_jack_of_diamonds_unless_winning_it_pays() -> None:
     assert _easy(rules, hands, "2C AC 2S 3C 4D 2D 4C") == Card.parse("JD")
 
 
+def test_easy_never_throws_the_jack_of_diamonds_under_a_higher_diamond() -> None:
+    """Found by a tester: once a seat held every point taken (the Q♠ alone), easy took it
+    for a moon and skipped its checks: its rule of thumb threw the J♦ under the K♦."""
+    rules = hold_rules("source-003", jack_of_diamonds=True)
+    hands = [
+        "2C 3C 5C 5D TD JD 8S 9S 4H 6H 3H QC TC",
+        "AC KC KD 2D 3D 6D 8D 9D QD AD 2S 3S 4S",
+        "QS 5S 7D 2H 5H 7H 8H 9H TH JH QH KH AH",
+        "4C 6C 7C 8C 9C JC 4D 6S 7S TS JS KS AS",
+    ]
+    # Seat 1 takes the Q♠ on the second trick, then leads the K♦.
+    assert _easy(rules, hands, "2C AC 5S 4C KC QS 6C 3C KD 7D 4D") != Card.parse("JD")
+
+
 def test_easy_goes_over_low_when_a_later_player_has_shown_a_void() -> None:
     hands = [
         "2C 5C KC 4D 5D 6D 7D 8D 2S 3S 4S 2H 3H",

@@ -114,6 +114,10 @@ def careful_card(view: PlayerView) -> int:
         if threat >= 0 and winner == threat:
             return _keep_stoppers(hand, legal, unseen)
         return card
+    if jack and card == JD and high > JD and legal & ~JD_BIT:
+        # Under a higher diamond the J♦ wins nothing: it only hands -10 to the trick's
+        # winner (a shooter too, whose moon it does not stop).
+        return thumb(legal & ~JD_BIT)
     if threat >= 0:
         return card
     if follow & QS_BIT and high > QS and led == 2:
