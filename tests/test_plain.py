@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from openhearts import play
+from openhearts import pbn, play
 from openhearts.bots import act, make_bot
 from openhearts.cards import Card, CardSet
 from openhearts.game import Game, Pass, Play
@@ -568,7 +568,6 @@ def test_a_resumed_text_record_stays_as_it_is(
 ) -> None:
     """Resuming a PBN-style text record wrote the JSON save into the .pbn file: the
     game goes on in NAME.json beside it, said once, and resumes from there."""
-    from openhearts import pbn
 
     path = tmp_path / "game.pbn"
     text = pbn.dumps(Game(Rules(end_score=15), seed=4))
@@ -612,6 +611,15 @@ def test_eof_saves_and_resume_finishes(monkeypatch: pytest.MonkeyPatch, tmp_path
     assert "A resumed game keeps its rules: the rules options apply to new games only." in (
         console.text
     )
+    # Found by a tester: a finished text record resumed moved the JSON record beside it
+    # (its FILE.json) aside, to save a game that was over.
+    text_record = tmp_path / "saved.pbn"
+    text_record.write_text(pbn.dumps(done), encoding="utf-8")
+    console = Console(monkeypatch)
+    assert run_plain(parse_args("--resume", str(text_record))) == 0
+    assert "That game is already over" in console.text
+    assert load(str(path)).actions == done.actions
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["saved.json", "saved.pbn"]
 
 
 def test_resume_says_which_typed_options_the_saved_game_keeps(

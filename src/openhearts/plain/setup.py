@@ -85,7 +85,12 @@ def run_plain(args: argparse.Namespace) -> int:
         print(f"hearts play: {error}", file=sys.stderr)
         return 2
     moved = None
-    if args.save is not None:
+    # A game already over is shown, not saved again: moving a file aside for it (the
+    # FILE.json beside a text record) lost the user's file from under its name.
+    over = bool(args.resume) and session.game.is_over
+    if over:
+        save_path = None
+    elif args.save is not None:
         save_path = args.save
     elif args.resume:
         save_path, moved = resumed_save_file(args.resume)
@@ -104,6 +109,14 @@ def run_plain(args: argparse.Namespace) -> int:
     plain.session.seats.problem = session.seats.problem
     if moved:
         plain.say(moved)
+    if over:
+        notice = kept_from_save(asked_for(args), session.seats.level)
+        if notice:
+            plain.say(notice)
+        plain.say(f"That game is already over ({args.resume}).")
+        plain.finish(save_record=False)
+        plain.table.slot.close()
+        return 0
     try:
         with only_this_game_on(plain.table.slot.path):
             return _play(plain, session, args)
@@ -127,8 +140,4 @@ def _play(plain: PlainSession, session: Session, args: argparse.Namespace) -> in
     notice = kept_from_save(asked_for(args), session.seats.level) if args.resume else None
     if notice:
         plain.say(notice)
-    if session.game.is_over:
-        plain.say(f"That game is already over ({args.resume}).")
-        plain.finish(save_record=False)
-        return 0
     return plain.run()
