@@ -94,8 +94,10 @@ def test_without_ray_the_arena_says_what_to_install(
     tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)
-    assert _run("--deals", "1", "--backend", "ray", "--out", str(tmp_path / "none")) == 1
+    # Refused before the match, as every missing extra is (status 2, and no files).
+    assert _run("--deals", "1", "--backend", "ray", "--out", str(tmp_path / "none")) == 2
     assert "pip install 'openhearts[ray]'" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
 
 
 @pytest.mark.parametrize(

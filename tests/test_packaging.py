@@ -129,6 +129,25 @@ def test_the_learned_expert_without_numpy_says_what_to_install(tmp_path: Path) -
     assert "Traceback" not in result.stderr
 
 
+def test_library_modules_that_need_an_extra_name_it_when_imported(tmp_path: Path) -> None:
+    """Found by a tester: ``import openhearts.env`` without the extra was a bare "No
+    module named 'gymnasium'", where every command names what to install."""
+    result = run_without_dependencies(
+        """
+        for name in ("openhearts.env", "openhearts.openspiel_game", "openhearts.observation"):
+            try:
+                __import__(name)
+            except ModuleNotFoundError as error:
+                print(name, "|", error)
+        """,
+        tmp_path,
+    )
+    lines = result.stdout.splitlines()
+    assert len(lines) == 3, (result.stdout, result.stderr)
+    for line in lines:
+        assert "not installed: pip install 'openhearts[" in line, line
+
+
 def test_hearts_and_its_help_need_no_extra(tmp_path: Path) -> None:
     """``hearts`` and ``hearts --help`` list the commands on a bare install; only a
     command whose extra is missing says so."""

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .arena_ray import RayUnavailableError, play_boards
+from .arena_ray import RayUnavailableError, play_boards, ray_module
 from .bots import (
     BOTS,
     ENGINE_PREFIX,
@@ -908,6 +908,13 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         print("hearts arena: --workers: at least 1", file=sys.stderr)
         return 2
+    if args.backend == "ray":
+        try:
+            ray_module()
+        except RayUnavailableError as error:
+            # Said before any file is made, with the status of every missing extra.
+            print(f"hearts arena: {error}", file=sys.stderr)
+            return 2
     match = Match(rules, lineup, str(args.seed), args.games is not None, program_options(args))
     total = args.games if args.games is not None else _deals(args)
     if total < 1:

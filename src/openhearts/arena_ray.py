@@ -20,14 +20,15 @@ from typing import Any
 
 from .workers import Stopped, StopRequests, stop_requests
 
-__all__ = ["RayUnavailableError", "play_boards"]
+__all__ = ["RayUnavailableError", "play_boards", "ray_module"]
 
 
 class RayUnavailableError(RuntimeError):
     """Ray is not installed, or no cluster could be reached; the message says which."""
 
 
-def _ray() -> Any:
+def ray_module() -> Any:
+    """Ray, imported; :class:`RayUnavailableError` saying what to install if missing."""
     try:
         import ray
     except ImportError:
@@ -83,7 +84,7 @@ def play_boards(
     :raises Stopped: once the boards under way ended after a Ctrl+C, or at once at a
         second Ctrl+C or SIGTERM.
     """
-    ray = _ray()
+    ray = ray_module()
     started_here = not ray.is_initialized()
     if started_here:
         # Quiet: the arena reports progress itself, and a dashboard is not needed.

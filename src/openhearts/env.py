@@ -33,11 +33,16 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-import gymnasium
-import numpy as np
-import numpy.typing as npt
-from gymnasium import spaces
-from pettingzoo import AECEnv
+from .extras import explained
+
+try:
+    import gymnasium
+    import numpy as np
+    import numpy.typing as npt
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ModuleNotFoundError as error:  # pragma: no cover - needs the extra uninstalled
+    raise explained(error) from None
 
 from .bots import Bot, close_bot, decide, make_bot
 from .observation import bounds, encode

@@ -33,6 +33,19 @@ EXTRA_OF_MODULE: Final[dict[str, tuple[str, str]]] = {
 }
 
 
+def explained(error: ModuleNotFoundError) -> ModuleNotFoundError:
+    """The same error, saying which extra to install (for a module of the library that
+    needs one, imported from Python rather than run as a command).
+
+    >>> str(explained(ModuleNotFoundError("No module named 'ray'", name="ray")))
+    "Ray is not installed: pip install 'openhearts[ray]' (ray is missing)"
+    """
+    message = missing_extra_message(error)
+    if message is None:
+        return error
+    return ModuleNotFoundError(message, name=error.name, path=error.path)
+
+
 def missing_extra_message(error: ImportError) -> str | None:
     """One line naming the extra to install, or None when the module is not one of ours."""
     top = (error.name or "").partition(".")[0]

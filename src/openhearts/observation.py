@@ -40,8 +40,13 @@ from __future__ import annotations
 import math
 from typing import Final
 
-import numpy as np
-import numpy.typing as npt
+from .extras import explained
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ModuleNotFoundError as error:  # pragma: no cover - needs the extra uninstalled
+    raise explained(error) from None
 
 from .cards import CardSet
 from .game import GAME_OVER, MOON_CHOICE, PASSING, PLAYING, PlayerView

@@ -43,8 +43,13 @@ import functools
 import random
 from typing import Any, Final
 
-import numpy as np
-import pyspiel
+from .extras import explained
+
+try:
+    import numpy as np
+    import pyspiel
+except ModuleNotFoundError as error:  # pragma: no cover - needs the extra uninstalled
+    raise explained(error) from None
 
 from .bots.dealt import held_since_exchange, undo_exchange
 from .bots.sampler import Knowledge, constraints, sample
