@@ -703,7 +703,7 @@ def test_announcement_keys(tmp_path: Path) -> None:
             log_file = app.storage.announcements_path.read_text(encoding="utf-8")
             assert app.announcements[-1] in log_file
             # ... and the speech command, which also says the card under the cursor.
-            await settle(pilot, lambda: not app.speaker._speaking and app.speaker._queue.empty())
+            await settle(pilot, lambda: app.speaker.idle)
             await pilot.press("right")
             current = table(app).query_one(HandView).current
             assert current is not None
@@ -1144,6 +1144,35 @@ def test_options_opened_and_closed_keep_the_games_auto_play_one(tmp_path: Path) 
             await settle(pilot, lambda: app.screen is app.table)
             assert table(app).session.auto_play_one is False
             assert app.settings.auto_play_one is True
+
+    asyncio.run(run())
+
+
+def test_options_closed_keep_the_speaker_unless_the_speech_command_changed(
+    tmp_path: Path,
+) -> None:
+    """O then Escape started a second speaker while the first still spoke its queue:
+    two voices, out of order (found by a tester).  The speaker stays; a new command
+    gets a new one, which takes over what was still to be said."""
+
+    async def run() -> None:
+        app = make_app(tmp_path)
+        app.speaker = Speaker("true")
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: app.table is not None)
+            speaker = app.speaker
+            await pilot.press("o")
+            await settle(pilot, lambda: isinstance(app.screen, OptionsScreen))
+            await pilot.press("escape")
+            await settle(pilot, lambda: app.screen is app.table)
+            assert app.speaker is speaker
+            await pilot.press("o")
+            await settle(pilot, lambda: isinstance(app.screen, OptionsScreen))
+            app.screen.query_one("#opt-speech", Input).value = "true --slowly"
+            await pilot.press("escape")
+            await settle(pilot, lambda: app.screen is app.table)
+            assert app.speaker is not speaker and app.speaker.words == ["true", "--slowly"]
+            assert app.settings.speech_command == "true --slowly"
 
     asyncio.run(run())
 

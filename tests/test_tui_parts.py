@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -753,6 +754,36 @@ def test_speaker_runs_the_command_in_order(tmp_path: Path) -> None:
     unread = Speaker('espeak-ng -v "en')
     assert unread.problem == "the speech command cannot be read: no closing quotation"
     assert not unread.active
+
+
+def test_a_speaker_replaced_lets_one_voice_speak_at_a_time_in_order(tmp_path: Path) -> None:
+    """Closing the options started a second speaker beside the first, still saying its
+    queue: two voices at once, the newer sentences before the older ones (found by a
+    tester).  The new speaker takes the sentences not yet said, after the one being said."""
+    said = tmp_path / "said.txt"
+    slow = f'sh -c \'echo "start $0" >> {said}; sleep 0.2; echo "end $0" >> {said}\''
+    first = Speaker(slow)
+    for sentence in ("one", "two", "three"):
+        first.say(sentence)
+    time.sleep(0.1)  # "one" is being said
+    second = first.replaced(slow)
+    second.say("four")
+    first.say("never: the old speaker says no more")
+    second.close(wait=10)
+    in_order = ("one", "two", "three", "four")
+    assert said.read_text(encoding="utf-8").split("\n")[:-1] == [
+        f"{edge} {sentence}" for sentence in in_order for edge in ("start", "end")
+    ]
+    # Speech switched off: what was waiting is dropped, the sentence being said ends.
+    said.unlink()
+    talking = Speaker(slow)
+    for sentence in ("one", "two"):
+        talking.say(sentence)
+    time.sleep(0.1)
+    silent = talking.replaced("")
+    talking.close(wait=10)
+    assert not silent.active
+    assert said.read_text(encoding="utf-8").split("\n")[:-1] == ["start one", "end one"]
 
 
 def test_a_six_player_score_sheet_fits_80_columns_with_names_told_apart() -> None:

@@ -177,10 +177,14 @@ class HeartsApp(App[int]):
                 return
             changed = result.settings.auto_play_one != shown.auto_play_one
             kept = result.settings.auto_play_one if changed else self.settings.auto_play_one
+            speech_before = self.settings.speech_command
             self.settings = dataclasses.replace(result.settings, auto_play_one=kept)
             self.storage.save_settings(self.settings)
-            self.speaker.close()
-            self.speaker = Speaker(self.settings.speech_command)
+            # A new speaker only for a new command (or to try again one that failed):
+            # one started beside the old, as the options closed, spoke over it and
+            # out of order.
+            if self.settings.speech_command != speech_before or self.speaker.problem:
+                self.speaker = self.speaker.replaced(self.settings.speech_command)
             if result.action == "start":
                 self.start_game(self.settings)
             elif self.table is not None:

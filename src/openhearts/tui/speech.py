@@ -7,10 +7,10 @@ reason kept in :attr:`Speaker.problem`.
 
 from __future__ import annotations
 
-import queue
 import shlex
 import subprocess
 import threading
+from collections import deque
 
 __all__ = ["Speaker", "command_problem"]
 
@@ -36,34 +36,58 @@ class Speaker:
         # off, saying why, rather than the game failing to start.
         self.problem: str | None = command_problem(command)
         self.words = shlex.split(command) if command.strip() and not self.problem else []
-        self._queue: queue.Queue[str | None] = queue.Queue()
-        self._thread: threading.Thread | None = None
+        self._pending: deque[str] = deque()
+        #: Guards the sentences waiting and the flags below; told when either changes.
+        self._changed = threading.Condition()
+        self._closing = False
         self._speaking = False
+        self._thread: threading.Thread | None = None
+        #: The thread of the speaker this one took over from: the sentence it is saying
+        #: is heard to its end before this one starts, so two voices never overlap.
+        self._before: threading.Thread | None = None
 
     @property
     def active(self) -> bool:
         return bool(self.words) and self.problem is None
 
+    @property
+    def idle(self) -> bool:
+        """Whether nothing is being said and nothing waits to be."""
+        with self._changed:
+            return not self._speaking and not self._pending
+
     def say(self, sentence: str) -> None:
         if not self.active:
             return
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="speech", daemon=True)
-            self._thread.start()
-        self._queue.put(sentence)
+        with self._changed:
+            if self._closing:
+                return
+            self._pending.append(sentence)
+            self._changed.notify()
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="speech", daemon=True)
+                self._thread.start()
 
     def say_if_idle(self, sentence: str) -> None:
         """Speak only if nothing is being said or waiting (for the card under the cursor:
         moving fast must not queue up a long list)."""
-        if not self._speaking and self._queue.empty():
+        if self.idle:
             self.say(sentence)
 
-    def _run(self) -> None:
-        while True:
-            sentence = self._queue.get()
-            if sentence is None:
-                return
+    def _next(self) -> str | None:
+        """The next sentence to say, waited for; None once closed with nothing left."""
+        with self._changed:
+            while not self._pending and not self._closing:
+                self._changed.wait()
+            if not self._pending:
+                return None
             self._speaking = True
+            return self._pending.popleft()
+
+    def _run(self) -> None:
+        if self._before is not None:
+            self._before.join()
+        while (sentence := self._next()) is not None:
             try:
                 done = subprocess.run(
                     [*self.words, sentence],
@@ -77,7 +101,8 @@ class Speaker:
                 self.problem = f"the speech command {self.words[0]!r} failed: {error}"
                 return
             finally:
-                self._speaking = False
+                with self._changed:
+                    self._speaking = False
             if done.returncode != 0:
                 # It runs but cannot speak (no sound device, a wrong option): every
                 # sentence would fail alike, so it is switched off, saying why.
@@ -89,9 +114,27 @@ class Speaker:
                 )
                 return
 
+    def replaced(self, command: str) -> Speaker:
+        """A speaker for ``command`` that takes over from this one: this one finishes
+        the sentence it is saying and says no more; the new one then says what was
+        still waiting, in order (nothing, when the new command is empty: speech was
+        switched off).  One voice at a time, as a blind player follows it."""
+        successor = Speaker(command)
+        with self._changed:
+            unsaid = list(self._pending)
+            self._pending.clear()
+            self._closing = True
+            self._changed.notify()
+            successor._before = self._thread
+        for sentence in unsaid:
+            successor.say(sentence)
+        return successor
+
     def close(self, wait: float = 0.0) -> None:
         """Stop after what is queued; ``wait`` seconds at most for it to be said."""
-        if self._thread is not None:
-            self._queue.put(None)
-            if wait:
-                self._thread.join(wait)
+        with self._changed:
+            self._closing = True
+            self._changed.notify()
+            thread = self._thread
+        if thread is not None and wait:
+            thread.join(wait)
