@@ -23,6 +23,7 @@ from openhearts.record_schema import schema
 from openhearts.sentences import Style
 from openhearts.sentences import spoken as words
 from openhearts.sentences.advice import hint_line
+from openhearts.sentences.events import Narrator
 from openhearts.sentences.records import deal_summary, review_trick_line
 from openhearts.session import Session, SessionError, SessionInfo
 from openhearts.session.events import (
@@ -442,6 +443,47 @@ def test_undo_goes_back_to_a_real_choice() -> None:
         elif not session.game.is_over:
             session.play(0, view.legal.cards()[-1])
     assert checked > 10
+
+
+def shot_then_forced(preset: str) -> Game:
+    """Seat 0 takes every trick of a hold deal (all the clubs), then, in the next one,
+    plays its only club, the 3♣, on the 2♣ led: a forced card, and seat 0 to lead."""
+    ranks = "23456789TJQKA"
+    shoot = [" ".join(rank + suit for rank in ranks) for suit in "CDSH"]
+    then = [
+        "3C " + " ".join(rank + "S" for rank in ranks[:-1]),
+        "2C " + " ".join(rank + "C" for rank in ranks[2:]) + " AS",
+        " ".join(rank + "D" for rank in ranks),
+        " ".join(rank + "H" for rank in ranks),
+    ]
+    game = Game(Rules.preset(preset, pass_cycle=("hold",)), seed=1, hands=[shoot, then])
+    while game.phase == Phase.PLAYING and not game.results:
+        game.play(game.legal_plays().cards()[0])
+    if game.phase == Phase.MOON_CHOICE:
+        game.choose_moon(0, True)
+    while game.to_act() != [0] or len(game.hand(0).cards()) == 13:
+        game.play(game.legal_plays().cards()[0])
+    return game
+
+
+@pytest.mark.parametrize(
+    ("preset", "taken_back"),
+    [
+        ("source-000", "Taken back: your moon choice and your 3♣, and 3 cards played after it."),
+        ("standard", "Taken back: your K♣, A♣ and 3♣, and 9 cards played after them."),
+    ],
+)
+def test_an_undo_back_into_the_deal_before_says_so(preset: str, taken_back: str) -> None:
+    """An undo back over a deal's end, or back to its moon choice, said only the cards
+    taken back (found by a tester): the moon question came again unannounced, and the
+    deal number and the points changed without a word."""
+    game = shot_then_forced(preset)
+    assert game.deal_number == 1
+    undone = Session(game, Session.new(Rules(), 0, ["x"], level="random").seats).undo()[0]
+    assert isinstance(undone, Undone) and undone.back_to_deal == 0
+    assert game.deal_number == 0 and not game.results
+    said = Narrator(game.view(0), Style()).lines(undone)
+    assert said == [f"{taken_back} Back to deal 1: its points are taken back."]
 
 
 def test_undo_refused_with_reasons() -> None:

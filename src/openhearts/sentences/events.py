@@ -159,16 +159,16 @@ class Narrator:
         plays = [a.card for a in own if isinstance(a, Play)]
         them = "them" if len(plays) > 1 else "it"
         after = f", and {plural(others, 'card')} played after {them}" if others else ""
-        passed = own[0].cards if own and isinstance(own[0], Pass) else None
-        if plays:
-            cards = join_words([self.style.card(card) for card in plays])
-            if passed is not None:
-                # A forced first lead goes back with the pass before it.
-                pass_words = f"pass of {self.style.listing(passed)}"
-                return [f"Taken back: your {pass_words} and your {cards}{after}."]
-            return [f"Taken back: your {cards}{after}."]
+        # Undo stops at the person's last pass or moon choice, so either comes first; the
+        # cards after it were forced ones (a 2♣ led, a sole legal card) taken back with it.
+        taken: list[str] = []
         if own and isinstance(own[0], Pass):
-            return [f"Taken back: your pass of {self.style.listing(own[0].cards)}{after}."]
-        if own and isinstance(own[0], MoonChoice):
-            return ["Taken back: your moon choice."]
-        return ["Taken back."]
+            taken.append(f"your pass of {self.style.listing(own[0].cards)}")
+        elif own and isinstance(own[0], MoonChoice):
+            taken.append("your moon choice")
+        if plays:
+            taken.append("your " + join_words([self.style.card(card) for card in plays]))
+        said = f"Taken back: {join_words(taken)}{after}." if taken else "Taken back."
+        if event.back_to_deal is not None:
+            said += f" Back to deal {event.back_to_deal + 1}: its points are taken back."
+        return [said]

@@ -151,6 +151,9 @@ class Undone:
 
     seat: int
     actions: tuple[Action, ...]
+    #: The deal the game is back in when the undo took back a finished deal's scoring
+    #: (crossing back over the deal's end, or back to its moon choice); else None.
+    back_to_deal: int | None = None
 
     @property
     def own(self) -> tuple[Action, ...]:

@@ -56,6 +56,7 @@ def undo_last_choice(game: Game, seat: int, auto_play_one: bool) -> Undone:
     if not can_undo(game, seat):
         raise UndoError("There is nothing of yours to undo yet.")
     taken: list[Action] = []
+    deals_scored = len(game.results)
     while True:
         action = game.undo()
         taken.append(action)
@@ -75,4 +76,6 @@ def undo_last_choice(game: Game, seat: int, auto_play_one: bool) -> Undone:
                 "There is nothing of yours to take back: your cards so far were your "
                 "only legal ones."
             )
-    return Undone(seat, tuple(taken))
+    # Said, as the deal's points and the deal number change under the person's eyes.
+    back_to_deal = game.deal_number if len(game.results) < deals_scored else None
+    return Undone(seat, tuple(taken), back_to_deal)
