@@ -866,6 +866,31 @@ def test_after_an_undo_back_to_the_pass_the_forced_lead_is_played_again(
     assert "Taken back: your pass of 7♣ 8♣ 9♣ and your 2♣" in text
 
 
+def test_after_an_undo_back_to_the_moon_choice_the_forced_lead_is_played_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """After an undo back to the moon question, the 2♣ of the next deal waited to be
+    typed: the undo's flag outlived the moon choice (found by a tester)."""
+    next_deal = [
+        "2C " + " ".join(rank + "S" for rank in "23456789TJQK"),
+        "3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC AS",
+        SUIT_HANDS[1],
+        SUIT_HANDS[3],
+    ]
+    rules = Rules.preset("source-000", pass_cycle=("hold",))
+    game = Game(rules, seed=1, hands=[SUIT_HANDS, next_deal])  # you shoot the moon
+    while game.phase == "playing":
+        game.play(game.legal_plays().cards()[0])
+    lines = ("add", "undo", "subtract")
+    console = Console(monkeypatch, lines=lines, limit=len(lines))
+    bots = {s: make_bot("random", s) for s in (1, 2, 3)}
+    session = PlainSession(game, bots, save_path=str(tmp_path / "g.json"))
+    assert session.run() == 0
+    text = console.text
+    assert "Taken back: your moon choice and your 2♣" in text
+    assert text.count("You lead 2♣ (your only legal card).") == 2, text
+
+
 def test_hint(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     game = Game(Rules.preset("standard", pass_cycle=("hold",)), seed=1)
     game.replace_hands(SUIT_HANDS)

@@ -109,6 +109,9 @@ def human_play(plain: Table) -> None:
 
 
 def human_moon(plain: Table) -> None:
+    # An undo that came back to the moon choice is over too: the next deal's forced
+    # cards are played for the person again.
+    plain.skip_auto = False
     session = plain.session
     game = session.game
     total = game.rules.points_in_play
