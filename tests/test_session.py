@@ -720,6 +720,9 @@ def test_a_record_made_elsewhere_resumes_with_the_persons_auto_play_one() -> Non
     assert Session.resume(game, None, auto_play_one=False).auto_play_one is False
     saved = SessionInfo((0,), "easy", auto_play_one=True)
     assert Session.resume(game, saved, auto_play_one=False).auto_play_one is True
+    # --no-auto-play-one given turns it off in a saved game too, in every face.
+    given = Session.resume(game, saved, auto_play_one=False, no_auto_play_one=True)
+    assert given.auto_play_one is False
 
 
 def test_saving_on_the_way_out_never_moves_the_games_own_file_aside(

@@ -7,6 +7,7 @@ which uses whatever ``hard`` player exists.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import random
 from collections.abc import Callable
@@ -19,16 +20,18 @@ from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, RichLog, Static
 from textual.widgets._footer import FooterKey
 
-from openhearts import Action, Card, CardSet, Game, Rules
+from openhearts import Action, Card, CardSet, Game, Rules, play
 from openhearts.bots import act, make_bot
 from openhearts.cards import Suit
 from openhearts.game import Pass, Play
+from openhearts.options import asked_for
 from openhearts.phases import Phase
 from openhearts.record import load, save
 from openhearts.sentences import spoken as words
 from openhearts.session import Seats, Session
 from openhearts.session.memory import known_voids
-from openhearts.session.saving import AskedFor, save_session
+from openhearts.session.saving import AskedFor, load_session, save_session
+from openhearts.tui import settings_from_args
 from openhearts.tui.app import HeartsApp, TableScreen
 from openhearts.tui.options_screen import OptionsScreen
 from openhearts.tui.screens import ChoiceScreen, InfoScreen, ReviewScreen
@@ -908,6 +911,36 @@ def test_resume_says_which_typed_options_the_saved_game_keeps(tmp_path: Path) ->
 def unfinished_save(path: Path, seed: int) -> None:
     session = Session.new(Rules(), seed=seed, names=["You"], level="random")
     save_session(str(path), session.game, session.info())
+
+
+@pytest.mark.parametrize("flag", [True, False])
+def test_no_auto_play_one_given_with_resume_turns_it_off_in_the_resumed_game(
+    tmp_path: Path, flag: bool
+) -> None:
+    """`hearts play --resume FILE --no-auto-play-one` kept the saved game's auto play one
+    on, without a word, where the plain game turned it off (found by a tester).  Not
+    given, the saved game's own setting stays."""
+    path = tmp_path / "going.json"
+    unfinished_save(path, 8)  # saved with auto play one on
+    parser = argparse.ArgumentParser()
+    play.add_arguments(parser)
+    args = parser.parse_args(["--resume", str(path), *(["--no-auto-play-one"] if flag else [])])
+    storage = Storage(tmp_path)
+    stored = storage.load_settings()
+    stored.auto_play_one = True
+    storage.save_settings(stored)
+    settings = settings_from_args(storage.load_settings(), args)
+    settings.speed = "off"
+    app = HeartsApp(storage, settings, resume=str(path), asked=asked_for(args))
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: app.table is not None and human_turn(app))
+            assert table(app).session.auto_play_one is not flag
+        saved = load_session(str(path))[1]
+        assert saved is not None and saved.auto_play_one is not flag
+
+    asyncio.run(run())
 
 
 def test_a_new_game_never_replaces_the_file_given_to_resume(tmp_path: Path) -> None:

@@ -145,6 +145,7 @@ def asked_for(args: argparse.Namespace) -> AskedFor:
         seed=getattr(args, "seed", None) is not None,
         name=getattr(args, "name", None) is not None,
         opponents=getattr(args, "opponents", None) is not None,
+        no_auto_play_one=getattr(args, "auto_play_one", True) is False,
     )
 
 

@@ -50,14 +50,14 @@ def _resumed_session(args: argparse.Namespace) -> Session:
         game, info = load_session(os.path.expanduser(args.resume))
     except RecordError as error:
         raise SetupError(f"cannot resume {args.resume}: {error}") from None
-    session = Session.resume(
-        game, info, name=args.name, level=args.level, auto_play_one=args.auto_play_one
+    return Session.resume(
+        game,
+        info,
+        name=args.name,
+        level=args.level,
+        auto_play_one=args.auto_play_one,
+        no_auto_play_one=asked_for(args).no_auto_play_one,
     )
-    if not args.auto_play_one:
-        # A preference of the person's, not the game's: the plain game has no other way
-        # to change it, and a resumed game kept the saved one without a word.
-        session.auto_play_one = False
-    return session
 
 
 def _keep_an_unfinished_game(plain: PlainSession) -> None:

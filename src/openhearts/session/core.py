@@ -95,13 +95,17 @@ class Session:
         level: str = "easy",
         auto_play_one: bool = True,
         name_typed: bool = True,
+        no_auto_play_one: bool = False,
     ) -> Session:
         """A loaded game: the seats and settings from the saved session data, else (a
         record made elsewhere) the person at the seat called ``name`` (or seat 0) against
         ``level`` players, with the person's ``auto_play_one``.  One person plays: a file
         naming several people's seats (edited by hand) gives the others to the computer
         (no face asks two people in turn).  A ``name_typed`` (as ``--name``) that
-        chooses no seat is said in :attr:`Seats.problem`; a name from settings is not."""
+        chooses no seat is said in :attr:`Seats.problem`; a name from settings is not.
+        ``no_auto_play_one`` (``--no-auto-play-one`` given) turns auto play one off
+        whatever the save says: it is the person's preference, not the game's, and
+        every face honours it alike."""
         said = name if name_typed else None
         if info is None:
             seat = _seat_called(game.names, name)
@@ -125,7 +129,7 @@ class Session:
         seats = Seats.build(game.rules.players, info.humans, info.level, game.seed)
         if info.note and seats.problem is None:
             seats.problem = info.note
-        return cls(game, seats, auto_play_one=info.auto_play_one)
+        return cls(game, seats, auto_play_one=info.auto_play_one and not no_auto_play_one)
 
     def info(self) -> SessionInfo:
         """What a save needs beside the record."""

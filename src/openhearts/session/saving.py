@@ -230,13 +230,14 @@ def text_record_kept(record: object, target: object) -> str:
 class AskedFor:
     """What the command line asked for besides the file to resume: the rules options,
     the computer players' level (None when not typed), the seed, a name, the computer
-    players' names."""
+    players' names, and ``--no-auto-play-one``, which a resumed game honours."""
 
     rules: bool = False
     level: str | None = None
     seed: bool = False
     name: bool = False
     opponents: bool = False
+    no_auto_play_one: bool = False
 
 
 def kept_from_save(asked: AskedFor, level: str) -> str | None:

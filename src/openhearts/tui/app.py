@@ -224,8 +224,8 @@ class HeartsApp(App[int]):
         )
 
     def resume_game(self, game: Game, info: SessionInfo | None) -> None:
-        # A saved game keeps its own auto play one; a record made elsewhere takes this
-        # player's.
+        # A saved game keeps its own auto play one, unless --no-auto-play-one was
+        # given; a record made elsewhere takes this player's.
         session = Session.resume(
             game,
             info,
@@ -233,6 +233,7 @@ class HeartsApp(App[int]):
             level=self.settings.level,
             auto_play_one=self.settings.auto_play_one,
             name_typed=self.asked.name,
+            no_auto_play_one=self.asked.no_auto_play_one,
         )
         self._show_table(session)
         notice = kept_from_save(self.asked, session.seats.level)
