@@ -1210,6 +1210,33 @@ def test_options_closed_keep_the_speaker_unless_the_speech_command_changed(
     asyncio.run(run())
 
 
+def test_new_game_from_the_options_asks_before_giving_up_the_game(tmp_path: Path) -> None:
+    """O then Ctrl+S (or the New game button) gave up the game in progress at once,
+    where N asks first (found by a tester).  It asks the same question; Cancel stays on
+    the options, with the game kept."""
+
+    async def run() -> None:
+        app = make_app(tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            game = table(app).session.game
+            await pilot.press("o")
+            await settle(pilot, lambda: isinstance(app.screen, OptionsScreen))
+            await pilot.press("ctrl+s")
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            assert app.announcements[-1] == "New game? The game in progress will be abandoned."
+            await pilot.press("enter")  # the focus is on Cancel
+            await settle(pilot, lambda: isinstance(app.screen, OptionsScreen))
+            assert table(app).session.game is game
+            app.screen.query_one("#start", Button).press()
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            app.screen.query_one("#choice-new", Button).press()
+            await settle(pilot, lambda: app.screen is app.table)
+            assert table(app).session.game is not game
+
+    asyncio.run(run())
+
+
 def test_a_message_with_brackets_is_shown_as_written(tmp_path: Path) -> None:
     """A file name with "[/]" in a toast stopped the game with a MarkupError, and "[bad]"
     vanished from it: toasts and dialogs show names and file names as typed."""

@@ -192,7 +192,10 @@ class HeartsApp(App[int]):
                     self.table.session.auto_play_one = result.settings.auto_play_one
                 self.table.refresh_table()
 
-        self.push_screen(OptionsScreen(shown, in_game=in_game and self.table is not None), done)
+        in_game = in_game and self.table is not None
+        unfinished = self.table is not None and not self.table.session.game.is_over
+        screen = OptionsScreen(shown, in_game=in_game, abandons_game=in_game and unfinished)
+        self.push_screen(screen, done)
 
     def _new_seed(self) -> int | str:
         seed, self.first_seed = self.first_seed, None

@@ -30,6 +30,7 @@ from ..rules import (
     Seating,
 )
 from ..session.names import NAME_CHARS, clean_name, opponent_names, typed_opponents
+from .screens import new_game_question
 from .speech import command_problem
 from .storage import LEVEL_NAMES, SPEEDS, Settings
 
@@ -74,10 +75,15 @@ class OptionsScreen(Screen[OptionsResult | None]):
         Binding("ctrl+s", "new_game", "New game"),
     ]
 
-    def __init__(self, settings: Settings, in_game: bool = False) -> None:
+    def __init__(
+        self, settings: Settings, in_game: bool = False, abandons_game: bool = False
+    ) -> None:
         super().__init__()
         self.settings = copy.deepcopy(settings)
         self.in_game = in_game
+        #: New game gives up an unfinished game: it asks first, as N on the table does
+        #: (it was the one way to lose a game without a question).
+        self.abandons_game = abandons_game
         self._loading = False
         self.error = ""
         #: Why the computer players' names typed are refused, when they are.
@@ -245,9 +251,14 @@ class OptionsScreen(Screen[OptionsResult | None]):
         self.query_one("#back" if self.in_game else "#start", Button).focus()
         self._update_summary()
         if self.in_game:
+            new_game = (
+                "New game asks, then starts one now"
+                if self.abandons_game
+                else "New game starts one now"
+            )
             self._announce(
                 "Options. Changes apply to the next game; Escape (or Enter) goes back to "
-                "this one, New game starts one now. Tab and Shift+Tab move between the options."
+                f"this one, {new_game}. Tab and Shift+Tab move between the options."
             )
             return
         self._announce(
@@ -435,7 +446,20 @@ class OptionsScreen(Screen[OptionsResult | None]):
             self.app.bell()
             self._announce(f"Cannot start: {self.error}")
             return
-        self.dismiss(OptionsResult("start", self.read_settings(rules)))
+        settings = self.read_settings(rules)
+        if not self.abandons_game:
+            self.dismiss(OptionsResult("start", settings))
+            return
+
+        def chosen(choice: str | None) -> None:
+            if choice == "new":
+                self.dismiss(OptionsResult("start", settings))
+            else:
+                self._announce("No new game: the options stay open, and the game goes on.")
+
+        sentence, question = new_game_question(over=False, options_first=False)
+        self._announce(sentence)
+        self.app.push_screen(question, chosen)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Before the first game there is nothing to go back to: hide the key.

@@ -36,6 +36,7 @@ from .widgets import FittingFooter
 __all__ = [
     "InfoScreen",
     "ChoiceScreen",
+    "new_game_question",
     "MoonChoiceScreen",
     "score_table",
     "won_cards_text",
@@ -465,6 +466,23 @@ class ChoiceScreen(FittedDialog[str]):
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)
+
+
+def new_game_question(over: bool, options_first: bool = True) -> tuple[str, ChoiceScreen]:
+    """The question before a new game, N's and the options' New game's alike: the
+    sentence to announce and the dialog (``new``, ``options`` when ``options_first``,
+    or ``cancel``, which has the focus: Enter must not give up a game unasked)."""
+    question = (
+        "Start another game with the same settings?"
+        if over
+        else "The game in progress will be abandoned."
+    )
+    choices = [("new", "New game"), ("options", "Options first"), ("cancel", "Cancel")]
+    if not options_first:
+        del choices[1]
+    return f"New game? {question}", ChoiceScreen(
+        "New game?", Text(question), choices, focus="cancel"
+    )
 
 
 #: The table's keys that only look (a dialog or a sentence): over the moon choice too.

@@ -19,6 +19,7 @@ from .screens import (
     ReviewScreen,
     keys_help,
     memory_text,
+    new_game_question,
     score_table,
     won_cards_text,
 )
@@ -233,21 +234,9 @@ class DialogsMixin(TableBase):
             elif not over:
                 self.hearts.announce("No new game: this one goes on.")
 
-        question = (
-            "Start another game with the same settings?"
-            if over
-            else "The game in progress will be abandoned."
-        )
-        self.hearts.announce(f"New game? {question}")
-        self.app.push_screen(
-            ChoiceScreen(
-                "New game?",
-                Text(question),
-                [("new", "New game"), ("options", "Options first"), ("cancel", "Cancel")],
-                focus="cancel",
-            ),
-            chosen,
-        )
+        sentence, question = new_game_question(over)
+        self.hearts.announce(sentence)
+        self.app.push_screen(question, chosen)
 
     def action_stats(self) -> None:
         storage = self.hearts.storage
