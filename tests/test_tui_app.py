@@ -1259,6 +1259,25 @@ def test_a_message_with_brackets_is_shown_as_written(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+def test_ctrl_c_says_how_to_quit_in_words_and_aloud(tmp_path: Path) -> None:
+    """Ctrl+C showed "Press [b]ctrl+q[/b] to quit the app", the markup as typed, and
+    said nothing to a listener (found by a tester)."""
+
+    async def run() -> None:
+        app = make_app(tmp_path)
+        async with app.run_test(size=(120, 40), notifications=True) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            await pilot.press("ctrl+c")
+            await settle(pilot)
+            said = "Ctrl+C does not quit here: press Ctrl+Q to quit; the game is saved."
+            assert app.announcements[-1] == said
+            shown = toasts_shown(app)
+            assert "Ctrl+Q to quit" in shown and "[b]" not in shown
+            assert app.is_running
+
+    asyncio.run(run())
+
+
 def test_damaged_statistics_are_said_when_shown(tmp_path: Path) -> None:
     """The statistics key showed "No game finished yet." and nothing else, the damaged
     file just set aside."""

@@ -88,6 +88,16 @@ class HeartsApp(App[int]):
             self._speech_problem_shown = problem
             self.notify(problem, title="Speech is off", severity="warning", timeout=8)
 
+    def action_help_quit(self) -> None:
+        """Ctrl+C, pressed by reflex to quit, says how to: Textual's own notice was
+        markup shown as typed ("Press [b]ctrl+q[/b]"), and a toast alone is never heard."""
+        saved = self.table is not None and not self.table.session.game.is_over
+        said = "Ctrl+C does not quit here: press Ctrl+Q to quit" + (
+            "; the game is saved." if saved else "."
+        )
+        self.notify(said, title="Do you want to quit?")
+        self.announce(said)
+
     # Flow --------------------------------------------------------------------------------
 
     def stop_on_signals(self) -> None:
