@@ -1278,6 +1278,42 @@ def test_ctrl_c_says_how_to_quit_in_words_and_aloud(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+def test_a_damaged_saved_game_and_a_name_matching_no_seat_are_announced(
+    tmp_path: Path,
+) -> None:
+    """A saved game set aside as damaged, and a --name that chose no seat, were toasts
+    only: never in the log, the announcements file or the speech (found by a tester).
+    The damaged file's reason is said too, as the plain game says it."""
+    saved = tmp_path / "saved-game.json"
+    saved.write_text('{"events": [}', encoding="utf-8")
+
+    async def damaged() -> None:
+        app = make_app(tmp_path, show_options=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, OptionsScreen))
+            said = (
+                f"{saved} could not be read (line 1: not valid JSON: Expecting value); "
+                "it was kept as saved-game.json.bad."
+            )
+            assert said in app.announcements
+            assert said in app.storage.announcements_path.read_text(encoding="utf-8")
+
+    asyncio.run(damaged())
+    record = tmp_path / "record.json"
+    save(Game(Rules(), seed=3, names=["Ann", "West", "North", "East"]), str(record))
+    settings = Settings(level="random", speed="off", name="Bob")
+    app = HeartsApp(Storage(tmp_path), settings, resume=str(record), asked=AskedFor(name=True))
+
+    async def no_such_seat() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: app.table is not None)
+            said = "No player in this game is called Bob: you play Ann's seat."
+            assert said in app.announcements
+            assert said in app.storage.announcements_path.read_text(encoding="utf-8")
+
+    asyncio.run(no_such_seat())
+
+
 def test_damaged_statistics_are_said_when_shown(tmp_path: Path) -> None:
     """The statistics key showed "No game finished yet." and nothing else, the damaged
     file just set aside."""

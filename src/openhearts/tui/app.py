@@ -131,11 +131,16 @@ class HeartsApp(App[int]):
                 self.announce(kept)
             self.resume_game(game, info)
             return
-        if self.storage.has_unfinished_game():
+        unfinished = self.storage.has_unfinished_game()
+        if self.storage.problem:
+            # A saved game set aside as damaged is news a listener must hear too: the
+            # game they meant to resume is not offered.
+            problem = as_sentence(self.storage.problem)
+            self.notify(problem, severity="warning", timeout=8)
+            self.announce(problem)
+        if unfinished:
             self.offer_resume()
             return
-        if self.storage.problem:
-            self.notify(self.storage.problem, severity="warning", timeout=8)
         if self.show_options_first:
             self.show_options(in_game=False)
         else:
@@ -258,7 +263,9 @@ class HeartsApp(App[int]):
 
     def _show_table(self, session: Session) -> None:
         if session.seats.problem:
-            self.notify(as_sentence(session.seats.problem), severity="warning", timeout=8)
+            problem = as_sentence(session.seats.problem)
+            self.notify(problem, severity="warning", timeout=8)
+            self.announce(problem)
         if not session.game.is_over:
             self.storage.save_game(session)
             moved = self.storage.save_moved

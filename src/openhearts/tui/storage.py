@@ -175,18 +175,19 @@ class Storage:
             return None
         try:
             return json.loads(text)
-        except (ValueError, RecursionError):  # not JSON, a number too long, too deep
-            self._set_aside(path)
+        except (ValueError, RecursionError) as error:  # not JSON, too long, too deep
+            self._set_aside(path, str(error) or type(error).__name__)
             return None
 
-    def _set_aside(self, path: Path) -> None:
+    def _set_aside(self, path: Path, reason: str) -> None:
         if not path.is_file():
             # A folder, a device or a pipe is never moved (as root, /dev/null was moved
             # away for a file in its place): the write that follows is refused and said.
             self.problem = f"{path} is not a file this game can use"
             return
         kept = paths.set_aside_name(path)
-        self.problem = f"{path} was damaged; it was kept as {Path(kept).name}"
+        # Why, as the plain game says it: a game lost to a damaged file is no mystery.
+        self.problem = f"{path} could not be read ({reason}); it was kept as {Path(kept).name}"
         with contextlib.suppress(OSError):
             os.replace(path, kept)
 
@@ -284,8 +285,8 @@ class Storage:
             return False
         try:
             game, _ = self.load_game()
-        except RecordError:
-            self._set_aside(self.save_path)
+        except RecordError as error:
+            self._set_aside(self.save_path, str(error))
             return False
         return not game.is_over
 
