@@ -983,6 +983,23 @@ def test_a_new_game_never_replaces_the_file_given_to_resume(tmp_path: Path) -> N
     asyncio.run(run())
 
 
+@pytest.mark.parametrize("size", [(60, 20), (64, 22), (100, 32)])
+def test_the_pass_caption_keeps_its_arrow_and_target_at_any_width(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """With four players at 60 to 64 columns the caption was cut to "Deal 1: pass 3
+    card…", losing the arrow and the player passed to (found by a tester)."""
+
+    async def run() -> None:
+        app = make_app(tmp_path)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            shown = " ".join(shown_lines(table(app).query_one(TrickView)))
+            assert "◀ West" in shown, shown
+
+    asyncio.run(run())
+
+
 def test_resize_keeps_the_table_usable(tmp_path: Path) -> None:
     async def run() -> None:
         app = make_app(tmp_path, seed=4)

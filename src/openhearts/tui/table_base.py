@@ -290,10 +290,11 @@ class TableBase(Screen[None]):
         elif view.phase == Phase.PASSING and view.pass_target is not None:
             side = slot_side(self.slots[view.pass_target], players)
             arrow = {"left": "◀", "right": "▶", "top": "▲"}[side]
-            picture.caption = (
-                f"Deal {view.deal_number + 1}: pass {view.rules.cards_passed} cards "
-                f"{arrow} {game.names[view.pass_target]}"
-            )
+            where = f"{arrow} {game.names[view.pass_target]}"
+            count = view.rules.cards_passed
+            picture.caption = f"Deal {view.deal_number + 1}: pass {count} cards {where}"
+            # Narrower, the arrow and the target stay: they are what the caption is for.
+            picture.short_captions = (f"Pass {count} {where}", where)
         elif view.phase == Phase.PLAYING:
             picture.caption = f"Deal {view.deal_number + 1}"
         return picture

@@ -348,6 +348,26 @@ class TrickPicture:
     #: Seat that won, when the trick shown is finished.
     winner: int | None = None
     caption: str = ""
+    #: Shorter forms of the caption, longest first, for a narrow table: cut to fit, the
+    #: end of the pass caption (its arrow and target) was lost.
+    short_captions: tuple[str, ...] = ()
+
+    def caption_in(self, width: int) -> str:
+        """The longest form of the caption that fits in ``width`` columns (the shortest
+        cut to fit, when none does).
+
+        >>> picture = TrickPicture(4, [0, 1, 2, 3], [], caption="Deal 1: pass 3 cards ◀ West",
+        ...                        short_captions=("Pass 3 ◀ West", "◀ West"))
+        >>> picture.caption_in(30), picture.caption_in(20), picture.caption_in(8)
+        ('Deal 1: pass 3 cards ◀ West', 'Pass 3 ◀ West', '◀ West')
+        >>> picture.caption_in(4)
+        '◀ W…'
+        """
+        forms = (self.caption, *self.short_captions)
+        for form in forms:
+            if len(form) <= width:
+                return form
+        return short_name(forms[-1], width)
 
 
 class TrickView(CanvasWidget):
@@ -407,7 +427,7 @@ class TrickView(CanvasWidget):
                 row = y - 1 if math.sin(angle) > 0 else y + card_height
                 canvas.put(left, row, mark, style)
         if picture.caption:
-            caption = short_name(picture.caption, width)
+            caption = picture.caption_in(width)
             canvas.put(max(0, (width - len(caption)) // 2), height - 1, caption, label_style)
         return canvas
 
@@ -432,7 +452,7 @@ class TrickView(CanvasWidget):
             style = label_style if winner or picture.winner is None else dim_label
             canvas.put(x, top + CARD_HEIGHT, name, style)
         if picture.caption and height > CARD_HEIGHT + 1:
-            caption = short_name(picture.caption, width)
+            caption = picture.caption_in(width)
             canvas.put(max(0, (width - len(caption)) // 2), height - 1, caption, label_style)
 
     def on_click(self) -> None:
