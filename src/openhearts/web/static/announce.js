@@ -44,8 +44,8 @@ let toastTimer = null;
  * A short message shown for a moment, and said through the live region (the box itself
  * is hidden from screen readers: as an alert as well, each toast was said twice).
  */
-export function toast(text, kind = "error") {
-  announce(text);
+export function toast(text, kind = "error", said = {}) {
+  announce(text, said);
   const box = $("toast");
   box.textContent = text;
   box.className = `toast ${kind}`;

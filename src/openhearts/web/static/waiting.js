@@ -78,8 +78,10 @@ function noteHelped(table, mine) {
     return;
   }
   app.unratedSaid = game;
+  // Queued: after what the same news said first ("Time is up: the computer makes this
+  // move for you."), not instead.
   toast("The computer moved for you in this game: it does not count in your statistics.",
-    "info");
+    "info", { queue: true });
 }
 
 /**
