@@ -15,7 +15,7 @@ from conftest import CONFIGS, config_id, hold_rules
 from openhearts import Card, CardSet, Game, PlayerView, Rules
 from openhearts.bots import Bot, BotError, act, load_bot, make_bot
 from openhearts.bots.easy import EasyBot, _careful_lead, _keep_stoppers
-from openhearts.bots.hard import HardBot
+from openhearts.bots.hard import HardBot, points_settled_in_view
 from openhearts.bots.policy import QS, pass_policy, play_policy
 from openhearts.game import TrickRecord
 from openhearts.phases import Phase
@@ -604,3 +604,54 @@ def test_a_negative_exploration_constant_is_refused() -> None:
     pytest.importorskip("pyspiel", reason="OpenSpiel (open-spiel) is not installed")
     with pytest.raises(BotError, match="uct_c: not negative"):
         make_bot("openspiel-ismcts:uct_c=-1", 1)
+
+
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_a_deal_whose_points_are_settled_is_played_without_a_search(level: str) -> None:
+    """Found by a tester: expert searched a tenth of a second for cards that all score
+    alike. Once every point card (and a J♦ that counts) is in a finished trick and no sun
+    is left, the lowest card is played: the card the search would have ranked first."""
+    checked = 0
+    for seed in range(40):
+        rules = Rules.preset("source-003", 4, jack_of_diamonds=seed % 2 == 1)
+        game = Game(rules, seed=seed, first_deal=3)  # no pass
+        picker = random.Random(seed)
+        bot = make_bot(level, seed=seed)
+        assert isinstance(bot, HardBot)
+        while not game.is_over and game.deal_number == 3 and checked < 6:
+            seat = game.current_player
+            assert seat is not None
+            view = game.view(seat)
+            legal = view.legal.cards()
+            if len(legal) > 1 and points_settled_in_view(view):
+                searched = bot._search(view)[0][0]
+                assert bot.choose_play(view) == searched == min(legal)
+                checked += 1
+            if game.phase is Phase.MOON_CHOICE:
+                game.choose_moon(seat, True)
+            else:
+                game.play(picker.choice(legal))
+    assert checked >= 6
+
+
+def test_points_are_not_settled_while_a_point_card_or_a_sun_is_left() -> None:
+    hands = [
+        "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+        "8D 9D TD JD QD KD AD 8S 9S TS JS KS AS",
+        "QS 2H 3H 4H 5H 6H 7H 2S 3S 4S 5S 6S 7S",
+        "8H 9H TH JH QH KH AH 2D 3D 4D 5D 6D 7D",
+    ]
+    # Seat 0 wins every club trick; seats 2 and 3 throw their point cards on them.
+    plays = (
+        "2C 8D 2S 2D  3C 9D QS 8H  4C TD 2H 9H  5C JD 3H TH  6C QD 4H JH  7C KD 5H QH"
+        "  8C AD 6H KH  9C 8S 7H AH"
+    )
+    for sun in (False, True):
+        game = Game(hold_rules(sun=sun), hands=[[CardSet.parse(h) for h in hands]])
+        assert not points_settled_in_view(game.view(0))  # every point card still to play
+        for card in plays.split():
+            game.play(card)
+        view = game.view(0)
+        assert len(view.tricks) == 8 and len(view.legal) == 5
+        # Every point is taken, by seat 0 alone: only a sun is still open.
+        assert points_settled_in_view(view) is not sun

@@ -291,6 +291,25 @@ def _evaluate(task: _Task) -> _Totals:
     return totals
 
 
+def points_settled_in_view(view: PlayerView) -> bool:
+    """Whether the seat can see that no card left changes the deal's points: every point
+    card (and the J♦ where it counts) lies in a finished trick, and no sun is left to
+    take (the finished tricks went to two seats or more)."""
+    rules = view.rules
+    finished = 0
+    winners = set()
+    for trick in view.tricks:
+        for card in trick.cards:
+            finished |= 1 << card
+        winners.add(trick.winner)
+    scoring = rules.point_mask
+    if rules.jack_of_diamonds:
+        scoring |= rules.deck_mask & 1 << JD
+    if scoring & ~finished:
+        return False
+    return not rules.sun or len(winners) > 1
+
+
 def _candidates(legal: int, known: int, jack: bool) -> dict[int, list[int]]:
     """Legal cards grouped into equivalents: cards of a suit with nothing between them but
     cards this seat holds or that are gone play the same.  Representative -> members."""
@@ -454,6 +473,10 @@ class HardBot(BaseBot):
         legal = view.legal.mask
         if legal & (legal - 1) == 0:
             return Card(legal.bit_length() - 1)
+        if points_settled_in_view(view):
+            # Every card scores alike: the search would rank them all level and play the
+            # lowest, after a tenth of a second (expert) of playouts that change nothing.
+            return Card((legal & -legal).bit_length() - 1)
         return self._search(view)[0][0]
 
     def analyse(self, view: PlayerView) -> list[tuple[Card, float]]:
