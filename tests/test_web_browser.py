@@ -972,6 +972,11 @@ def test_hint_and_undo_against_bots(server: str, browser: Browser) -> None:
         expect(page.locator("#status")).to_contain_text(
             re.compile(r"you can expect about \d+(\.\d)? points? in the rest of the deal")
         )
+        # Found by a tester: the number the cards are ranked by, and the next cards, as
+        # the other faces give them.
+        expect(page.locator("#status")).to_contain_text(
+            re.compile(r"\([+-]\d+(\.\d)? against the others\)\. Next: [a-z]+ of [a-z]+ ")
+        )
         expect(hinted).to_have_class(re.compile(r"\blegal\b"))
         code = hinted.get_attribute("data-card")
         assert code is not None
@@ -2725,6 +2730,34 @@ def test_the_time_left_on_the_clock_is_shown_and_said_as_it_runs_low(
         expect(page.locator("#clock")).to_have_class(re.compile(r"\blow\b"))
         said = " ".join(page.evaluate("() => window.said"))
         assert "30 seconds left" not in said, said  # more than was left: never said
+
+
+def test_an_undo_says_what_it_took_back_as_the_other_faces_do(
+    server: str, browser: Browser
+) -> None:
+    """Found by a tester: the page said only "Taken back." where the plain and terminal
+    games say what went, and an undo back into the deal before changed the deal and the
+    totals without a word."""
+    with new_page(browser) as page:
+        page.goto(server + "/")
+        said = page.evaluate(
+            "() => import('/static/game.js').then(m => ["
+            " m.undoneSentence({passed: ['QH', 'AH', '2S'], played: ['2C'], moon_choice: false,"
+            "   others_played: 3, back_to_deal: null}),"
+            " m.undoneSentence({passed: null, played: ['6D', 'KS'], moon_choice: false,"
+            "   others_played: 4, back_to_deal: 0}),"
+            " m.undoneSentence({passed: null, played: [], moon_choice: true,"
+            "   others_played: 0, back_to_deal: 2}),"
+            " m.undoneSentence({count: 2})])"
+        )
+        assert said == [
+            "Taken back: your pass of the queen of hearts, the ace of hearts and the two of"
+            " spades and your two of clubs, and 3 cards played after it.",
+            "Taken back: your six of diamonds and king of spades, and 4 cards played after"
+            " them. Back to deal 1: its points are taken back.",
+            "Taken back: your moon choice. Back to deal 3: its points are taken back.",
+            "Taken back.",
+        ]
 
 
 def test_a_player_a_bot_moved_for_is_told_the_game_will_not_count(

@@ -718,10 +718,22 @@ def test_undo_and_hints_against_bots(storage: Storage) -> None:
         hand = state["hand"]
         assert player.request({"type": "pass", "cards": hand[:3]})["type"] == "ack"
         player.until(lambda m: m["type"] == "state" and m["state"]["passed"] is not None)
+        watcher = Player(server.ws_url(data["table_id"])).open()
         assert player.request({"type": "undo"})["type"] == "ack"
         undone = player.until(
             lambda m: m["type"] == "state" and any(e["event"] == "undone" for e in m["events"])
         )
+        # Found by a tester: the page could only say "Taken back."; the player is told
+        # what went (their pass is theirs alone to know), everyone how much.
+        event = next(e for e in undone["events"] if e["event"] == "undone")
+        assert sorted(event["passed"]) == sorted(hand[:3]) and event["played"] == []
+        assert event["moon_choice"] is False and event["back_to_deal"] is None
+        seen = watcher.until(
+            lambda m: m["type"] == "state" and any(e["event"] == "undone" for e in m["events"])
+        )
+        public = next(e for e in seen["events"] if e["event"] == "undone")
+        assert "passed" not in public and "played" not in public and public["count"] >= 1
+        watcher.close()
         assert undone["state"]["passed"] is None
         assert undone["state"]["hand"] == hand
         assert undone["state"]["phase"] == "passing"

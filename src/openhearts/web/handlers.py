@@ -27,7 +27,7 @@ from .storage import (
     token_hash,
 )
 from .table import Table
-from .views import Event
+from .views import undone_event
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -196,13 +196,14 @@ async def _undo(hub: Hub, connection: Connection, table: Table, message: Any) ->
         # The session core's undo: back to the person's last real choice (a card "Auto
         # play one" played was none), with everything the bots did after it.
         try:
-            popped = list(undo_last_choice(game, seat.index, seat.auto_play_one).actions)
+            undone = undo_last_choice(game, seat.index, seat.auto_play_one)
         except UndoError as error:
             raise WebError("nothing_to_undo", str(error)) from None
         # Bots that moved after the page's last state do not make the undo stale: it
         # still takes back the same choice.  A choice the page had not yet been shown
         # (a second tab's) does, and so does a repeated click, whose action count lies
         # beyond the game's once the first undo is done.
+        popped = list(undone.actions)
         if game.action_count >= message.seq:
             for action in reversed(popped):
                 game.apply(action)
@@ -220,9 +221,7 @@ async def _undo(hub: Hub, connection: Connection, table: Table, message: Any) ->
         table.undos += 1
         table.unrate()
         _ack(connection, message)
-        table.broadcast_state(
-            [Event({"event": "undone", "seat": seat.index, "count": len(popped)})]
-        )
+        table.broadcast_state([undone_event(undone)])
         # What follows an undo may be the bots' or "Auto play one"'s to play (a card
         # the person could only play again): the driver must look.
         table.kick()

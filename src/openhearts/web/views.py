@@ -39,6 +39,7 @@ from ..game import (
     TrickRecord,
 )
 from ..rules import Rules
+from ..session.events import Undone
 from ..session.memory import hearts_broken, hearts_free, just_received
 from ..session.names import NAME_CHARS, clean_name
 from ..session.points import card_points
@@ -49,6 +50,7 @@ __all__ = [
     "apply_with_events",
     "cards_json",
     "clean_name",
+    "undone_event",
     "view_json",
 ]
 
@@ -131,6 +133,32 @@ class Event:
         if self.private and seat is not None and seat == self.owner:
             return {**self.data, **self.private}
         return self.data
+
+
+def undone_event(undone: Undone) -> Event:
+    """An undo: how many actions went, and the deal it went back into (public: the
+    scores change in front of everyone); what the person took back of their own (their
+    pass, their moon choice, their cards) and how many of the others' cards went, for
+    them alone (a pass is theirs to know)."""
+    own = undone.own
+    first = own[0] if own else None
+    return Event(
+        {
+            "event": "undone",
+            "seat": undone.seat,
+            "count": len(undone.actions),
+            "back_to_deal": undone.back_to_deal,
+        },
+        owner=undone.seat,
+        private={
+            "passed": cards_json(first.cards) if isinstance(first, Pass) else None,
+            "moon_choice": isinstance(first, MoonChoice),
+            "played": [str(a.card) for a in own if isinstance(a, Play)],
+            "others_played": sum(
+                1 for a in undone.actions if isinstance(a, Play) and a.seat != undone.seat
+            ),
+        },
+    )
 
 
 def _deal_over(game: Game, result: DealResult) -> Event:

@@ -13,7 +13,7 @@ import { trickTakenSentence } from "./sentences.js";
 import { statusText } from "./status.js";
 import { app, mayPlay, mustPass, mySeat, nameOf, settledForMe } from "./store.js";
 import { renderTable } from "./table.js";
-import { listWords } from "./words.js";
+import { listWords, plural } from "./words.js";
 
 export function onState(message) {
   const previous = app.state;
@@ -88,7 +88,8 @@ export function onState(message) {
         announce(state.game > 1 ? "A new game starts." : "The game starts.", { queue: true });
       }
     } else if (event.event === "undone") {
-      flash(event.seat === mySeat() ? "Taken back." : `${nameOf(event.seat)} took back a move.`);
+      flash(event.seat === mySeat() ? undoneSentence(event)
+        : `${nameOf(event.seat)} took back a move.`);
       undoneMine = undoneMine || event.seat === mySeat();
     } else if (event.event === "exchanged" && mySeat() !== null && state.received) {
       const from = state.pass_source !== null && state.pass_source !== undefined
@@ -202,4 +203,30 @@ function onMyTurn() {
   } else text += " to lead";
   announce(`${text}.`, { queue: true });
   landFocus();
+}
+
+/**
+ * What the player's undo took back, in the words of the other faces: their pass or moon
+ * choice, their cards, how many of the others' cards went, and the deal it went back
+ * into ("Taken back: your pass of …, and 4 cards played after it. Back to deal 1: its
+ * points are taken back.").
+ */
+export function undoneSentence(event) {
+  const taken = [];
+  const passed = event.passed || [];
+  if (passed.length) {
+    taken.push(`your pass of ${listWords(passed.map((c) => `the ${cardName(c)}`))}`);
+  } else if (event.moon_choice) {
+    taken.push("your moon choice");
+  }
+  const played = event.played || [];
+  if (played.length) taken.push(`your ${listWords(played.map(cardName))}`);
+  const others = event.others_played || 0;
+  const them = played.length > 1 ? "them" : "it";
+  const after = others ? `, and ${plural(others, "card")} played after ${them}` : "";
+  let said = taken.length ? `Taken back: ${listWords(taken)}${after}.` : "Taken back.";
+  if (event.back_to_deal !== null && event.back_to_deal !== undefined) {
+    said += ` Back to deal ${event.back_to_deal + 1}: its points are taken back.`;
+  }
+  return said;
 }

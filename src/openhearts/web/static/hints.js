@@ -8,7 +8,7 @@ import { $ } from "./dom.js";
 import { send } from "./connection.js";
 import { focusCard, renderHand } from "./hand.js";
 import { closeDialog } from "./dialogs.js";
-import { againstBots, app, cardsToPass, isMyTurn, mustPass, mySeat } from "./store.js";
+import { againstBots, app, cardsToPass, isMyTurn, mustPass, mySeat, nameOf } from "./store.js";
 import { listWords } from "./words.js";
 
 /** Why a hint, "For me" or an undo cannot be had now, in the other faces' words. */
@@ -23,7 +23,7 @@ function refusal(kind) {
       undo: "Undo is only for games against computer players.",
     }[kind];
   }
-  return kind === "undo" ? "There is nothing of yours to take back." : "Not now.";
+  return kind === "undo" ? "There is nothing of yours to undo yet." : "Not now.";
 }
 
 /** A hint or an undo makes a rated game unrated: said the first time, at once. */
@@ -55,7 +55,10 @@ export function requestPlayForMe() {
   const s = app.state;
   const shooting = s.phase === "moon_choice" && s.moon && s.moon.shooter === mySeat();
   if (!mustPass() && !isMyTurn() && !shooting) {
-    flash("The computer plays for you on your turn.", "error");
+    // In the other faces' words (the session core's not_now).
+    flash(s.phase === "passing" ? "Wait for the others to pass."
+      : s.to_move !== null && s.to_move !== undefined ? `Wait: it is ${nameOf(s.to_move)}'s turn.`
+        : "You cannot play now.", "error");
     return;
   }
   // A second press while the first is being worked out would be refused as busy, and
@@ -131,7 +134,8 @@ export function onHint(message) {
     renderHand();
     focusCard(best.card);
     flash(`Hint: play the ${cardName(best.card)}: you can expect about ${points(best.points)} `
-      + "in the rest of the deal.");
+      + `in the rest of the deal (${signed(best.margin)} against the others).`
+      + playNumbers(message.ranking));
   } else if (message.phase === "moon_choice") {
     const text = message.others_add
       ? "Hint: let everyone else add the points."
@@ -184,6 +188,18 @@ function passNumbers(ranking) {
       + `${points(option.points)} (${signed(option.margin)})`);
   if (next.length) text += ` Next: ${next.join("; ")}.`;
   return text;
+}
+
+/**
+ * The next cards of a play hint, as the other faces name them: " Next: queen of clubs
+ * 2.5 points (+0.4), eight of clubs 2.6 points (+0.5)." (the ranking is by the number
+ * in brackets: the points against the others' average, lower is better).
+ */
+function playNumbers(ranking) {
+  const next = ranking.slice(1, 3).filter((option) => isCardCode(option.card))
+    .map((option) => `${cardName(option.card)} ${points(option.points)} `
+      + `(${signed(option.margin)})`);
+  return next.length ? ` Next: ${next.join(", ")}.` : "";
 }
 
 /** A margin with its sign: "+0.4", "-1.3". */
