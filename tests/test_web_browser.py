@@ -363,6 +363,33 @@ def play_deal_by_clicking(page: Page, *, try_illegal: bool = False) -> bool:
         wait_played(page, code)
 
 
+def test_the_skip_link_at_the_table_focuses_the_hand_without_reconnecting(
+    server: str, browser: Browser
+) -> None:
+    """Found by a tester: following *Skip to your hand* went through the page's router,
+    which opened the table again (a new WebSocket each time) and left the focus on the
+    page."""
+    with new_page(browser, viewport={"width": 1280, "height": 800}) as page:
+        sockets: list[Any] = []
+        page.on("websocket", lambda socket: sockets.append(socket))
+        page.goto(server + "/")
+        page.fill("#player-name", "Kim")
+        page.select_option("#play-now-level", "random")
+        page.click("#play-now")
+        expect(page.locator("#hand .hand-card")).to_have_count(13)
+        expect(page.locator("#skip-link")).to_have_attribute("href", "#hand")
+        opened = len(sockets)
+        page.focus("#skip-link")
+        page.keyboard.press("Enter")
+        expect(page.locator("#hand")).to_be_focused()
+        page.wait_for_timeout(300)
+        assert len(sockets) == opened
+        # Back from the table still leads to the lobby.
+        page.go_back()
+        page.go_back()
+        expect(page.locator("#play-now")).to_be_visible()
+
+
 def test_play_now_by_keyboard_lands_the_focus_on_the_hand_for_the_pass(
     server: str, browser: Browser
 ) -> None:
@@ -711,6 +738,12 @@ def test_winner_at_the_end_and_play_again(server: str, browser: Browser) -> None
         said = "The host can start another game at this table: stay here to watch it."
         expect(watcher.locator("#scores-next")).to_have_text(said)
         expect(watcher.locator("#announcer")).to_contain_text(said)
+        # Found by a tester: closed with Escape, the final scores left the focus on the
+        # page (the last card played, which had it, was gone): the next thing to do.
+        page.keyboard.press("Escape")
+        expect(page.locator("#new-game")).to_be_focused()
+        page.keyboard.press("d")
+        expect(page.locator("#scores-dialog")).to_be_visible()
         page.click("#play-again")
         # Someone watching hears the new game begin (the players hear what it asks).
         expect(watcher.locator("#announcer")).to_contain_text("A new game starts.")
@@ -1052,8 +1085,8 @@ def test_keyboard_focus_lands_on_the_hand_and_an_undo_says_the_turn_again(
         expect(said).to_contain_text("Your turn")
         before = said.inner_text()
         page.keyboard.press("u")
-        expect(page.locator("#status")).to_contain_text("Taken back.")
-        # The turn of the trick before, with its cards, said after "Taken back."
+        expect(page.locator("#status")).to_contain_text(re.compile(r"^Taken back: your "))
+        # The turn of the trick before, with its cards, said after "Taken back: ..."
         expect(said).not_to_have_text(before)
         expect(said).to_contain_text("Your turn")
 
@@ -2198,10 +2231,10 @@ def test_a_guest_gives_up_the_seat_before_the_start_and_may_take_it_again(
         # The focus on a seat's button stays with that seat when the list is built
         # again (anyone coming or going); after creating the table it is on the heading.
         expect(host.locator("#waiting-title")).to_be_focused()
-        add = host.get_by_role("button", name="Add a bot in seat 3")
+        add = host.get_by_role("button", name="Add bot to seat 3")
         add.focus()
         host.keyboard.press("Enter")
-        expect(host.get_by_role("button", name="Remove the bot from seat 3")).to_be_focused()
+        expect(host.get_by_role("button", name="Remove bot from seat 3")).to_be_focused()
         host.keyboard.press("Enter")
         expect(add).to_be_focused()
         # A second tab of the guest's browser holds the same seat.

@@ -400,8 +400,14 @@ function onError(message) {
   renderHand();
 }
 
-export function route() {
+export function route(event) {
   const tableId = tableIdFromPath();
+  // A link within the page (the skip link's #hand) moves in the history too: the view
+  // shown is the one asked for, so nothing is opened again (it reconnected the table,
+  // and the focus the link gave fell to the page).
+  const shown = tableId ? app.tableId === tableId
+    : !location.pathname.startsWith("/t/") && document.body.dataset.view === "lobby";
+  if (event && event.type === "popstate" && shown) return;
   if (tableId) openTable(tableId).catch(() => {});
   else if (location.pathname.startsWith("/t/")) {
     // A table link that cannot be one (cut short, mistyped): said, not the lobby in

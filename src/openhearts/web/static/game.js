@@ -153,9 +153,19 @@ export function onState(message) {
  * players land on a playable card, as when the turn comes with no dialog open.
  */
 export function focusAfterDialog() {
-  if (!app.turnInDialog || document.querySelector("dialog[open]")) return;
-  app.turnInDialog = false;
-  landFocus();
+  if (document.querySelector("dialog[open]")) return;
+  if (app.turnInDialog) {
+    app.turnInDialog = false;
+    landFocus();
+  }
+  // The element that opened the dialog may be gone (the last card of the game, played
+  // before the final scores came): the focus fell to the page. The next thing to do.
+  const active = document.activeElement;
+  if ((!active || active === document.body || !active.isConnected)
+      && document.body.dataset.view === "table") {
+    const next = $("new-game").hidden ? $("hand") : $("new-game");
+    next.focus();
+  }
 }
 
 /**

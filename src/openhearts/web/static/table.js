@@ -83,7 +83,8 @@ function renderOpponents() {
     }
     const winner = s.phase === "game_over" && (s.winners || []).includes(seat);
     const plate = h("div", { class: "plate" }, [
-      h("span", { class: "name", text: nameOf(seat) }),
+      // A long name is cut short on a phone: the whole of it on hover.
+      h("span", { class: "name", text: nameOf(seat), title: nameOf(seat) }),
       h("span", { class: "meta" }, [
         h("span", { class: "count", text: plural(count, "card") }),
         h("span", { class: "points", text: `${plural(taken, "point")} · total ${total}` }),
@@ -235,6 +236,8 @@ function renderMe() {
   const total = (s.scores || [])[seat] ?? 0;
   box.replaceChildren(
     h("span", { class: "name", text: nameOf(seat) }),
+    // Read as "Kim, 0 points": side by side the two spans were read as one word.
+    h("span", { class: "visually-hidden", text: ", " }),
     h("span", { class: "meta", text: `${plural(taken, "point")} · total ${total}` }),
   );
   box.classList.toggle("turn", mayPlay() || mustPass());

@@ -242,13 +242,13 @@ function renderWaiting() {
     let action = null;
     if (isHost && seat.kind === "empty") {
       action = h("button", {
-        type: "button", text: "Add bot", "aria-label": `Add a bot in seat ${seat.seat + 1}`,
+        type: "button", text: "Add bot", "aria-label": `Add bot to seat ${seat.seat + 1}`,
         onclick: () => send("fill", { seat: seat.seat }),
       });
     } else if (isHost && seat.kind === "bot") {
       action = h("button", {
         type: "button", text: "Remove bot",
-        "aria-label": `Remove the bot from seat ${seat.seat + 1}`,
+        "aria-label": `Remove bot from seat ${seat.seat + 1}`,
         onclick: () => send("clear", { seat: seat.seat }),
       });
     } else if (isHost && seat.kind === "human" && seat.seat !== app.seat) {
