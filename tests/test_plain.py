@@ -828,15 +828,22 @@ def test_a_typed_1_is_refused_not_read_as_the_ace(
     assert len(game.actions) == before
 
 
-def test_undo_back_to_an_automatic_card(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    game = Game(Rules.preset("standard", pass_cycle=("hold",)), seed=1)
-    game.replace_hands(SUIT_HANDS)
-    lines = ("3c", "undo", "undo", "hand")
+def _played_to_the_end_of(
+    lines: tuple[str, ...], game: Game, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> str:
+    """What the plain game printed for ``lines`` typed against random players."""
     console = Console(monkeypatch, lines=lines, limit=len(lines))
     bots = {s: make_bot("random", s) for s in (1, 2, 3)}
     session = PlainSession(game, bots, save_path=str(tmp_path / "g.json"))
     assert session.run() == 0
-    text = console.text
+    return console.text
+
+
+def test_undo_back_to_an_automatic_card(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    game = Game(Rules.preset("standard", pass_cycle=("hold",)), seed=1)
+    game.replace_hands(SUIT_HANDS)
+    lines = ("3c", "undo", "undo", "hand")
+    text = _played_to_the_end_of(lines, game, monkeypatch, tmp_path)
     assert "You lead 2♣ (your only legal card)." in text
     assert "Taken back: your 3♣, and 3 cards played after it." in text
     # Before it, only the 2♣ that was your sole legal card: nothing to take back (auto
@@ -856,11 +863,7 @@ def test_after_an_undo_back_to_the_pass_the_forced_lead_is_played_again(
     kept = " ".join(str(c) for c in game.hand(0).cards() if str(c) != "2C")
     passed = " ".join(kept.split()[:3])
     lines = (passed, "undo", passed)
-    console = Console(monkeypatch, lines=lines, limit=len(lines))
-    bots = {s: make_bot("random", s) for s in (1, 2, 3)}
-    session = PlainSession(game, bots, save_path=str(tmp_path / "g.json"))
-    assert session.run() == 0
-    text = console.text
+    text = _played_to_the_end_of(lines, game, monkeypatch, tmp_path)
     assert text.count("You lead 2♣ (your only legal card).") == 2, text
     # Every card led for you after the pass was forced: all go back with it.
     assert "Taken back: your pass of 7♣ 8♣ 9♣ and your 2♣" in text
@@ -882,11 +885,7 @@ def test_after_an_undo_back_to_the_moon_choice_the_forced_lead_is_played_again(
     while game.phase == "playing":
         game.play(game.legal_plays().cards()[0])
     lines = ("add", "undo", "subtract")
-    console = Console(monkeypatch, lines=lines, limit=len(lines))
-    bots = {s: make_bot("random", s) for s in (1, 2, 3)}
-    session = PlainSession(game, bots, save_path=str(tmp_path / "g.json"))
-    assert session.run() == 0
-    text = console.text
+    text = _played_to_the_end_of(lines, game, monkeypatch, tmp_path)
     assert "Taken back: your moon choice and your 2♣" in text
     assert text.count("You lead 2♣ (your only legal card).") == 2, text
 
