@@ -2819,7 +2819,8 @@ def test_a_player_a_bot_moved_for_is_told_the_game_will_not_count(
         _open_routed_seat(page, server, table, route, record_said=True)
         said = "The computer moved for you in this game: it does not count in your statistics."
         expect(page.locator("#toast")).to_have_text(said)
-        page.keyboard.press("i")
+        page.click("#nav-stats")
+        expect(page.locator("#stats-dialog")).to_be_visible()
         expect(page.locator("#stats-note")).to_contain_text(
             "does not count for you: the computer moved for you"
         )
