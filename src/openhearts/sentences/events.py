@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from ..game import MoonChoice, Pass, Play, PlayerView
+from ..game import MoonChoice, Pass, PlayerView
 from ..session.events import (
     AutoPlay,
     BotReplaced,
@@ -154,9 +154,8 @@ class Narrator:
 
     def _Undone(self, event: Undone) -> list[str]:
         own = event.own
-        # The others' passes go back with ours; only their cards are worth counting.
-        others = sum(1 for a in event.actions if isinstance(a, Play) and a.seat != event.seat)
-        plays = [a.card for a in own if isinstance(a, Play)]
+        others = event.others_played
+        plays = event.own_cards
         them = "them" if len(plays) > 1 else "it"
         after = f", and {plural(others, 'card')} played after {them}" if others else ""
         # Undo stops at the person's last pass or moon choice, so either comes first; the

@@ -160,6 +160,17 @@ class Undone:
         """The seat's own actions taken back, in the order they were made."""
         return tuple(a for a in reversed(self.actions) if a.seat == self.seat)
 
+    @property
+    def own_cards(self) -> tuple[Card, ...]:
+        """The cards of the seat's own taken back, in the order played."""
+        return tuple(a.card for a in self.own if isinstance(a, Play))
+
+    @property
+    def others_played(self) -> int:
+        """How many of the other seats' cards went (their passes go back with ours and
+        are not counted)."""
+        return sum(1 for a in self.actions if isinstance(a, Play) and a.seat != self.seat)
+
 
 Event = (
     DealStarted

@@ -153,10 +153,8 @@ def undone_event(undone: Undone) -> Event:
         private={
             "passed": cards_json(first.cards) if isinstance(first, Pass) else None,
             "moon_choice": isinstance(first, MoonChoice),
-            "played": [str(a.card) for a in own if isinstance(a, Play)],
-            "others_played": sum(
-                1 for a in undone.actions if isinstance(a, Play) and a.seat != undone.seat
-            ),
+            "played": [str(card) for card in undone.own_cards],
+            "others_played": undone.others_played,
         },
     )
 
