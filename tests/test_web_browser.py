@@ -37,7 +37,7 @@ from web_support import Player, free_port, settled_game, store_game
 pytestmark = pytest.mark.browser
 
 try:
-    from playwright.sync_api import Browser, Page, expect, sync_playwright
+    from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
     from playwright.sync_api import Error as PlaywrightError
 except ImportError:  # pragma: no cover - depends on the environment
     pytest.skip("playwright (python) is not installed", allow_module_level=True)
@@ -572,6 +572,39 @@ def test_keyboard_and_announcement_keys(server: str, browser: Browser) -> None:
             page.keyboard.type(typed)
             page.keyboard.press("Enter")
             wait_played(page, code)
+
+
+def test_a_key_pressed_before_the_key_map_came_is_carried_out_when_it_comes(
+    server: str, browser: Browser
+) -> None:
+    """The page learns its keys from the server: a key pressed before they came did
+    nothing, silently."""
+    answer = post(server, "/api/play-now", {"name": "Kim", "level": "random"})
+    with new_page(browser, viewport={"width": 1280, "height": 800}) as page:
+        held: list[Route] = []
+        page.route("**/api/keys", lambda route: held.append(route))
+        open_seat(page, server, answer)
+        wait_passing(page)
+        for _ in range(STEP_MS // 20):  # the held request reaches its handler
+            if held:
+                break
+            page.wait_for_timeout(20)
+        assert held, "the page asked for its keys"
+        page.locator("#hand .hand-card").first.focus()
+        page.keyboard.press("r")
+        page.keyboard.press("r")  # a second key while waiting asks once, lists once
+        announcer = page.locator("#announcer")
+        expect(announcer).not_to_contain_text("Your hand")
+        for route in held:
+            route.continue_()
+        page.unroute("**/api/keys")
+        expect(announcer).to_contain_text("Your hand, 13 cards.")
+        page.keyboard.press("?")
+        expect(page.locator("#help-dialog")).to_be_visible()
+        listed = page.eval_on_selector_all(
+            "#help-keys dd[data-command]", "nodes => nodes.map(n => n.dataset.command)"
+        )
+        assert listed and len(listed) == len(set(listed)), listed
 
 
 def check_the_key_map(page: Page) -> None:

@@ -59,10 +59,22 @@ export const NOT_ON_THE_WEB = ["rules", "save", "quit", "tricks"];
 
 /** Key (lower case) to [command, card number]; empty until the map is loaded. */
 const keyMap = new Map();
+/** The key map's loading, shared by every caller (two at once listed the keys twice);
+ * forgotten when it fails, so that the next key tries again. */
+let loading = null;
 
 /** Load the key map once, and list its keys in the Keys dialog. */
-export async function loadKeys() {
-  if (keyMap.size) return;
+export function loadKeys() {
+  if (!loading) {
+    loading = fillKeyMap().catch((error) => {
+      loading = null;
+      throw error;
+    });
+  }
+  return loading;
+}
+
+async function fillKeyMap() {
   const answer = await api("GET", "/api/keys");
   const rows = [];
   for (const entry of (answer && answer.keys) || []) {
@@ -135,22 +147,33 @@ export function onKeyDown(event) {
     announce(`${cardName(`${RANK_KEYS[lower]}C`).split(" of ")[0]}: now the suit, C, D, S or H.`);
     return;
   }
-  if (!keyMap.size) loadKeys().catch(() => {});
+  if (!keyMap.size) {
+    // A key pressed while the page was still loading its keys was lost: it is carried
+    // out when they come.
+    loadKeys().then(() => runCommandKey(lower, typed), (error) => announce(error.message));
+    return;
+  }
+  if (runCommandKey(lower, typed)) event.preventDefault();
+}
+
+/** Carry out the key map's command for key `lower` (`typed`: a rank typed before it);
+ * false when the key has none. */
+function runCommandKey(lower, typed) {
   const found = keyMap.get(lower);
-  if (!found) return;
+  if (!found) return false;
   const [command, number] = found;
   // Escape after a rank only forgets the rank.
   if (command === "clear" && typed) {
     announce("No card typed.");
-    return;
+    return true;
   }
-  event.preventDefault();
   // A spectator's key for a player's action was silent: said, as R and N say it.
   if (mySeat() === null && PLAYERS_ONLY[command]) {
     announce(`You are watching: ${PLAYERS_ONLY[command]}.`);
-    return;
+    return true;
   }
   COMMANDS[command](number);
+  return true;
 }
 
 /** What the commands only a player has would do, for a spectator's answer. */
