@@ -985,6 +985,8 @@ def test_chat_shows_lines_as_text_and_keeps_the_keys_out_of_the_game(
         expect(host.locator("#announcer")).to_contain_text(f"<b>Bob</b> says: {line}")
         # The host's chat is folded: the summary counts the new line.
         expect(host.locator("#chat summary")).to_have_text("Chat (1 new)")
+        # The arrow before it is drawn, not read as part of the name.
+        expect(host.locator("#chat summary")).to_have_accessible_name("Chat (1 new)")
         # A spectator reads the chat but has no box to write in.
         watcher.click("#chat summary")
         expect(watcher.locator("#chat-input")).to_be_hidden()
@@ -1496,6 +1498,8 @@ def test_moon_choice_dialog(server: str, browser: Browser) -> None:
         expect(dialog).to_be_visible()
         expect(page.locator("#moon-others")).to_be_focused()
         expect(page.locator("#announcer")).to_contain_text("You shot the moon.")
+        # What the choice means is the dialog's description, read as it opens.
+        expect(dialog).to_have_accessible_description(re.compile(r"\w"))
         page.keyboard.press("Escape")
         expect(dialog).to_be_visible()
         # Against bots the keys that help make the choice work in the dialog too (a

@@ -7,6 +7,7 @@ core's."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 from openhearts import Game, Rules, record
@@ -267,3 +268,59 @@ def test_the_web_statistics_are_the_session_cores(tmp_path: Path) -> None:
     )
     assert stats["moons"] == counted.moons_shot + counted.suns_shot
     assert stats["best"] == counted.best_total
+
+
+def _linear(channel: float) -> float:
+    channel /= 255
+    return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
+
+
+def _contrast(one: list[float], other: list[float]) -> float:
+    """WCAG 2's contrast ratio of two sRGB colours."""
+    lighter, darker = sorted(
+        (
+            0.2126 * _linear(r) + 0.7152 * _linear(g) + 0.0722 * _linear(b)
+            for r, g, b in (one, other)
+        ),
+        reverse=True,
+    )
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def _filtered(colour: str, saturate: float, brightness: float) -> list[float]:
+    """``colour`` (#rrggbb) through CSS ``saturate()`` then ``brightness()``."""
+    rgb = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+    s = saturate
+    matrix = [
+        [0.213 + 0.787 * s, 0.715 - 0.715 * s, 0.072 - 0.072 * s],
+        [0.213 - 0.213 * s, 0.715 + 0.285 * s, 0.072 - 0.072 * s],
+        [0.213 - 0.213 * s, 0.715 - 0.715 * s, 0.072 + 0.928 * s],
+    ]
+    return [
+        min(255.0, max(0.0, sum(m * c for m, c in zip(row, rgb, strict=True)))) * brightness
+        for row in matrix
+    ]
+
+
+def test_the_ranks_of_darkened_cards_stay_readable() -> None:
+    """Cards that cannot be played are shown darker; their ranks and suits keep WCAG's
+    4.5:1 against the darkened face (the red ones fell to 4.3:1)."""
+    static = Path(__file__).parent.parent / "src/openhearts/web/static"
+    style = (static / "style.css").read_text()
+    found = re.search(
+        r"\.hand-card\.illegal \.card-svg \{ "
+        r"filter: brightness\(([\d.]+)\) saturate\(([\d.]+)\); \}",
+        style,
+    )
+    assert found, "the rule that darkens unplayable cards"
+    brightness, saturate = float(found[1]), float(found[2])
+    assert brightness < 0.8, "unplayable cards are clearly darker"
+    cards = (static / "cards.js").read_text()
+    inks = re.findall(r'^const (?:RED|BLACK) = "(#[0-9a-f]{6})";', cards, re.M)
+    face = re.search(r'rx: 16, fill: "(#[0-9a-f]{6})"', cards)
+    assert len(inks) == 2 and face
+    for ink in inks:
+        ratio = _contrast(
+            _filtered(ink, saturate, brightness), _filtered(face[1], saturate, brightness)
+        )
+        assert ratio >= 4.5, (ink, ratio)
