@@ -22,7 +22,7 @@ pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not install
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
-from openhearts.env import HeartsEnv, SingleSeatEnv, agent_name, env
+from openhearts.env import HeartsEnv, SingleSeatEnv, agent_name, env, raw_env
 
 #: What PettingZoo's api_test says of any environment whose observations are dicts with an
 #: action mask (its own card-game environments are exempted from these by name).
@@ -409,7 +409,7 @@ def test_steps_outside_an_episode_say_to_reset() -> None:
     learner = SingleSeatEnv()
     with pytest.raises(ValueError, match=r"call reset\(\) first"):
         learner.step(0)
-    hearts = env()
+    hearts = HeartsEnv()
     run_episode(hearts, seed=3)
     assert hearts.agents == []
     for call in (lambda: hearts.step(0), lambda: hearts.step(None), hearts.last):
@@ -447,3 +447,63 @@ def test_the_bots_an_env_built_are_closed_and_the_ones_it_was_given_are_not(
     second = [learner._bots[1], learner._bots[3]]
     learner.close()
     assert closed == first + second and given not in closed
+
+
+def test_env_is_wrapped_as_pettingzoos_classic_environments_are() -> None:
+    """``env()`` returned the bare environment: PettingZoo's own ``env()`` factories wrap
+    theirs in AssertOutOfBoundsWrapper and OrderEnforcingWrapper, which learning code
+    relies on (step or observe before reset fail, agent_iter checks that every agent
+    steps), and ``raw_env`` is the unwrapped class."""
+    from pettingzoo.utils.wrappers import AssertOutOfBoundsWrapper, OrderEnforcingWrapper
+
+    hearts = env(players=5, trick_rewards=True)
+    assert isinstance(hearts, OrderEnforcingWrapper)
+    assert isinstance(hearts.env, AssertOutOfBoundsWrapper)
+    assert isinstance(hearts.unwrapped, HeartsEnv) and raw_env is HeartsEnv
+    assert hearts.unwrapped.rules.players == 5 and str(hearts) == "openhearts_v0"
+    with pytest.raises(AttributeError, match="before reset"):
+        hearts.agents  # noqa: B018
+    with pytest.raises(AssertionError, match="reset"):
+        hearts.step(0)
+    with pytest.raises(AssertionError, match="reset"):
+        hearts.observe("player_0")
+    hearts.reset(seed=2)
+    with pytest.raises(AssertionError, match="not in action space"):
+        hearts.step(54)
+    agent = hearts.agent_selection
+    illegal = int(np.flatnonzero(hearts.observe(agent)["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError):
+        hearts.step(illegal)
+    totals, steps = run_episode(hearts, seed=3)  # type: ignore[arg-type]
+    points = hearts.unwrapped.turns.game.results[0].points
+    assert [totals[agent_name(s)] for s in range(5)] == [-p for p in points] and steps > 0
+    with pytest.raises(ValueError, match=r"the episode is over: call reset\(\)"):
+        hearts.last()
+
+
+@pytest.mark.parametrize("config", [("standard", 4), ("source-003", 6)], ids=config_id)
+def test_pettingzoo_api_test_on_the_wrapped_env(config: tuple[str, int]) -> None:
+    preset, players = config
+    checked_api_test(env(preset=preset, players=players))  # type: ignore[arg-type]
+
+
+def test_env_can_end_an_episode_on_an_illegal_action_as_pettingzoo_card_games_do() -> None:
+    """``env(illegal_reward=R)`` adds PettingZoo's TerminateIllegalWrapper: an illegal
+    action ends the episode with reward ``R`` for the agent that made it and 0 for the
+    others, instead of raising."""
+    hearts = env(illegal_reward=-26)
+    hearts.reset(seed=1)
+    agent = hearts.agent_selection
+    illegal = int(np.flatnonzero(hearts.observe(agent)["action_mask"] == 0)[0])
+    hearts.step(illegal)
+    rewards = {}
+    for name in hearts.agent_iter():
+        _, reward, terminated, truncated, _ = hearts.last()
+        assert terminated or truncated
+        rewards[name] = reward
+        hearts.step(None)
+    assert rewards[agent] == -26 and sum(rewards.values()) == -26
+    checked_api_test(env(illegal_reward=-26))  # type: ignore[arg-type]
+    for wrong in ("x", True, float("nan")):
+        with pytest.raises(ValueError, match="illegal_reward: a number"):
+            env(illegal_reward=wrong)  # type: ignore[arg-type]

@@ -4,7 +4,8 @@ Needs the ``rl`` extra (``pip install 'openhearts[rl]'``: numpy, pettingzoo, gym
 
 :class:`HeartsEnv` is a multi-agent environment in PettingZoo's AEC (agent by agent)
 form, for every preset, player count and option: agents ``player_0`` ... are our seats
-in the order of play.  :class:`SingleSeatEnv` is a Gymnasium environment in which the
+in the order of play; :func:`env` wraps it as PettingZoo's own ``env()`` factories
+do (``raw_env`` is the class).  :class:`SingleSeatEnv` is a Gymnasium environment in which the
 agent plays one seat and our bots play the others.
 
 * **Actions** (``Discrete(54)``): ``0``-``51`` a card (our card numbers, see
@@ -30,6 +31,7 @@ agent plays one seat and our bots play the others.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, Final
 
@@ -41,6 +43,7 @@ try:
     import numpy.typing as npt
     from gymnasium import spaces
     from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
 except ModuleNotFoundError as error:  # pragma: no cover - needs the extra uninstalled
     raise explained(error) from None
 
@@ -49,7 +52,7 @@ from .observation import bounds, encode
 from .rules import Rules, RulesError
 from .turns import ACTION_COUNT, TurnGame, action_name, action_number
 
-__all__ = ["HeartsEnv", "SingleSeatEnv", "env", "agent_name"]
+__all__ = ["HeartsEnv", "SingleSeatEnv", "env", "raw_env", "agent_name"]
 
 _RENDER_MODES: Final = ["ansi", "human"]
 
@@ -275,9 +278,49 @@ class HeartsEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
-def env(**kwargs: Any) -> HeartsEnv:
-    """PettingZoo's usual constructor name: ``openhearts.env.env(players=5)``."""
-    return HeartsEnv(**kwargs)
+#: PettingZoo's name for the unwrapped environment class (``raw_env``), as its own
+#: environments' modules have it.
+raw_env = HeartsEnv
+
+
+class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's OrderEnforcingWrapper, keeping :class:`HeartsEnv`'s worded
+    ``last()`` once every agent is done (PettingZoo's own says ``KeyError: 'player_3'``)."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self._has_reset and not self.agents:
+            raise ValueError("the episode is over: call reset()")
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+        return result
+
+    def __str__(self) -> str:
+        return str(self.env)  # the environment's name, as PettingZoo's own wrapper gives
+
+
+def env(*, illegal_reward: float | None = None, **kwargs: Any) -> AECEnv:
+    """A :class:`HeartsEnv` wrapped as PettingZoo's own ``env()`` factories wrap theirs:
+    ``openhearts.env.env(players=5)``.
+
+    PettingZoo's ``AssertOutOfBoundsWrapper`` refuses an action outside the action
+    space and its ``OrderEnforcingWrapper`` refuses a step, an observation or the agents
+    before ``reset()``.  An illegal card raises
+    :class:`~openhearts.IllegalActionError`, as in :class:`HeartsEnv`, unless
+    ``illegal_reward`` is given: then PettingZoo's ``TerminateIllegalWrapper`` ends the
+    episode with that reward for the agent that made it (and 0 for the others), as
+    PettingZoo's card games do.  The other arguments are :class:`HeartsEnv`'s; use
+    ``.unwrapped`` (or :class:`HeartsEnv` itself) for the environment inside.
+    """
+    if illegal_reward is not None and (
+        isinstance(illegal_reward, bool)
+        or not isinstance(illegal_reward, int | float)
+        or not math.isfinite(illegal_reward)
+    ):
+        raise ValueError(f"illegal_reward: a number, not {illegal_reward!r}")
+    wrapped: AECEnv = HeartsEnv(**kwargs)
+    if illegal_reward is not None:
+        wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=float(illegal_reward))
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return _OrderEnforcingWrapper(wrapped)
 
 
 def _one_action(action: object) -> object:
