@@ -488,3 +488,106 @@ def test_a_board_of_a_log_is_played_again_as_a_game(tmp_path: Path) -> None:
         replay_board(match, 0, 4)
     with pytest.raises(ArenaError, match="not a match"):
         Match.from_dict({"lineup": ["easy"]})
+
+
+def _records(folder: Path) -> dict[str, str]:
+    """The record files of a --records folder by name (and any other file, to fail on)."""
+    return {path.name: path.read_text(encoding="utf-8") for path in sorted(folder.iterdir())}
+
+
+def test_records_keeps_every_board_and_rotation_as_a_record_to_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--records DIR``: one JSON record per board and seat rotation, the game the
+    arena played (its points are the log's), with the bots' names in their seats; it
+    loads, replays and exports as any record."""
+    from openhearts import pbn, record, replay
+    from openhearts.arena import read_results, record_name
+
+    out, folder = tmp_path / "m", tmp_path / "records"
+    assert _run("--bot", "easy", "--bot", "random", "--players", "3", "--deals", "3",
+                "--workers", "2", "--out", str(out), "--records", str(folder)) == 0  # fmt: skip
+    expected = {record_name(board, rotation) for board in range(3) for rotation in range(3)}
+    assert set(_records(folder)) == expected
+    assert record_name(12, 1) == "board-000012-rotation-1.json"
+    recorded, boards = read_results(out.with_suffix(".jsonl"))
+    match = Match.from_dict(recorded)
+    assert "records" not in boards[0][1]  # the texts are not kept in the log
+    for board, (_line, logged) in boards.items():
+        for rotation, result in enumerate(logged["rotations"]):
+            path = folder / record_name(board, rotation)
+            game = record.load(str(path))
+            assert [list(r.points) for r in game.results] == result["points"]
+            assert game.actions == arena.replay_board(match, board, rotation).actions
+            seats = [match.seat_bot(rotation, seat) for seat in range(3)]
+            assert [name.split(" (")[0] for name in game.names] == seats
+            assert len(set(game.names)) == 3
+            data = json.loads(path.read_text())
+            assert data["arena"]["board"] == board and data["arena"]["rotation"] == rotation
+            assert data["arena"]["seats"] == seats
+            assert pbn.loads(pbn.dumps(game)).actions == game.actions
+    capsys.readouterr()
+    assert replay.run(argparse.Namespace(file=str(folder / record_name(2, 1)), hands=True,
+                                         ascii=True)) == 0  # fmt: skip
+    assert "easy" in capsys.readouterr().out
+
+
+def test_records_of_a_resumed_run_are_neither_lost_nor_doubled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped after two boards and resumed, the folder holds each board's records
+    once, as an uninterrupted run writes them; boards a first run without --records
+    logged get theirs when --records is given, and are not logged again."""
+    out, folder = tmp_path / "resume", tmp_path / "records"
+    real = arena.play_board
+    calls: list[int] = []
+
+    def flaky(match: Match, board: int, records: bool = False) -> dict[str, Any]:
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        calls.append(board)
+        return real(match, board, records=records)
+
+    monkeypatch.setattr(arena, "play_board", flaky)
+    argv = ("--bot", "easy", "--bot", "random", "--deals", "4", "--workers", "1")
+    assert _run(*argv, "--out", str(out), "--records", str(folder)) == 130
+    assert set(_records(folder)) == {arena.record_name(b, r) for b in (0, 1) for r in range(4)}
+    monkeypatch.setattr(arena, "play_board", real)
+    assert _run(*argv, "--out", str(out), "--records", str(folder)) == 0
+    fresh = tmp_path / "fresh"
+    assert _run(*argv, "--records", str(fresh)) == 0
+    assert _records(folder) == _records(fresh) and len(_records(fresh)) == 16
+    log = out.with_suffix(".jsonl").read_text().splitlines()
+    assert sorted(json.loads(line)["board"] for line in log[1:]) == [0, 1, 2, 3]
+    # A match logged without records, resumed with them: every board's records.
+    later, late_folder = tmp_path / "later", tmp_path / "late"
+    assert _run(*argv[:5], "2", *argv[6:], "--out", str(later)) == 0
+    assert _run(*argv, "--out", str(later), "--records", str(late_folder)) == 0
+    assert _records(late_folder) == _records(fresh)
+    lines = later.with_suffix(".jsonl").read_text().splitlines()
+    assert sorted(json.loads(line)["board"] for line in lines[1:]) == [0, 1, 2, 3]
+
+
+def test_records_of_whole_games_hold_the_whole_game(tmp_path: Path) -> None:
+    from openhearts import record
+
+    folder = tmp_path / "games"
+    assert _run("--bot", "easy", "--bot", "random", "--games", "1", "--workers", "1",
+                "--end-score", "30", "--records", str(folder)) == 0  # fmt: skip
+    games = [record.load(str(folder / arena.record_name(0, r))) for r in range(4)]
+    assert all(game.is_over and max(game.scores) >= 30 for game in games)
+
+
+@pytest.mark.parametrize("kind", ["file", "control"])
+def test_a_records_folder_that_cannot_be_is_refused_before_playing(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "afile"
+    blocker.write_text("")
+    given = str(blocker) if kind == "file" else str(tmp_path / "a\x1bb")
+    out = tmp_path / "m"
+    assert _run("--deals", "1", "--workers", "1", "--out", str(out), "--records", given) == 2
+    said = capsys.readouterr().err
+    assert said.startswith("hearts arena: --records"), said
+    assert "Not a directory" in said or "control characters" in said
+    assert not out.with_suffix(".jsonl").exists()

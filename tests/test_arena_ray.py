@@ -45,17 +45,23 @@ def test_ray_and_local_workers_give_identical_boards_and_resume(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     local, on_ray = tmp_path / "local", tmp_path / "ray"
-    assert _run(*MATCH, "--deals", "6", "--workers", "1", "--out", str(local)) == 0
+    kept = ("--records", str(tmp_path / "local-records"))
+    assert _run(*MATCH, "--deals", "6", "--workers", "1", "--out", str(local), *kept) == 0
     # Half the match on Ray: the arena starts a local Ray instance and stops it again.
-    assert _run(*MATCH, "--deals", "3", "--backend", "ray", "--out", str(on_ray)) == 0
+    records = ("--records", str(tmp_path / "ray-records"))
+    assert _run(*MATCH, "--deals", "3", "--backend", "ray", "--out", str(on_ray), *records) == 0
     assert len(_boards(on_ray)) == 3
     assert not ray.is_initialized()
     # The rest on a Ray instance already running (as a cluster would be): the same
     # command for the whole match resumes it.
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="error")
     try:
-        assert _run(*MATCH, "--deals", "6", "--backend", "ray", "--out", str(on_ray)) == 0
+        assert _run(*MATCH, "--deals", "6", "--backend", "ray", "--out", str(on_ray), *records) == 0
         assert _boards(on_ray) == _boards(local)
+        # The boards' records too, each written once by the arena from Ray's results.
+        folders = [tmp_path / "local-records", tmp_path / "ray-records"]
+        files = [{p.name: p.read_text() for p in folder.iterdir()} for folder in folders]
+        assert files[0] == files[1] and len(files[0]) == 6 * 5
         summaries = [json.loads(p.with_suffix(".json").read_text()) for p in (local, on_ray)]
         tables = [[{k: v for k, v in row.items() if k not in TIMES} for row in s["table"]]
                   for s in summaries]  # fmt: skip

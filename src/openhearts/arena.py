@@ -15,6 +15,8 @@ rotation) and adds win rates (a shared win counts as a fraction).
 Finished boards are appended to ``OUT.jsonl`` as they finish; a stopped run (Ctrl-C)
 loses only the boards in progress, and running the same command again resumes.  The
 summary goes to ``OUT.json`` and ``OUT.csv`` and a table to standard output.
+``--records DIR`` keeps each board's game in every rotation as a JSON record
+(``DIR/board-000012-rotation-1.json``, see :func:`record_name`), for ``hearts replay``.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser()
@@ -62,10 +64,12 @@ from .bots import (
 from .bots.base import Bot
 from .bots.engine import program_problem
 from .bots.hard import MAX_BUDGET
-from .game import PLAYING, Game
+from .game import PLAYING, Game, name_problem
 from .options import add_rules_arguments, file_name_problem, rules_from_args, whole_number
+from .record import dumps as record_dumps
+from .record import loads as record_loads
 from .rules import Rules, RulesError
-from .session.saving import make_folder
+from .session.saving import make_folder, write_atomic
 from .workers import MAX_WORKERS, Stopped, WorkerDied, map_unordered
 
 __all__ = [
@@ -75,6 +79,7 @@ __all__ = [
     "BotSpec",
     "play_board",
     "replay_board",
+    "record_name",
     "summarise",
     "mean_interval",
     "ArenaError",
@@ -252,8 +257,55 @@ def _play_one_rotation(
     return game, bots
 
 
-def play_board(match: Match, board: int) -> dict[str, Any]:
-    """Play one board in every rotation; returns the JSON-ready record."""
+def record_name(board: int, rotation: int) -> str:
+    """The file name of a board's record in one rotation, in a ``--records`` folder.
+
+    >>> record_name(12, 1)
+    'board-000012-rotation-1.json'
+    """
+    return f"board-{board:06d}-rotation-{rotation}.json"
+
+
+def _seat_names(labels: Sequence[str]) -> list[str] | None:
+    """The players' names of a record: each seat's bot, with its seat where the bot
+    sits in more than one (``random (seat 2)``); None where a bot's name cannot be a
+    player's (a control character in a ``cmd:`` line)."""
+    repeated = {label for label in labels if labels.count(label) > 1}
+    names = [
+        f"{label} (seat {seat})" if label in repeated else label
+        for seat, label in enumerate(labels)
+    ]
+    return names if all(name_problem(name) is None for name in names) else None
+
+
+def game_record(match: Match, board: int, rotation: int, game: Game) -> str:
+    """The JSON record of one rotation of a board (:mod:`openhearts.record`), named
+    after the bots in their seats, with an ``arena`` key saying the match's seed, the
+    board, the rotation and the bot in each seat (loading ignores it)."""
+    labels = [match.seat_bot(rotation, seat) for seat in range(match.rules.players)]
+    names = _seat_names(labels)
+    if names is not None:
+        data = json.loads(record_dumps(game))
+        data["names"] = names
+        game = record_loads(json.dumps(data))
+    arena = {
+        "seed": match.seed,
+        "lineup": list(match.lineup),
+        "mode": "games" if match.games else "deals",
+        "board": board,
+        "rotation": rotation,
+        "seats": labels,
+        "version": __version__,
+    }
+    return record_dumps(game, {"arena": arena})
+
+
+def play_board(match: Match, board: int, records: bool = False) -> dict[str, Any]:
+    """Play one board in every rotation; returns the JSON-ready record.
+
+    :param records: add ``"records"``, each rotation's game as a JSON record
+        (:func:`game_record`), which the arena writes to its ``--records`` folder.
+    """
     rules = match.rules
     players = rules.players
     specs = [match.spec(text) for text in match.lineup]
@@ -261,8 +313,11 @@ def play_board(match: Match, board: int) -> dict[str, Any]:
     timing: dict[str, list[float]] = {}
     faults: list[dict[str, Any]] = []
     programs: dict[str, list[int]] = {}
+    texts: list[str] = []
     for rotation in range(players):
         game, bots = _play_one_rotation(match, specs, board, rotation, timing)
+        if records:
+            texts.append(game_record(match, board, rotation, game))
         labels = [match.seat_bot(rotation, seat) for seat in range(players)]
         # Outside programs that failed were replaced by a fallback bot: say so, and how
         # much of their play was the fallback's.
@@ -287,7 +342,25 @@ def play_board(match: Match, board: int) -> dict[str, Any]:
         record["faults"] = faults
     if programs:
         record["programs"] = programs
+    if records:
+        record["records"] = texts
     return record
+
+
+def play_board_recorded(match: Match, board: int) -> dict[str, Any]:
+    """:func:`play_board` with its records (a function of its own: Ray runs functions)."""
+    return play_board(match, board, records=True)
+
+
+def _write_records(folder: Path, board: int, texts: Sequence[str]) -> None:
+    """A board's records, each file whole or not at all; a board played again (when a
+    run is resumed) replaces its files, so none is ever written twice."""
+    for rotation, text in enumerate(texts):
+        write_atomic(folder / record_name(board, rotation), text, shared=True)
+
+
+def _records_missing(folder: Path, board: int, players: int) -> bool:
+    return not all((folder / record_name(board, r)).is_file() for r in range(players))
 
 
 def _play_rotation(
@@ -808,6 +881,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="write PATH.jsonl (finished boards; re-run to resume), PATH.json and PATH.csv",
     )
+    parser.add_argument(
+        "--records",
+        default=None,
+        metavar="DIR",
+        help="keep each board's game in every seat rotation as a JSON record in DIR "
+        "(board-000012-rotation-1.json), for hearts replay and hearts export",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_rules_arguments(parser)
 
@@ -889,6 +969,8 @@ def _command(args: argparse.Namespace, lineup: Sequence[str]) -> str:
         parts += ["-o", option]
     if args.out:
         parts += ["--out", args.out]
+    if getattr(args, "records", None):
+        parts += ["--records", args.records]
     if args.backend != "local":
         parts += ["--backend", args.backend]
     if args.program_time_limit is not None:
@@ -942,6 +1024,10 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    records_folder = _records_folder(getattr(args, "records", None))
+    if isinstance(records_folder, str):
+        print(f"hearts arena: --records {records_folder}", file=sys.stderr)
+        return 2
     out = Path(args.out) if args.out else None
     log = output_path(out, ".jsonl") if out else None
     try:
@@ -967,10 +1053,38 @@ def run(args: argparse.Namespace) -> int:
     todo = [board for board in range(total) if board not in done]
     if done and todo:
         print(f"Resuming: {total - len(todo)} of {total} boards already played.", file=sys.stderr)
+    # Boards of the log without their records (a first run without --records): played
+    # again for the records alone, as the arena played them.
+    unrecorded = (
+        set()
+        if records_folder is None
+        else {
+            board
+            for board in done
+            if board < total and _records_missing(records_folder, board, rules.players)
+        }
+    )
+    if unrecorded:
+        print(
+            f"Playing {len(unrecorded)} logged board(s) again for their records.",
+            file=sys.stderr,
+        )
     stopped: int | None = None  # the exit status of a run stopped before its end
     try:
-        boards = _play(match, todo, args, total - len(todo))
+        boards = _play(match, sorted(unrecorded) + todo, args, total - len(todo) - len(unrecorded))
         for record in boards:
+            texts = record.pop("records", None)
+            if records_folder is not None and texts is not None:
+                # Before the log's line: a board logged has its records.
+                try:
+                    _write_records(records_folder, record["board"], texts)
+                except OSError as error:
+                    raise ArenaError(
+                        f"cannot write the records in {records_folder}: {error.strerror or error}"
+                    ) from None
+            if record["board"] in unrecorded:
+                _compare_replayed(done[record["board"]], record)
+                continue
             done[record["board"]] = record
             if log is not None:
                 try:
@@ -1028,6 +1142,36 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed_to_write or broken else 0
 
 
+def _records_folder(given: str | None) -> Path | str | None:
+    """The ``--records`` folder, made if need be; or what is wrong with it, in words
+    (after ``--records``), before any board is played."""
+    if given is None:
+        return None
+    problem = file_name_problem(given.rstrip("/" + os.sep) or given)
+    if problem is not None:
+        return f"{given}: {problem.replace('file name', 'folder name')}"
+    folder = Path(given)
+    try:
+        make_folder(folder)
+    except OSError as error:
+        return f"{given}: cannot make the folder: {error.strerror or error}"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"{given}: cannot write in the folder"
+    return folder
+
+
+def _compare_replayed(logged: dict[str, Any], replayed: dict[str, Any]) -> None:
+    """Say so when a logged board played again for its records came out otherwise (a
+    bot whose choices depend on time): its records are then not the logged games."""
+    if [r["points"] for r in logged["rotations"]] != [r["points"] for r in replayed["rotations"]]:
+        print(
+            f"Warning: board {logged['board']} played again for its records did not "
+            "give the logged points (a bot of the line-up depends on time?): its "
+            "records are of the new play.",
+            file=sys.stderr,
+        )
+
+
 def _always_failed(match: Match, summary: dict[str, Any]) -> list[str]:
     """The outside programs that failed in every game they sat in (one fault per game
     and seat: the fallback then plays that game on)."""
@@ -1066,14 +1210,16 @@ def _play(
         return
     bar = _Progress(len(boards) + already, already, not args.no_progress)
     workers = args.workers or os.cpu_count() or 1
+    recorded = getattr(args, "records", None) is not None
     try:
         if args.backend == "ray":
-            for record in play_boards(play_board, match, boards, args.workers, args.ray_address):
+            function = play_board_recorded if recorded else play_board
+            for record in play_boards(function, match, boards, args.workers, args.ray_address):
                 bar.advance()
                 yield record
             return
         stopping = "Stopping once the boards being played end"
-        play = functools.partial(play_board, match)
+        play = functools.partial(play_board_recorded if recorded else play_board, match)
         for _board, record in map_unordered(play, boards, workers, stopping):
             bar.advance()
             yield record
