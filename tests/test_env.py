@@ -507,3 +507,24 @@ def test_env_can_end_an_episode_on_an_illegal_action_as_pettingzoo_card_games_do
     for wrong in ("x", True, float("nan")):
         with pytest.raises(ValueError, match="illegal_reward: a number"):
             env(illegal_reward=wrong)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("make", [HeartsEnv, SingleSeatEnv], ids=["aec", "single-seat"])
+def test_rules_and_preset_options_are_not_silently_dropped(make: Any) -> None:
+    """``HeartsEnv(Rules(), players=5, options={"jack_of_diamonds": True})`` played the
+    4-player standard game without the J♦, without a word; ``HeartsEnv("source-003")``
+    (a preset's name, as ``Game`` takes it) failed with ``AttributeError: 'str' object
+    has no attribute 'players'``."""
+    with pytest.raises(ValueError, match=r"^rules= are the whole rules: .*players, options"):
+        make(Rules(), players=5, options={"jack_of_diamonds": True})
+    with pytest.raises(ValueError, match=r"^rules= are the whole rules: .*preset"):
+        make(Rules(), preset="source-003")
+    assert make(Rules(players=3)).rules == Rules(players=3)
+    named = make("source-003", players=6, options={"sun": False})
+    assert named.rules == Rules.preset("source-003", players=6, sun=False)
+    with pytest.raises(ValueError, match="the preset twice"):
+        make("source-003", preset="source-002")
+    with pytest.raises(ValueError, match=r"^rules: a Rules object or a preset's name, not 4"):
+        make(4)
+    with pytest.raises(RulesError, match="no preset named 'nope'"):
+        make("nope")

@@ -132,6 +132,36 @@ def _preset_rules(preset: str, players: int | None, options: dict[str, Any] | No
     return Rules.preset(preset, players=players, **changes)
 
 
+def _env_rules(
+    rules: Rules | str | None,
+    preset: str | None,
+    players: int | None,
+    options: dict[str, Any] | None,
+) -> Rules:
+    """The rules of an environment: ``rules`` (a :class:`Rules`, or a preset's name as
+    :class:`~openhearts.Game` takes it), or else ``preset``, ``players`` and ``options``.
+    Given beside a :class:`Rules`, those were dropped without a word."""
+    if isinstance(rules, str):
+        if preset is not None:
+            raise ValueError(f"the preset twice: {rules!r} and preset={preset!r}; give it once")
+        preset, rules = rules, None
+    if rules is None:
+        return _preset_rules(preset or "standard", players, options)
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules: a Rules object or a preset's name, not {rules!r}")
+    given = [
+        name
+        for name, value in (("preset", preset), ("players", players), ("options", options))
+        if value is not None and value != {}
+    ]
+    if given:
+        raise ValueError(
+            f"rules= are the whole rules: {', '.join(given)} cannot change them; give "
+            "rules=Rules.preset(...) with every option, or preset, players and options alone"
+        )
+    return rules
+
+
 def _check_render_mode(mode: str | None) -> None:
     if mode is not None and mode not in _RENDER_MODES:
         raise ValueError(f"render_mode: one of {', '.join(_RENDER_MODES)}, not {mode!r}")
@@ -160,9 +190,10 @@ def _render(turns: TurnGame, mode: str | None) -> str | None:
 class HeartsEnv(AECEnv):  # type: ignore[misc]
     """Hearts for several learning agents, one action at a time (PettingZoo AEC).
 
-    :param rules: the rules; or build them from ``preset``, ``players`` and ``options``
-        (rules options by name, e.g. ``{"jack_of_diamonds": True}``; a ``"players"``
-        entry is the same as ``players=``).
+    :param rules: the rules (or a preset's name); or build them from ``preset`` (default
+        ``"standard"``), ``players`` and ``options`` (rules options by name, e.g.
+        ``{"jack_of_diamonds": True}``; a ``"players"`` entry is the same as
+        ``players=``), which cannot be given beside a :class:`Rules`.
     :param whole_game: an episode is a whole game (to the end score), not one deal.
     :param trick_rewards: reward each trick's points as it is won.
     :param render_mode: ``"ansi"`` (``render()`` returns text) or ``"human"`` (prints it).
@@ -176,9 +207,9 @@ class HeartsEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(
         self,
-        rules: Rules | None = None,
+        rules: Rules | str | None = None,
         *,
-        preset: str = "standard",
+        preset: str | None = None,
         players: int | None = None,
         options: dict[str, Any] | None = None,
         whole_game: bool = False,
@@ -187,7 +218,7 @@ class HeartsEnv(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         _check_render_mode(render_mode)
-        self.rules = rules or _preset_rules(preset, players, options)
+        self.rules = _env_rules(rules, preset, players, options)
         self.whole_game = whole_game
         self.render_mode = render_mode
         self.possible_agents = [agent_name(s) for s in range(self.rules.players)]
@@ -354,11 +385,11 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def __init__(
         self,
-        rules: Rules | None = None,
+        rules: Rules | str | None = None,
         *,
         opponents: str | list[str | Bot] = "easy",
         seat: int = 0,
-        preset: str = "standard",
+        preset: str | None = None,
         players: int | None = None,
         options: dict[str, Any] | None = None,
         whole_game: bool = False,
@@ -376,7 +407,7 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise ValueError(f"illegal_penalty: a number, not {illegal_penalty!r}")
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
-        self.rules = rules or _preset_rules(preset, players, options)
+        self.rules = _env_rules(rules, preset, players, options)
         players = self.rules.players
         learner = action_number(seat)
         if learner is None or not 0 <= learner < players:
