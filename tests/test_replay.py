@@ -255,3 +255,24 @@ def test_a_seed_with_control_characters_is_printed_written_out(
     status, out, _ = run_replay(capsys, str(path))
     assert status == 0
     assert "\x1b" not in out and "x\\x1b[2Jy" in out
+
+
+def test_an_arena_log_or_summary_is_said_to_be_no_game_record(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A researcher replaying the arena's OUT.jsonl was told "line 2: not valid JSON:
+    Extra data", and OUT.json "not an OpenHearts record (format None)": say what they
+    are, and where a board's game is to be had."""
+    from openhearts import arena
+
+    out = tmp_path / "m"
+    parser = argparse.ArgumentParser()
+    arena.add_arguments(parser)
+    argv = ["--no-progress", "--deals", "1", "--workers", "1", "--out", str(out)]
+    assert arena.run(parser.parse_args(argv)) == 0
+    capsys.readouterr()
+    for ending in (".jsonl", ".json"):
+        status, _, err = run_replay(capsys, str(out.with_suffix(ending)))
+        assert status == 2
+        assert "results of hearts arena, not a game record" in err, err
+        assert "hearts arena --records" in err

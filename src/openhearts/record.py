@@ -185,6 +185,29 @@ def record_text(text: object) -> str:
     return text
 
 
+#: Said of a file of ``hearts arena``'s results given as a record.
+_ARENA_FILE: Final = (
+    "line 1: the results of hearts arena, not a game record; "
+    "hearts arena --records DIR keeps each board's game as a record"
+)
+
+
+def _arena_results(text: str) -> bool:
+    """Whether ``text`` is a results file of ``hearts arena``: its log (``OUT.jsonl``,
+    first line ``{"type": "match", ...}``) or its summary (``OUT.json``)."""
+    first = text.lstrip().split("\n", 1)[0]
+    for candidate in (first, text):
+        try:
+            data = json.loads(candidate)
+        except ValueError:
+            continue
+        if not isinstance(data, dict) or not isinstance(data.get("match"), dict):
+            continue
+        if data.get("type") == "match" or str(data.get("command", "")).startswith("hearts arena"):
+            return True
+    return False
+
+
 def loads(text: str | bytes) -> Game:
     """Rebuild a game from a record, replaying and checking every event."""
     # A byte-order mark, as some editors write one, is not part of the record.
@@ -194,6 +217,8 @@ def loads(text: str | bytes) -> Game:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
+        if _arena_results(text):
+            raise RecordError(_ARENA_FILE) from None
         # A file cut short (a full disk, a copy stopped) says so, not only what JSON
         # expected where it ends.
         cut = error.msg.startswith("Unterminated") or error.pos >= len(text.rstrip())
@@ -211,6 +236,8 @@ def loads(text: str | bytes) -> Game:
         return RecordError(f"line {_key_line(text, key)}: {reason}")
 
     if data.get("format") != FORMAT:
+        if _arena_results(text):
+            raise RecordError(_ARENA_FILE)
         raise at("format", f"not an OpenHearts record (format {_shown(data.get('format'))})")
     version = data.get("version")
     if isinstance(version, bool) or version != VERSION:
