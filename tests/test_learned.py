@@ -317,3 +317,12 @@ def test_train_refuses_more_workers_than_any_machine_runs(
     with pytest.raises(SystemExit):
         parser.parse_args(["--workers", "1" + "0" * 30])
     assert "--workers: a whole number from 1 to 256" in capsys.readouterr().err
+
+
+def test_weights_in_a_folder_not_yet_there_are_written(tmp_path: Path, capsys: Any) -> None:
+    """--weights models/w.npz, with no models folder: the check before playing let it
+    through (its parent can be made), and after the play and the first epoch the run
+    failed with "No such file or directory", the fit lost."""
+    weights = tmp_path / "models" / "new" / "w.npz"
+    assert _train(tmp_path, "--weights", str(weights)) == 0, capsys.readouterr().err
+    assert PolicyNet.load(weights).rules == Rules()

@@ -148,6 +148,8 @@ def _train(args: argparse.Namespace) -> int:
     if args.play_only:
         return 0
     files = [args.data / _chunk_name(args.seed, i, size) for i, size in enumerate(sizes)]
+    # Its folder may be one still to make (the check before playing allows that).
+    args.weights.parent.mkdir(parents=True, exist_ok=True)
     net = fit(files, args.seed, args.epochs, args.hidden, args.rate, args.batch, args.weights)
     net.about["command"] = _command(args)
     net.about["play_seconds_and_fit_seconds_total"] = round(time.monotonic() - started)
