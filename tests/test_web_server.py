@@ -15,6 +15,7 @@ import httpx
 import pytest
 import sqlalchemy as sa
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from openhearts import Game, Rules, record
 from openhearts.bots import act, make_bot
@@ -1407,6 +1408,42 @@ def test_a_removed_player_stays_removed_when_the_table_is_unloaded(storage: Stor
             {"name": "Bot?", "player_token": squatter["player_token"]},
         )
         assert back.status_code == 403 and back.json()["error"] == "removed", back.text
+
+
+def test_a_table_the_database_fails_to_read_is_not_set_aside(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by a tester: one failed read of a table (a dropped database connection) set
+    it aside until the server restarted: "no such table" to everyone, and the page, told
+    so, forgot its seat.  The failure is refused as such, and the next try loads it."""
+    with running(storage) as server:
+        host = new_table(server, name="Ann")
+        table_id = host["table_id"]
+        unload(server, table_id)
+        real = storage.load_table
+        failures = [2]
+
+        def flaky(wanted: str) -> Any:
+            if failures[0]:
+                failures[0] -= 1
+                raise sa.exc.OperationalError("SELECT", {}, Exception("connection lost"))
+            return real(wanted)
+
+        monkeypatch.setattr(storage, "load_table", flaky)
+        answer = server.get(f"/api/tables/{table_id}")
+        assert answer.status_code == 503 and answer.json()["error"] == "unavailable", answer.text
+        # A page connecting meanwhile is told to try again, not that there is no table.
+        with connect(server.ws_url(table_id), open_timeout=10) as page:
+            refusal = json.loads(page.recv(timeout=20))
+            assert refusal["code"] == "unavailable", refusal
+            with pytest.raises(ConnectionClosed) as closed:
+                page.recv(timeout=20)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+        assert server.hub.set_aside == {}
+        assert server.get(f"/api/tables/{table_id}").status_code == 200
+        back = Player(server.ws_url(table_id), token=host["token"]).open()
+        assert back.welcome is not None and back.welcome["seat"] == host["seat"]
+        back.close()
 
 
 def test_the_tables_an_address_opened_count_when_unloaded(storage: Storage) -> None:

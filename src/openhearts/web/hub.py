@@ -17,6 +17,8 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any, Final, TypeVar
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from ..game import (
     IllegalActionError,
 )
@@ -122,7 +124,10 @@ class Hub:
             self.settings.default_level = "easy" if "easy" in self.levels else self.levels[0]
         grace = max(self.settings.takeover_delay, RECONNECT_GRACE)
         for table_id in await self.store(self.storage.active_table_ids):
-            table = await self.get(table_id)
+            try:
+                table = await self.get(table_id)
+            except WebError:
+                continue  # loaded when someone comes back to it
             if table is None:
                 continue
             # The people connected before the restart get time to reconnect (the page
@@ -153,7 +158,9 @@ class Hub:
         self.storage.close()
 
     async def get(self, table_id: str) -> Table | None:
-        """A table by id, loaded from storage when it is not in memory."""
+        """A table by id, loaded from storage when it is not in memory; None when there
+        is none (or its stored rows cannot be loaded).  Raises :class:`WebError`
+        (``unavailable``, 503) when the database cannot be read now."""
         if not TABLE_ID_RE.match(table_id):
             return None
         table = self.tables.get(table_id)
@@ -167,6 +174,18 @@ class Hub:
                 return None
             try:
                 table = await self._load(table_id)
+            except SQLAlchemyError as error:
+                # The database failed (a dropped connection, a restarted server), not the
+                # table's rows: it is not set aside (every page would be told it does not
+                # exist, and forget its seat), only refused until the database is back.
+                log.error(
+                    "table %s cannot be read now: the database failed (%s)",
+                    table_id,
+                    type(error).__name__,
+                )
+                raise WebError(
+                    "unavailable", "the server cannot read that table now; try again soon", 503
+                ) from None
             except Exception as error:
                 # One bad row must not stop the server, nor the list of tables: it is
                 # set aside (its text may hold a hidden hand, so only its kind is logged).

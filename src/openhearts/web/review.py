@@ -19,6 +19,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..game import Game
 from ..session.review import DealReview, TrickReview, deal_reviews, opening_deal
+from .protocol import WebError
 
 __all__ = ["deals", "review_json"]
 
@@ -59,7 +60,12 @@ async def deals(request: Request) -> Response:
     """``GET /api/tables/{table_id}/deals``: the current game's deals, trick by trick, and
     the one a review opens at."""
     hub = request.app.state.hub
-    table = await hub.get(request.path_params["table_id"])
+    try:
+        table = await hub.get(request.path_params["table_id"])
+    except WebError as error:
+        return JSONResponse(
+            {"error": error.code, "message": error.message}, status_code=error.status
+        )
     if table is None:
         return JSONResponse(
             {"error": "no_table", "message": "there is no such table"}, status_code=404

@@ -304,7 +304,10 @@ async def list_tables(request: Request) -> Response:
 
 
 async def get_table(request: Request) -> Response:
-    table = await _hub(request).get(request.path_params["table_id"])
+    try:
+        table = await _hub(request).get(request.path_params["table_id"])
+    except WebError as error:
+        return _error(error)
     if table is None:
         return _error(WebError("no_table", "there is no such table", 404))
     return JSONResponse(table.summary())
@@ -324,8 +327,11 @@ async def join_table(request: Request) -> Response:
 async def game_record(request: Request) -> Response:
     hub = _hub(request)
     table_id = request.path_params["table_id"]
-    if await hub.get(table_id) is None:
-        return _error(WebError("no_table", "there is no such table", 404))
+    try:
+        if await hub.get(table_id) is None:
+            return _error(WebError("no_table", "there is no such table", 404))
+    except WebError as error:
+        return _error(error)
     number = request.path_params["number"]
     if not (number.isascii() and number.isdigit() and len(number) <= 9):
         return _error(WebError("no_game", "there is no such game", 404))
@@ -424,7 +430,16 @@ async def live_table(websocket: WebSocket) -> None:
 
 async def _live_table(websocket: WebSocket, hub: Hub, address: str) -> None:
     await websocket.accept()
-    table = await hub.get(websocket.path_params["table_id"])
+    try:
+        table = await hub.get(websocket.path_params["table_id"])
+    except WebError as error:
+        # Not "no_table": the page would forget its seat.  Closed as "try again later";
+        # the page reconnects.
+        await websocket.send_text(
+            json.dumps({"type": "error", "id": None, "code": error.code, "message": error.message})
+        )
+        await websocket.close(code=1013)
+        return
     if table is None:
         await websocket.send_text(
             json.dumps(
