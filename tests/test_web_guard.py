@@ -168,6 +168,34 @@ def test_the_turn_clock_moves_for_an_idle_person_then_gives_the_seat_to_a_bot(
         friend.close()
 
 
+def test_a_person_who_moves_once_their_time_is_up_is_no_longer_overdue(
+    storage: Storage,
+) -> None:
+    """Found by a tester: a person who made their move themselves after the clock ran
+    out (before the bot did) stayed "overdue" on every page, so the next time-out was
+    never said.  The seats' summary is sent again with the move."""
+    with running(storage, fast_settings(turn_clock=1.5, bot_delay=4.0)) as server:
+        _, ann, bob = host_and_guest(server)
+        assert ann.request({"type": "start"})["type"] == "ack"
+        hand = ann.until(lambda m: m["type"] == "state")["state"]["hand"]
+        dealt = bob.until(lambda m: m["type"] == "state")["state"]["hand"]
+        assert bob.request({"type": "pass", "cards": dealt[:3]})["type"] == "ack"
+        ann.until(lambda m: m["type"] == "table" and m["table"]["seats"][0]["overdue"])
+        assert ann.request({"type": "pass", "cards": hand[:3]})["type"] == "ack"
+        for player in (ann, bob):
+            player.until(
+                lambda m: (
+                    m["type"] == "state"
+                    and any(e["event"] == "passed" and e["seat"] == 0 for e in m["events"])
+                )
+            )
+            after = player.recv()
+            assert after["type"] == "table", after
+            assert after["table"]["seats"][0]["overdue"] is False
+        for player in (ann, bob):
+            player.close()
+
+
 def test_a_pass_the_clock_makes_keeps_the_cards_the_person_picked(storage: Storage) -> None:
     """Found by a tester: the clock's pass ignored the cards the player had picked (the
     picks lived only in the page); the page now tells the server its picks."""

@@ -142,9 +142,9 @@ async def _pass(hub: Hub, connection: Connection, table: Table, message: Any) ->
             code = "illegal" if seat.index in game.to_act() else "not_your_turn"
             raise WebError(code, problem)
         events = await table.commit(Pass(seat.index, CardSet(chosen)))
-        seat.timeouts, seat.overdue = 0, False
+        changed = table.moved_in_person(seat)
         _ack(connection, message)
-        table.after_commit(events)
+        table.after_commit(events, seats_changed=changed)
 
 
 async def _picks(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
@@ -170,9 +170,9 @@ async def _play(hub: Hub, connection: Connection, table: Table, message: Any) ->
         if problem is not None:
             raise WebError("illegal", problem)
         events = await table.commit(Play(seat.index, card))
-        seat.timeouts, seat.overdue = 0, False
+        changed = table.moved_in_person(seat)
         _ack(connection, message)
-        table.after_commit(events)
+        table.after_commit(events, seats_changed=changed)
 
 
 async def _moon(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
@@ -180,9 +180,9 @@ async def _moon(hub: Hub, connection: Connection, table: Table, message: Any) ->
     async with table.lock:
         _fresh_turn(table, seat, message.seq)
         events = await table.commit(MoonChoice(seat.index, message.others_add))
-        seat.timeouts, seat.overdue = 0, False
+        changed = table.moved_in_person(seat)
         _ack(connection, message)
-        table.after_commit(events)
+        table.after_commit(events, seats_changed=changed)
 
 
 async def _undo(hub: Hub, connection: Connection, table: Table, message: Any) -> None:

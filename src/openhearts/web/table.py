@@ -532,9 +532,19 @@ class Table:
             # The last action is stored; a restart finishes the game from it.
             log.exception("table %s: storing the finished game failed", self.id)
 
-    def after_commit(self, events: list[Event]) -> None:
+    def moved_in_person(self, seat: Seat) -> bool:
+        """The person made a move of their own: the clock's count of time-outs starts
+        again.  Whether the seats' summary changed: they were overdue (every page was
+        told so, and a bot was about to move for them)."""
+        was_overdue = seat.overdue
+        seat.timeouts, seat.overdue = 0, False
+        return was_overdue
+
+    def after_commit(self, events: list[Event], *, seats_changed: bool = False) -> None:
         self.broadcast_state(events)
-        if self.status == "finished":
+        if self.status == "finished" or seats_changed:
+            # A person who moved while overdue is not any more: the pages said "overdue"
+            # until the next change, so the next time-out was never said.
             self.broadcast_table()
         self.kick()
 
