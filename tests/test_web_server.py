@@ -1144,6 +1144,34 @@ def test_the_host_can_remove_a_person_before_the_game_starts(server: ServerThrea
         player.close()
 
 
+def test_a_removed_persons_connection_no_longer_acts_for_the_seat(server: ServerThread) -> None:
+    """Found by a tester: the connections of a person the host removed stayed the seat's
+    until they closed, and one more message of theirs was read as the seat's: a chat
+    line in the seat's name, or a leave that freed the seat of whoever took it since."""
+    import asyncio
+
+    table_id, ann, bob = host_and_guest(server)
+    table = server.hub.tables[table_id]
+    kept = on_server_loop(server, lambda: next(iter(table.seats[1].connections)))
+    assert ann.request({"type": "remove", "seat": 1})["type"] == "ack"
+    cy = server.post(f"/api/tables/{table_id}/join", {"name": "Cy"}).json()
+    assert cy["seat"] == 1
+    # A message of the removed person's read after the removal (a client that does not
+    # stop at the close): it must not act for the seat Cy holds now.
+    for text in ('{"type": "leave", "id": 7}', '{"type": "chat", "id": 8, "text": "hi"}'):
+        asyncio.run_coroutine_threadsafe(
+            server.hub.handle(kept, table, text), server.hub.loop
+        ).result(10)
+    seat = server.get(f"/api/tables/{table_id}").json()["seats"][1]
+    assert seat["kind"] == "human" and seat["name"] == "Cy", seat
+    # Anything sent to Ann meanwhile comes before the answer to her ping.
+    ann.send({"type": "ping", "id": 99})
+    ann.until(lambda m: m["type"] == "pong")
+    assert not any(json.loads(text)["type"] == "chat" for text in ann.texts), ann.texts
+    for player in (ann, bob):
+        player.close()
+
+
 def test_a_host_who_leaves_before_the_start_hands_the_table_on(server: ServerThread) -> None:
     """The guests were left at a table nobody could start."""
     table_id, ann, bob = host_and_guest(server)

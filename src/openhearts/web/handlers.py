@@ -345,6 +345,9 @@ async def _remove(hub: Hub, connection: Connection, table: Table, message: Any) 
         if seat.player_hash is not None:
             table.bar_player(seat.player_hash)
         for other in await _free(hub, table, seat):
+            # No longer the seat's: a message of theirs read before the close takes
+            # effect must not act for whoever sits down next.
+            other.seat = None
             other.error("removed", "the host removed you from this table: you can watch it")
             other.close()
         _ack(connection, message)

@@ -475,6 +475,9 @@ class Hub:
 
     async def handle(self, connection: Connection, table: Table, text: str) -> None:
         """One message from a client; any refusal is an ``error`` reply."""
+        if connection.closed:
+            # Hung up on (removed by the host, dropped): what it still sends is not read.
+            return
         # Every message counts against the rate, well-formed or not.
         if not connection.limiter.allow():
             connection.refused += 1
