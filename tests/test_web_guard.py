@@ -196,6 +196,34 @@ def test_a_person_who_moves_once_their_time_is_up_is_no_longer_overdue(
             player.close()
 
 
+def test_taking_a_seat_back_at_ones_turn_shows_the_clock_that_runs(storage: Storage) -> None:
+    """Found by a tester: a person who took their seat back from the bot at their turn
+    (the page's button sends ``auto``, or the link is opened again) was sent a state with
+    no time left on it, while the clock ran for them: the computer moved for them again,
+    unannounced."""
+    settings = fast_settings(turn_clock=1.5, bot_delay=4.0, timeouts_to_bot=1)
+    with running(storage, settings) as server:
+        _, ann, bob = host_and_guest(server)
+        assert ann.request({"type": "start"})["type"] == "ack"
+        dealt = bob.until(lambda m: m["type"] == "state")["state"]["hand"]
+        assert bob.request({"type": "pass", "cards": dealt[:3]})["type"] == "ack"
+        ann.until(lambda m: m["type"] == "table" and m["table"]["seats"][0]["bot_playing"])
+        # The bot has not passed for her yet (it waits bot_delay): she takes the seat back.
+        assert ann.request({"type": "auto", "play_one": True})["type"] == "ack"
+        back = ann.until(lambda m: m["type"] == "state")["state"]
+        assert back["passed"] is None and not back["bot_playing"], back
+        assert back["clock_left"] is not None and back["clock_left"] > 0, back["clock_left"]
+        # So does coming back by the link after leaving.
+        assert ann.request({"type": "leave"})["type"] == "ack"
+        ann.until(lambda m: m["type"] == "state" and m["state"]["bot_playing"])
+        again = Player(ann.url, token=ann.token, auto_play_one=True).open()
+        state = again.until(lambda m: m["type"] == "state")["state"]
+        assert state["passed"] is None and not state["bot_playing"], state
+        assert state["clock_left"] is not None and state["clock_left"] > 0, state["clock_left"]
+        for player in (ann, bob, again):
+            player.close()
+
+
 def test_a_pass_the_clock_makes_keeps_the_cards_the_person_picked(storage: Storage) -> None:
     """Found by a tester: the clock's pass ignored the cards the player had picked (the
     picks lived only in the page); the page now tells the server its picks."""

@@ -119,6 +119,8 @@ async def _hello(hub: Hub, connection: Connection, table: Table, message: Any) -
                 "this page again",
             )
         table.attach(connection, seat)
+        # A person back at their turn is on the clock from now: the state says so.
+        table.arm_clock()
         connection.send(table.welcome(connection))
         if table.game is not None:
             connection.send(table.state_message(seat, []))
@@ -274,6 +276,9 @@ async def _auto(hub: Hub, connection: Connection, table: Table, message: Any) ->
             table.version += 1
         _ack(connection, message)
         if table.game is not None:
+            # Taking the seat back from a bot at one's turn starts the clock: the state
+            # said no clock ran, and the computer moved for them again unannounced.
+            table.arm_clock()
             for other in seat.connections:
                 other.send(table.state_message(seat, []))
     table.kick()
