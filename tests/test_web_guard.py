@@ -224,6 +224,28 @@ def test_taking_a_seat_back_at_ones_turn_shows_the_clock_that_runs(storage: Stor
             player.close()
 
 
+def test_the_clock_that_starts_when_someone_comes_back_is_shown_to_the_person_to_act(
+    storage: Storage,
+) -> None:
+    """Found by a tester: with the only other person gone no clock ran for Bob; when Ann
+    came back by the link, Bob's clock started again, but his page was not told: no time
+    left shown or said, until the computer moved for him."""
+    with running(storage, fast_settings(turn_clock=5)) as server:
+        table_id, ann, bob = host_and_guest(server)
+        assert ann.request({"type": "start"})["type"] == "ack"
+        assert bob.until(lambda m: m["type"] == "state")["state"]["clock_left"] is not None
+        assert ann.request({"type": "leave"})["type"] == "ack"
+        # The bots pass, one for Ann: Bob, alone with bots, has no clock.
+        alone = bob.until(lambda m: m["type"] == "state" and m["state"]["waiting_for"] == [1])
+        assert alone["state"]["passed"] is None and alone["state"]["clock_left"] is None
+        back = Player(ann.url, token=ann.token, auto_play_one=True).open()
+        clocked = bob.until(lambda m: m["type"] == "state", timeout=5)["state"]
+        assert clocked["passed"] is None and clocked["clock_left"] is not None, clocked
+        assert server.hub.tables[table_id].clock_handle is not None
+        for player in (ann, bob, back):
+            player.close()
+
+
 def test_a_pass_the_clock_makes_keeps_the_cards_the_person_picked(storage: Storage) -> None:
     """Found by a tester: the clock's pass ignored the cards the player had picked (the
     picks lived only in the page); the page now tells the server its picks."""

@@ -119,11 +119,15 @@ async def _hello(hub: Hub, connection: Connection, table: Table, message: Any) -
                 "this page again",
             )
         table.attach(connection, seat)
-        # A person back at their turn is on the clock from now: the state says so.
-        table.arm_clock()
+        # A person back starts the clock, for their own turn or for the person to act who
+        # has someone to wait for again: the states say so (the pages showed no clock).
+        clock_changed = table.arm_clock()
         connection.send(table.welcome(connection))
         if table.game is not None:
-            connection.send(table.state_message(seat, []))
+            if clock_changed:
+                table.broadcast_state([])
+            else:
+                connection.send(table.state_message(seat, []))
         table.broadcast_table()
     table.kick()
 
@@ -276,11 +280,13 @@ async def _auto(hub: Hub, connection: Connection, table: Table, message: Any) ->
             table.version += 1
         _ack(connection, message)
         if table.game is not None:
-            # Taking the seat back from a bot at one's turn starts the clock: the state
-            # said no clock ran, and the computer moved for them again unannounced.
-            table.arm_clock()
-            for other in seat.connections:
-                other.send(table.state_message(seat, []))
+            # Taking the seat back from a bot starts the clock (at one's turn, or for the
+            # person to act, who has someone to wait for again): the states say so.
+            if table.arm_clock():
+                table.broadcast_state([])
+            else:
+                for other in seat.connections:
+                    other.send(table.state_message(seat, []))
     table.kick()
 
 

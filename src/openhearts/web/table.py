@@ -567,10 +567,11 @@ class Table:
             return False
         return time.monotonic() - self.last_seen > self.hub.settings.abandon_after
 
-    def arm_clock(self) -> None:
+    def arm_clock(self) -> bool:
         """Start the turn clock for the people to act now, unless it runs for them
         already: a page connecting, or another move made while passing, started it
-        again (more time than the clock, and more than the page showed)."""
+        again (more time than the clock, and more than the page showed).  Whether the
+        clock changed (started, stopped or started again): the states say the time left."""
         game = self.game
         key: tuple[object, ...] | None = None
         running = game is not None and not game.is_over and self.clock > 0
@@ -584,7 +585,8 @@ class Table:
             moves = None if game.phase == PASSING else game.action_count
             key = (self.game_number, game.deal_number, game.phase, moves)
         if key is not None and key == self.clock_key and self.clock_handle is not None:
-            return
+            return False
+        changed = key is not None or self.clock_handle is not None
         if self.clock_handle is not None:
             self.clock_handle.cancel()
             self.clock_handle = None
@@ -593,6 +595,7 @@ class Table:
             loop = asyncio.get_running_loop()
             self.clock_handle = loop.call_later(self.clock, self._time_out, key)
             self.clock_due = loop.time() + self.clock
+        return changed
 
     def _on_the_clock(self, seat: Seat) -> bool:
         # Against bots alone nobody waits: the clock took the seat of a slow player (one
