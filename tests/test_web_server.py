@@ -1226,6 +1226,9 @@ def test_giving_a_seat_up_that_crosses_the_start_keeps_it(server: ServerThread) 
     table_id, ann, bob = host_and_guest(server)
     assert bob.welcome is not None
     bobs = bob.welcome["seat"]
+    # The host's seat is kept too, and the refusal does not say a game began that has not.
+    waiting = ann.request({"type": "leave", "seat_only": True})
+    assert waiting["code"] == "started" and "you are the host" in waiting["message"], waiting
     assert ann.request({"type": "start"})["type"] == "ack"
     refused = bob.request({"type": "leave", "seat_only": True})
     assert refused["code"] == "started" and "your seat is kept" in refused["message"]

@@ -401,9 +401,17 @@ async def _start(hub: Hub, connection: Connection, table: Table, message: Any) -
 async def _leave(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     seat = _seated(connection)
     async with table.lock:
-        if message.seat_only and (table.status != "waiting" or seat.host):
+        if message.seat_only and table.status != "waiting":
             # The give-up crossed the host's start: the seat stays the player's, played.
             raise WebError("started", "the game has started: your seat is kept")
+        if message.seat_only and seat.host:
+            # The give-up crossed the table passing to them (the host left): it had not
+            # started, whatever the refusal said.
+            raise WebError(
+                "started",
+                "you are the host now: your seat is kept (the host starts the game, "
+                "or leaves the table)",
+            )
         if table.status == "waiting" and not seat.host:
             # Before the start a guest gives the seat up (only the host's "remove" freed
             # it, and barred them): free for anyone, them included, and they watch.
