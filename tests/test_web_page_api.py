@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from pathlib import Path
+
+import pytest
 
 from openhearts import Game, Rules, record
 from openhearts.bots import Bot, RandomBot
@@ -16,8 +19,10 @@ from openhearts.cards import CardSet
 from openhearts.game import PlayerView
 from openhearts.session.hints import make_hint
 from openhearts.session.keys import KEYS
+from openhearts.session.review import DealReview, deal_reviews
 from openhearts.session.statistics import Stats
 from openhearts.session.undo import undo_last_choice
+from openhearts.web import review
 from openhearts.web.hints import hint_json
 from openhearts.web.seat import BOT_NAMES, Seat
 from openhearts.web.storage import Storage
@@ -81,6 +86,40 @@ def test_the_deals_of_a_game_come_trick_by_trick_with_no_hidden_card(tmp_path: P
     assert sent == played
     held = {str(card) for seat in range(4) for card in game.hand(seat)}
     assert not sent & held
+
+
+def test_the_deals_are_worked_out_once_for_each_change_of_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Working out every deal of a long game takes the server's one event loop tens of
+    milliseconds, and the route has no rate limit: a client asking again and again
+    stalled every table.  The answer is kept until the table changes."""
+    game = second_deal_game()
+    storage = Storage(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    store_game(storage, "ReviewTable", "standard", game, 0, "R" * 32, auto_play_one=False)
+    worked: list[Game] = []
+
+    def work(game: Game) -> list[DealReview]:
+        worked.append(game)
+        return deal_reviews(game)
+
+    monkeypatch.setattr(review, "deal_reviews", work)
+    with running(storage, fast_settings(takeover_delay=600)) as server:
+        url = "/api/tables/ReviewTable/deals"
+        first = server.get(url).json()
+        table = server.hub.tables["ReviewTable"]
+        # The bots play up to seat 0's turn, who plays nothing here.
+        deadline = time.monotonic() + 20
+        while table.game is not None and table.game.to_act() != [0]:
+            assert time.monotonic() < deadline, "the bots stopped before seat 0's turn"
+            time.sleep(0.02)
+        settled = server.get(url).json()
+        before = len(worked)
+        again = [server.get(url).json() for _ in range(5)]
+        assert len(worked) == before and again == [settled] * 5
+        table.version += 1  # any change to the table
+        assert server.get(url).json() == settled and len(worked) == before + 1
+    assert first["game"] == settled["game"] == 1
 
 
 def test_no_table_and_no_game_yet(tmp_path: Path) -> None:

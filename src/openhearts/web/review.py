@@ -73,13 +73,21 @@ async def deals(request: Request) -> Response:
     game = table.game
     if game is None:
         return JSONResponse({"game": None, "names": [], "deals": [], "opening": None})
-    reviews = deal_reviews(game)
-    return JSONResponse(
-        {
-            "game": table.game_number,
-            "names": list(game.names),
-            "deals": [_deal(deal) for deal in reviews],
-            # The deal the review opens at (the session core's rule for every face).
-            "opening": opening_deal(reviews),
-        }
-    )
+    # Working out every deal of a long game takes the server's one event loop tens of
+    # milliseconds: a client asking again and again stalled every table.  The answer is
+    # kept until the table changes.
+    key = (table.version, table.game_number, tuple(game.names))
+    cached = table.review_cache
+    if cached is None or cached[0] != key:
+        reviews = deal_reviews(game)
+        body = JSONResponse(
+            {
+                "game": table.game_number,
+                "names": list(game.names),
+                "deals": [_deal(deal) for deal in reviews],
+                # The deal the review opens at (the session core's rule for every face).
+                "opening": opening_deal(reviews),
+            }
+        ).body
+        cached = table.review_cache = (key, bytes(body))
+    return Response(cached[1], media_type="application/json")

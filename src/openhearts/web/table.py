@@ -146,6 +146,8 @@ class Table:
         self._undo_offers: dict[int, tuple[tuple[object, ...], bool]] = {}
         #: Bumped on every change to the game, so a bot's late answer can tell it is stale.
         self.version = 0
+        #: The last answer of ``GET .../deals`` (its JSON), with what it was made from.
+        self.review_cache: tuple[tuple[object, ...], bytes] | None = None
         self.driver: asyncio.Task[None] | None = None
         self.clock_handle: asyncio.TimerHandle | None = None
         #: When the clock running now runs out (the event loop's time), and for whom.
