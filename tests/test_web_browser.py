@@ -2407,6 +2407,39 @@ def test_six_players_on_a_phone_on_its_side_keep_their_plates_apart(
                 assert apart, (width, height, a, b)
 
 
+@pytest.mark.parametrize(
+    ("players", "width", "height"), [(6, 1280, 720), (6, 1024, 700), (5, 800, 600)]
+)
+def test_five_or_six_opponents_on_a_low_felt_never_cover_each_other(
+    server: str, browser: Browser, players: int, width: int, height: int
+) -> None:
+    """Found playing six players on a 1280 × 720 screen: the two seats on each side of
+    the felt, each with its card backs above its name, were placed so close that one's
+    backs covered the other's name plate (and at 800 × 600 with five players the two
+    seats at the top ran into each other)."""
+    answer = post(
+        server,
+        "/api/play-now",
+        {"name": "Lu", "level": "random", "preset": "source-003", "players": players},
+    )
+    with new_page(browser, viewport={"width": width, "height": height}) as page:
+        open_seat(page, server, answer)
+        wait_passing(page)
+        boxes = page.eval_on_selector_all(
+            "#opponents .opponent",
+            "nodes => nodes.flatMap(n => [...n.querySelectorAll('.opp-backs, .plate')]"
+            ".filter(p => p.getBoundingClientRect().width > 0).map(p => {"
+            " const r = p.getBoundingClientRect();"
+            " return [Number(n.dataset.seat), r.left, r.top, r.right, r.bottom]; }))",
+        )
+        assert len({box[0] for box in boxes}) == players - 1, boxes
+        for a, b in itertools.combinations(boxes, 2):
+            if a[0] == b[0]:
+                continue
+            apart = a[3] <= b[1] or b[3] <= a[1] or a[4] <= b[2] or b[4] <= a[2]
+            assert apart, (a, b)
+
+
 def test_six_players_on_a_small_phone_keep_each_trick_card_and_name_in_sight(
     server: str, browser: Browser
 ) -> None:

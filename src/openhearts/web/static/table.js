@@ -108,6 +108,22 @@ function renderOpponents() {
   const turn = 2 * Math.PI;
   const aroundFromLeft = (angle) => ((angle % turn) + turn) % turn;
   const order = [...placed].sort((a, b) => aroundFromLeft(a.angle) - aroundFromLeft(b.angle));
+  placeOpponents(order, width, height, narrow);
+  // Five or six players on a low felt (1280 × 720): the two seats on one side, each
+  // its card backs above its name, covered each other. Then the backs go beside the
+  // names, and if the seats still meet, the backs go (the count is on the plate).
+  if (!narrow && opponentsOverlap(order)) {
+    for (const item of order) item.node.classList.add("across");
+    placeOpponents(order, width, height, narrow);
+    if (opponentsOverlap(order)) {
+      for (const item of order) item.node.classList.add("no-backs");
+      placeOpponents(order, width, height, narrow);
+    }
+  }
+}
+
+/** Put each opponent at its place: around an ellipse, or in a row along the top. */
+function placeOpponents(order, width, height, narrow) {
   order.forEach((item, index) => {
     if (narrow) item.node.style.maxWidth = `${Math.floor(width / order.length) - 4}px`;
     const w = item.node.offsetWidth;
@@ -126,6 +142,21 @@ function renderOpponents() {
     item.node.style.left = `${x}px`;
     item.node.style.top = `${y}px`;
   });
+}
+
+/** True when any two opponents' boxes (card backs and plate together) meet. */
+function opponentsOverlap(order) {
+  const boxes = order.map((item) => item.node.getBoundingClientRect());
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i];
+      const b = boxes[j];
+      if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 /** The cards shown in the middle: the trick in progress, or the last finished one. */
