@@ -1000,6 +1000,25 @@ def test_the_pass_caption_keeps_its_arrow_and_target_at_any_width(
     asyncio.run(run())
 
 
+def test_the_pass_caption_of_one_card_says_card(tmp_path: Path) -> None:
+    """With ``cards_passed=1`` the caption read "Deal 1: pass 1 cards ◀ West"."""
+
+    async def run() -> None:
+        app = make_app(tmp_path, cards_passed=1)
+        async with app.run_test(size=(120, 32)) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            shown = " ".join(shown_lines(table(app).query_one(TrickView)))
+            assert "Deal 1: pass 1 card ◀ West" in shown, shown
+            # Chosen, it is "it", not "them".
+            hand = table(app).query_one(HandView)
+            hand.focus()
+            hand.place(table(app).session.view().hand.cards()[0])
+            await pilot.press("space")
+            assert app.announcements[-1].endswith("1 of 1 chosen. Press P to pass it.")
+
+    asyncio.run(run())
+
+
 def test_resize_keeps_the_table_usable(tmp_path: Path) -> None:
     async def run() -> None:
         app = make_app(tmp_path, seed=4)

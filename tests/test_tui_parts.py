@@ -424,6 +424,10 @@ def test_status_lines_say_what_to_do() -> None:
     assert (
         words.status(view, 3) == "Pass three cards to the left, to West: all three chosen, press P."
     )
+    # One card passed (cards_passed=1) is one card, not "them" nor "all one".
+    single = names_game(cards_passed=1).view(0)
+    assert words.status(single) == "Pass one card to the left, to West: select it, then press P."
+    assert words.status(single, 1) == "Pass one card to the left, to West: chosen, press P."
     for seat in range(4):
         game.pass_cards(seat, game.hand(seat).cards()[:3])
     view = game.view(0)

@@ -124,9 +124,11 @@ def status(view: PlayerView, selected: int = 0) -> str:
         if view.passed is None:
             # The count before the rest: a narrow status line cuts the end of it.
             if not selected:
-                then = "select them, then press P."
+                then = "select it, then press P." if count == 1 else "select them, then press P."
             elif selected < count:
                 then = f"{selected} of {count} chosen."
+            elif count == 1:
+                then = "chosen, press P."
             else:
                 then = f"all {number_word(count)} chosen, press P."
             return f"Pass {counted(count, 'card')} {pass_phrase(view)}: {then}"

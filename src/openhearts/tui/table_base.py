@@ -292,7 +292,8 @@ class TableBase(Screen[None]):
             arrow = {"left": "◀", "right": "▶", "top": "▲"}[side]
             where = f"{arrow} {game.names[view.pass_target]}"
             count = view.rules.cards_passed
-            picture.caption = f"Deal {view.deal_number + 1}: pass {count} cards {where}"
+            cards = "card" if count == 1 else "cards"
+            picture.caption = f"Deal {view.deal_number + 1}: pass {count} {cards} {where}"
             # Narrower, the arrow and the target stay: they are what the caption is for.
             picture.short_captions = (f"Pass {count} {where}", where)
         elif view.phase == Phase.PLAYING:

@@ -49,13 +49,13 @@ class HandMixin(TableBase):
         elif len(self.chosen) >= count:
             self.refuse(
                 f"You have already chosen {counted(count, 'card')}: press P to pass "
-                "them, or unchoose one first."
+                f"{'it' if count == 1 else 'them'}, or unchoose one first."
             )
         else:
             self.chosen = self.chosen | CardSet([card])
             text = f"Chosen: the {card.name}. {len(self.chosen)} of {count} chosen."
             if len(self.chosen) == count:
-                text += " Press P to pass them."
+                text += " Press P to pass it." if count == 1 else " Press P to pass them."
             self.say([text])
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -197,7 +197,7 @@ class HandMixin(TableBase):
         self.chosen = CardSet(wanted)
         text = f"Chosen: {said}. {len(self.chosen)} of {count} chosen."
         if len(self.chosen) == count:
-            text += " Press P to pass them."
+            text += " Press P to pass it." if count == 1 else " Press P to pass them."
         self.say([text])
 
     def action_clear(self) -> None:
