@@ -1063,6 +1063,21 @@ def test_other_player_counts(tmp_path: Path, players: int) -> None:
     asyncio.run(run())
 
 
+def test_six_players_at_80_columns_keep_the_dealer_and_passed_notes(tmp_path: Path) -> None:
+    """Six players at 80 × 24: the dealer's panel read "Southwest · dealer · p…", what
+    the seat is doing cut off; the compass name gives way instead."""
+
+    async def run() -> None:
+        app = make_app(tmp_path, players=6, first_dealer=1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            panel = table(app).query_one("#seat-1", Widget)
+            lines = shown_lines(panel)
+            assert lines[0] == "SW · dealer · passed", lines
+
+    asyncio.run(run())
+
+
 def test_moon_choice_dialog(tmp_path: Path) -> None:
     """You hold every club from the ace down to the three and the A♠: every trick is yours."""
 

@@ -505,13 +505,19 @@ class SeatPanel(Widget):
             return Text("")
         name_style = Style(bold=True, underline=info.to_move)
         arrow = "▶ " if info.to_move else ""
-        head = Text(arrow, style=Style(bold=True))
-        head.append(info.name, style=name_style)
-        if info.dealer:
-            head.append(" · dealer", style=Style(italic=True))
-        if info.passed and not info.you:
-            head.append(" · passed", style=Style(italic=True))
         width = self.content_size.width
+        notes = (" · dealer" if info.dealer else "") + (
+            " · passed" if info.passed and not info.you else ""
+        )
+        name = info.name
+        if not info.you and len(arrow) + len(name) + len(notes) > width:
+            # Five or six players at 80 columns: "Southwest · dealer · p…" lost what the
+            # seat is doing; the name gives way ("SW · dealer · passed").
+            name = short_name(name, max(2, width - len(arrow) - len(notes)))
+        head = Text(arrow, style=Style(bold=True))
+        head.append(name, style=name_style)
+        if notes:
+            head.append(notes, style=Style(italic=True))
         points_line = f"{info.taken} this deal · {info.total} total"
         if not info.you and len(points_line) > width:
             # Two- and three-digit figures: the short form, rather than a wrapped line
