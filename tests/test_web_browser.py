@@ -2408,15 +2408,18 @@ def test_six_players_on_a_phone_on_its_side_keep_their_plates_apart(
 
 
 @pytest.mark.parametrize(
-    ("players", "width", "height"), [(6, 1280, 720), (6, 1024, 700), (5, 800, 600)]
+    ("players", "width", "height"),
+    [(6, 1280, 720), (6, 1024, 700), (5, 800, 600), (6, 600, 960), (5, 584, 900)],
 )
-def test_five_or_six_opponents_on_a_low_felt_never_cover_each_other(
+def test_five_or_six_opponents_on_a_low_or_narrow_felt_never_cover_each_other(
     server: str, browser: Browser, players: int, width: int, height: int
 ) -> None:
     """Found playing six players on a 1280 × 720 screen: the two seats on each side of
     the felt, each with its card backs above its name, were placed so close that one's
     backs covered the other's name plate (and at 800 × 600 with five players the two
-    seats at the top ran into each other)."""
+    seats at the top ran into each other).  On a 600 px tablet the felt is narrow enough
+    for the opponents to sit in a row, but the screen too wide for the phone's plates:
+    five wide plates ran into each other, their words over the next ones."""
     answer = post(
         server,
         "/api/play-now",
@@ -2438,6 +2441,12 @@ def test_five_or_six_opponents_on_a_low_felt_never_cover_each_other(
                 continue
             apart = a[3] <= b[1] or b[3] <= a[1] or a[4] <= b[2] or b[4] <= a[2]
             assert apart, (a, b)
+        # Nor do the words run out of their plates.
+        spilled = page.eval_on_selector_all(
+            "#opponents .plate",
+            "ns => ns.filter(n => n.scrollWidth > n.clientWidth + 1).map(n => n.textContent)",
+        )
+        assert not spilled, spilled
 
 
 def test_six_players_on_a_small_phone_keep_each_trick_card_and_name_in_sight(

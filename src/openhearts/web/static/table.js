@@ -54,6 +54,9 @@ function renderOpponents() {
   const width = felt.clientWidth || 800;
   const height = felt.clientHeight || 400;
   const narrow = narrowFelt();
+  // In a row, the plates are as on a phone (the felt is narrow below the phone's width
+  // too: a 600 px tablet's five plates ran into each other).
+  box.classList.toggle("in-row", narrow);
   const players = s.players || s.names.length;
   const waiting = s.waiting_for || [];
   const placed = [];
