@@ -367,6 +367,27 @@ def test_moon_choice_prompt(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> 
     assert game.results[0].points == (0, 26, 26)
 
 
+def test_the_score_sheet_says_which_deal_a_moon_scored(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The terminal and web sheets mark a moon's (or a sun's) deal with ☾ (☀); the plain
+    sheet showed 0, 26, 26 and nothing of how they came about."""
+    asked: list[int] = []
+
+    def player(transcript: str) -> str:
+        if "chose that everyone else adds" in transcript and not asked:
+            asked.append(len(transcript))
+            return "scores"
+        return sensible(transcript)
+
+    _, text = play_moon_choice(monkeypatch, tmp_path, player)
+    sheet = text[asked[0] :].splitlines()
+    said = (
+        "  Deal 1: You shot the moon (took every point card) and chose that everyone else adds 26."
+    )
+    assert said in sheet, sheet
+
+
 def test_a_file_saved_at_the_moon_prompt_keeps_its_name(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..sentences import table
+from ..sentences.records import shot_line
 from ..session.events import DealScored
 
 if TYPE_CHECKING:
@@ -40,3 +41,10 @@ def show_history(plain: Table) -> None:
     rows.append(["Total", *game.scores])
     for text in table(["", *plain.names], rows):
         plain.say(f"  {text}")
+    # The deals a moon or a sun scored, as the other faces mark them in their sheets
+    # (☾, ☀): a row of -26 and +26 said nothing of how it came about.
+    names = [plain.who(seat) for seat in range(game.rules.players)]
+    for result in game.results:
+        shot = shot_line(names, game.rules, result)
+        if shot:
+            plain.say(f"  Deal {result.number + 1}: {shot}")
