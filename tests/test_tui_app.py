@@ -888,6 +888,32 @@ def app_farewell(home: Path, path: Path) -> str | None:
     return asyncio.run(run())
 
 
+def test_three_winners_are_listed_in_words(tmp_path: Path) -> None:
+    """A moon that ends the game leaves the three others tied: the game over dialog read
+    "Winners: West and North and East", the status line the same with "win"."""
+    rules = Rules.preset("standard", end_score=26, pass_cycle=("hold",))
+    mine = CardSet.parse("3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC AS")
+    rest = [c for c in rules.deck if c not in mine]
+    hands = [mine, CardSet(rest[0:13]), CardSet(rest[13:26]), CardSet(rest[26:39])]
+    names = ["You", "West", "North", "East"]
+    game = Game(rules, seed=1, names=names, hands=[hands], scores=[90, 0, 0, 0])
+    while not game.is_over:
+        game.play(game.legal_plays().cards()[-1])
+    assert game.winners == [1, 2, 3]
+    path = tmp_path / "tie.json"
+    save(game, str(path))
+
+    async def run() -> None:
+        app = HeartsApp(Storage(tmp_path), Settings(speed="off"), resume=str(path))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            body = " ".join(shown_lines(app.screen.query_one(".dialog-body Static", Static)))
+            assert "Game over: West, North and East win." in body, body
+            assert "Winners: West, North and East" in body, body
+
+    asyncio.run(run())
+
+
 def test_resume_says_which_typed_options_the_saved_game_keeps(tmp_path: Path) -> None:
     session = Session.new(Rules(), seed=6, names=["You"], level="random")
     path = tmp_path / "saved.json"

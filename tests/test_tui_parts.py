@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import re
 import time
@@ -411,6 +412,14 @@ def test_typed_defaults_win_over_saved_settings_and_names_are_cut_as_everywhere(
 
 def names_game(seed: int = 1, **changes: Any) -> Game:
     return Game(Rules.preset("standard", **changes), seed=seed, names=table_names(4, "You"))
+
+
+def test_the_status_line_lists_three_winners_as_a_list() -> None:
+    """A three-way tie for the lowest total read "Game over: West and
+    North and East win."; the web page and the plain game say "West, North and East"."""
+    view = names_game().view(0)
+    over = dataclasses.replace(view, phase=Phase.GAME_OVER, scores=(105, 40, 40, 40))
+    assert words.status(over) == "Game over: West, North and East win."
 
 
 def test_status_lines_say_what_to_do() -> None:

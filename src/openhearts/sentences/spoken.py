@@ -22,7 +22,7 @@ from ..cards import Card, CardSet, Suit
 from ..game import GAME_OVER, MOON_CHOICE, PASSING, PLAYING, PlayerView, TrickRecord
 from ..session.memory import hearts_broken, hearts_sentence, known_voids
 from ..session.points import card_points as points_of
-from ..session.words import counted, number_word, plural
+from ..session.words import counted, join_words, number_word, plural
 
 __all__ = [
     "number_word",
@@ -118,7 +118,7 @@ def status(view: PlayerView, selected: int = 0) -> str:
         winners = [subject(view, s) for s, v in enumerate(view.scores) if v == low]
         if view.seat in [s for s, v in enumerate(view.scores) if v == low]:
             return "Game over: you win!" if len(winners) == 1 else "Game over: you share the win."
-        return f"Game over: {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}."
+        return f"Game over: {join_words(winners)} win{'s' if len(winners) == 1 else ''}."
     if view.phase == PASSING:
         count = view.rules.cards_passed
         if view.passed is None:

@@ -12,6 +12,7 @@ from ..sentences.records import deal_summary, review_trick_line
 from ..session import SessionError
 from ..session.names import marked_names
 from ..session.review import deal_reviews, opening_deal
+from ..session.words import join_words
 from .screens import (
     ChoiceScreen,
     InfoScreen,
@@ -53,7 +54,7 @@ class DialogsMixin(TableBase):
         session = self.session
         game = session.game
         view = session.view()
-        winners = " and ".join(game.names[s] for s in game.winners)
+        winners = join_words([game.names[s] for s in game.winners])
         headline = words.status(view)
         if self.hearts.announcements[-1:] != [headline]:
             self.say([headline])
