@@ -2449,6 +2449,54 @@ def test_five_or_six_opponents_on_a_low_or_narrow_felt_never_cover_each_other(
         assert not spilled, spilled
 
 
+def a_whole_trick(page: Page, players: int) -> None:
+    """Pass, then play the highest legal card until a whole trick lies on the table (the
+    one this seat took, shown at its lead)."""
+    pass_first_three(page)
+    for _ in range(3 * 17):
+        if deal_over_before_my_turn(page):
+            page.click("#scores-close")
+            page.wait_for_function(
+                "() => document.body.dataset.myTurn === 'true'"
+                " || (document.body.dataset.phase === 'passing'"
+                "     && !document.getElementById('pass-box').hidden)"
+            )
+            if page.evaluate("() => document.body.dataset.phase === 'passing'"):
+                pass_first_three(page)
+            continue
+        if page.locator("#trick .trick-card").count() == players:
+            return
+        code = page.eval_on_selector_all(
+            "#hand .hand-card.legal", "nodes => nodes[nodes.length - 1].dataset.card"
+        )
+        page.click(f'#hand [data-card="{code}"]')
+        wait_played(page, code)
+    pytest.fail("no whole trick reached this seat's lead")
+
+
+@pytest.mark.parametrize(("width", "height"), [(900, 560), (1024, 700)])
+def test_six_trick_cards_in_a_row_stay_clear_of_the_seats_beside_them(
+    server: str, browser: Browser, width: int, height: int
+) -> None:
+    """Six players in a 900 × 560 window: the six cards of a trick, in a row on the low
+    felt, ran under the plates of the seats on either side."""
+    answer = post(server, "/api/play-now", {"name": "Lu", "level": "random", "players": 6})
+    with new_page(browser, viewport={"width": width, "height": height}) as page:
+        open_seat(page, server, answer)
+        wait_passing(page)
+        a_whole_trick(page, 6)
+        cards = trick_boxes(page)
+        seats = page.eval_on_selector_all(
+            "#opponents .opponent",
+            "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
+            " return [r.left, r.top, r.right, r.bottom]; })",
+        )
+        for card in cards:
+            for seat in seats:
+                apart = card[2] <= seat[0] or seat[2] <= card[0]
+                assert apart or card[3] <= seat[1] or seat[3] <= card[1], (card, seat)
+
+
 def test_six_players_on_a_small_phone_keep_each_trick_card_and_name_in_sight(
     server: str, browser: Browser
 ) -> None:

@@ -113,15 +113,11 @@ function renderOpponents() {
   const order = [...placed].sort((a, b) => aroundFromLeft(a.angle) - aroundFromLeft(b.angle));
   placeOpponents(order, width, height, narrow);
   // Five or six players on a low felt (1280 × 720): the two seats on one side, each
-  // its card backs above its name, covered each other. Then the backs go beside the
-  // names, and if the seats still meet, the backs go (the count is on the plate).
+  // its card backs above its name, covered each other. Then the backs go (the count is
+  // on the plate); beside the names they made the seats wider, into the trick.
   if (!narrow && opponentsOverlap(order)) {
-    for (const item of order) item.node.classList.add("across");
+    for (const item of order) item.node.classList.add("no-backs");
     placeOpponents(order, width, height, narrow);
-    if (opponentsOverlap(order)) {
-      for (const item of order) item.node.classList.add("no-backs");
-      placeOpponents(order, width, height, narrow);
-    }
   }
 }
 
@@ -215,7 +211,17 @@ function renderTrick() {
     .some(([x2, y2]) => Math.abs(x1 - x2) < cardW - 0.5 && Math.abs(y1 - y2) < cardH - 0.5));
   const row = (players > 4 && narrow) || crowded;
   const gap = 6;
-  const rowStep = Math.min(cardW + gap, (width - 24) / Math.max(1, cards.length));
+  let rowStep = Math.min(cardW + gap, (width - 24) / Math.max(1, cards.length));
+  if (row && !narrow && cards.length > 1) {
+    // Five or six cards in a row between the side seats (six players in a 900 × 560
+    // window: the row ran under their plates): smaller cards where the row would not fit.
+    const fits = (rowRoom(felt, shiftY, cardH) - (cards.length - 1) * gap) / cards.length;
+    if (fits < cardW) {
+      const smaller = Math.max(0.6, fits / cardW);
+      box.style.setProperty("--trick-scale", String(scale * smaller));
+      rowStep = Math.min(rowStep, cardW * smaller + gap);
+    }
+  }
   cards.forEach(([seat, card], index) => {
     const angle = seatAngle(seat);
     const label = `${whoOf(seat)}: ${cardName(card)}`;
@@ -255,6 +261,22 @@ function renderTrick() {
   } else if (s.phase === "playing") {
     note.textContent = s.hearts_broken ? "Hearts broken" : "";
   } else note.textContent = "";
+}
+
+/** How wide a row of trick cards may be, centred on the felt `shiftY` below its middle
+ * with cards `cardH` high, without running under a seat beside it. */
+function rowRoom(felt, shiftY, cardH) {
+  const box = felt.getBoundingClientRect();
+  const centreX = box.left + felt.clientLeft + felt.clientWidth / 2;
+  const centreY = box.top + felt.clientTop + felt.clientHeight / 2 + shiftY;
+  let half = felt.clientWidth / 2;
+  for (const node of document.querySelectorAll("#opponents .opponent")) {
+    const r = node.getBoundingClientRect();
+    if (r.bottom <= centreY - cardH / 2 || r.top >= centreY + cardH / 2) continue;
+    if (r.right <= centreX) half = Math.min(half, centreX - r.right);
+    else if (r.left >= centreX) half = Math.min(half, r.left - centreX);
+  }
+  return 2 * half - 12;
 }
 
 function renderMe() {
