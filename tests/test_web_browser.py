@@ -1446,7 +1446,12 @@ def _moon_state() -> dict[str, Any]:
         "voids": [[], [], [], []],
         "scores": [0, 0, 0, 0],
         "deal_points": [],
-        "moon": {"shooter": 0, "points": 26, "suggested_others_add": True},
+        "moon": {
+            "shooter": 0,
+            "points": 26,
+            "suggested_others_add": True,
+            "totals": {"others_add": [0, 26, 26, 26], "shooter_subtracts": [-26, 0, 0, 0]},
+        },
         "winners": [],
         "auto_play_one": True,
         "can_undo": True,
@@ -1498,8 +1503,14 @@ def test_moon_choice_dialog(server: str, browser: Browser) -> None:
         expect(dialog).to_be_visible()
         expect(page.locator("#moon-others")).to_be_focused()
         expect(page.locator("#announcer")).to_contain_text("You shot the moon.")
-        # What the choice means is the dialog's description, read as it opens.
-        expect(dialog).to_have_accessible_description(re.compile(r"\w"))
+        # What the choice means is the dialog's description, read as it opens, with the
+        # totals each choice makes (as the terminal game shows them).
+        totals = (
+            "If everyone else adds 26: you 0, Blaise 26, Carmen 26, Dmitri 26."
+            " If you subtract 26: you -26, Blaise 0, Carmen 0, Dmitri 0."
+        )
+        expect(page.locator("#moon-totals")).to_have_text(totals)
+        expect(dialog).to_have_accessible_description(re.compile(re.escape(totals)))
         page.keyboard.press("Escape")
         expect(dialog).to_be_visible()
         # Against bots the keys that help make the choice work in the dialog too (a

@@ -964,6 +964,12 @@ def test_a_moon_shooter_chooses_after_a_restart(storage: Storage) -> None:
         assert state["moon"]["shooter"] == shooter
         suggested = state["moon"]["suggested_others_add"]
         assert suggested == game.suggested_moon_choice()
+        # The totals each choice would give, as the terminal game's dialog shows them.
+        assert state["moon"]["totals"] == {
+            "others_add": list(game.moon_totals(True)),
+            "shooter_subtracts": list(game.moon_totals(False)),
+        }
+        assert state["moon"]["totals"]["shooter_subtracts"][shooter] == -26
         assert player.request({"type": "play", "card": "2C"})["code"] in (
             "illegal",
             "not_your_turn",

@@ -245,6 +245,12 @@ class Table:
             moon: dict[str, Any] = {
                 "shooter": game.current_player,
                 "points": game.rules.points_in_play,
+                # What each choice makes of the totals, the J♦ included (public: the
+                # scores and the deal's points are everyone's to see).
+                "totals": {
+                    "others_add": list(game.moon_totals(True)),
+                    "shooter_subtracts": list(game.moon_totals(False)),
+                },
             }
             if index == game.current_player:
                 moon["suggested_others_add"] = game.suggested_moon_choice()

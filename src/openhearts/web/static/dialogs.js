@@ -2,7 +2,7 @@
 
 import { announce } from "./announce.js";
 import { $ } from "./dom.js";
-import { app } from "./store.js";
+import { app, whoOf } from "./store.js";
 
 export function openDialog(id) {
   const dialog = $(id);
@@ -37,6 +37,15 @@ export function openMoonDialog(moon) {
     + `${points}, or you subtract ${points} from your own score.`;
   $("moon-others").textContent = `Everyone else adds ${points}`;
   $("moon-me").textContent = `I subtract ${points}`;
+  // The totals each choice makes, as the terminal game shows them (J♦ included).
+  const totals = moon.totals;
+  $("moon-totals").hidden = !totals;
+  if (totals) {
+    const listing = (values) => values.map((v, seat) => `${whoOf(seat)} ${v}`).join(", ");
+    $("moon-totals").textContent = `If everyone else adds ${points}: `
+      + `${listing(totals.others_add)}. If you subtract ${points}: `
+      + `${listing(totals.shooter_subtracts)}.`;
+  }
   // Against bots the shooter may ask for a hint, let the computer choose, or take back
   // the card that made the moon, as on the table (H, G, U).
   const s = app.state || {};
