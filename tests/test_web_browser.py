@@ -3294,3 +3294,87 @@ def test_a_connection_that_falls_silent_is_given_up_and_made_again(
         while len(hellos) < 2 and time.monotonic() < deadline:
             page.wait_for_timeout(100)
         assert len(hellos) >= 2, "the silent connection was never made again"
+
+
+def boxes_of(page: Page, selector: str) -> list[list[float]]:
+    """The shown boxes (left, top, right, bottom) of what ``selector`` finds."""
+    boxes: list[list[float]] = page.eval_on_selector_all(
+        selector,
+        "nodes => nodes.map(n => n.getBoundingClientRect()).filter(r => r.width > 0)"
+        ".map(r => [r.left, r.top, r.right, r.bottom])",
+    )
+    return boxes
+
+
+def apart(a: Sequence[float], b: Sequence[float]) -> bool:
+    return a[2] <= b[0] + 1 or b[2] <= a[0] + 1 or a[3] <= b[1] + 1 or b[3] <= a[1] + 1
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_a_spectators_bottom_seat_leaves_the_centre_note_and_the_trick_in_sight(
+    server: str, browser: Browser, players: int
+) -> None:
+    """Found watching a game: a spectator has a seat at the bottom of the felt too (a
+    player's own seat is under the felt), and it covered the note in the middle of the
+    felt ("Passing to the left", "Bob takes the trick") and ran into the trick's cards.
+    At each common size the note, the trick (a whole one, the winner's name long) and
+    the seats stay clear of each other."""
+    answer = post(
+        server, "/api/play-now",
+        {"name": "Lu", "level": "random", "preset": "source-003", "players": players},
+    )  # fmt: skip
+    with new_page(browser, viewport={"width": 1280, "height": 800}) as page:
+        page.goto(server + answer["url"])
+        expect(page.locator("#hand")).to_contain_text("You are watching")
+        # The bots have passed; the game waits for Lu, who never comes.
+        page.wait_for_function(
+            "() => document.body.dataset.phase === 'passing'"
+            " && document.querySelectorAll('#opponents .opponent.turn').length === 1"
+        )
+        for width, height in ((1280, 800), (1024, 700), (800, 600), (390, 844)):
+            page.set_viewport_size({"width": width, "height": height})
+            # Each size shown once the page has drawn the table again (a name changed).
+            page.evaluate(
+                "w => { window.openhearts.state.names[0] = `Lu ${w}`;"
+                " window.dispatchEvent(new Event('resize')); }",
+                width,
+            )
+            expect(page.locator('#opponents [data-seat="0"] .name')).to_have_text(f"Lu {width}")
+            expect(page.locator("#center-note")).to_have_text("Passing to the left")
+            seats = boxes_of(page, "#opponents .opp-backs, #opponents .plate")
+            note = boxes_of(page, "#center-note")
+            assert len(note) == 1
+            for seat in seats:
+                assert apart(note[0], seat), (width, height, "passing", note, seat)
+
+            # A whole trick, taken by a long name, as the page shows it before the next.
+            page.evaluate(
+                """([w, n]) => { const s = window.openhearts.state;
+                  s.names[n - 1] = `Maximiliana Longname ${w}`;
+                  s.phase = 'playing'; s.trick = []; s.to_move = n - 1;
+                  s.tricks = [{leader: 0, winner: n - 1,
+                               cards: ['2C', '9C', 'KC', 'AC', '5C', '7C'].slice(0, n)}];
+                  window.dispatchEvent(new Event('resize')); }""",
+                [width, players],
+            )
+            expect(page.locator("#center-note")).to_have_text(
+                f"Maximiliana Longname {width} takes the trick"
+            )
+            expect(page.locator("#trick .trick-card")).to_have_count(players)
+            seats = boxes_of(page, "#opponents .opp-backs, #opponents .plate")
+            note = boxes_of(page, "#center-note")
+            cards = trick_boxes(page)
+            for seat in seats:
+                assert apart(note[0], seat), (width, height, "trick", note, seat)
+                for card in cards:
+                    assert apart(card, seat), (width, height, card, seat)
+            for card in cards:
+                assert apart(note[0], card), (width, height, note, card)
+            felt = boxes_of(page, "#felt")[0]
+            for box in [*cards, *note]:
+                assert felt[0] <= box[0] and box[2] <= felt[2], (width, height, box, felt)
+            # Back to the passing state for the next size.
+            page.evaluate(
+                """() => { const s = window.openhearts.state;
+                  s.phase = 'passing'; s.tricks = []; s.to_move = null; }"""
+            )

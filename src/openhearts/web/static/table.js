@@ -101,8 +101,11 @@ function renderOpponents() {
       role: "group", "aria-label": label, "data-seat": seat,
     }, [backs, plate]);
     box.appendChild(node);
-    // The seat across the table shows its cards beside its name to leave room for the trick.
+    // The seat across the table shows its cards beside its name to leave room for the trick;
+    // so does a spectator's seat at the bottom (a player's own is under the felt), which
+    // has the centre note and the trick above it.
     if (!narrow && Math.cos(angle) < -0.8) node.classList.add("across");
+    if (!narrow && Math.cos(angle) > 0.8) node.classList.add("across", "bottom");
     placed.push({ node, angle });
   }
   // Around an ellipse on a wide table; in one row along the top on a narrow one, read
@@ -192,12 +195,14 @@ function renderTrick() {
   const cardH = cardW * 1.4 + 18;
   box.style.setProperty("--trick-scale", String(scale));
   // Centre the trick in the room left below the opponents at the top of the table (a
-  // row of them on a narrow table, the seat across on a wide one).
-  const top = [...document.querySelectorAll(narrow ? "#opponents .opponent" : "#opponents .across")]
-    .map((n) => n.offsetHeight + 8);
+  // row of them on a narrow table, the seat across on a wide one) and above the centre
+  // note, which sits above a spectator's seat at the bottom.
+  const above = narrow ? "#opponents .opponent" : "#opponents .across:not(.bottom)";
+  const top = [...document.querySelectorAll(above)].map((n) => n.offsetHeight + 8);
   const block = Math.max(0, ...top);
-  const shiftY = block / 2;
-  const room = (height - block) / 2 - cardH / 2 - 4;
+  const below = placeCentreNote(narrow);
+  const shiftY = (block - below) / 2;
+  const room = (height - block - below) / 2 - cardH / 2 - 4;
   // Four seats sit square; with three, five or six the side seats are nearer the bottom
   // one and need more room across.
   const reachX = Math.min(cardW * (players === 4 ? 1.0 : 1.2), width * 0.2);
@@ -250,21 +255,49 @@ function renderTrick() {
     "aria-label",
     old ? `Last trick, taken by ${whoOf(winner)}` : "Cards on the table",
   );
-  const note = $("center-note");
-  const s = app.state;
-  if (s.phase === "passing") {
-    note.textContent = s.pass_direction === "hold"
-      ? "Hold hand: no passing"
-      : `Passing ${directionWords(s.pass_direction)}`;
-  } else if (old && winner !== null) {
-    note.textContent = `${winner === mySeat() ? "You take" : `${nameOf(winner)} takes`} the trick`;
-  } else if (s.phase === "playing") {
-    note.textContent = s.hearts_broken ? "Hearts broken" : "";
-  } else note.textContent = "";
 }
 
-/** How wide a row of trick cards may be, centred on the felt `shiftY` below its middle
- * with cards `cardH` high, without running under a seat beside it. */
+/** The note in the middle of the felt's foot: the pass, who took the trick, hearts broken. */
+function centreNote() {
+  const s = app.state;
+  const { old, winner } = shownTrick();
+  if (s.phase === "passing") {
+    return s.pass_direction === "hold"
+      ? "Hold hand: no passing"
+      : `Passing ${directionWords(s.pass_direction)}`;
+  }
+  if (old && winner !== null) {
+    return `${winner === mySeat() ? "You take" : `${nameOf(winner)} takes`} the trick`;
+  }
+  if (s.phase === "playing") return s.hearts_broken ? "Hearts broken" : "";
+  return "";
+}
+
+/** Write the centre note and put it at the foot of the felt, or just above a spectator's
+ * seat at the bottom (which covered it); the height kept free at the foot for both. */
+function placeCentreNote(narrow) {
+  const note = $("center-note");
+  const felt = $("felt");
+  note.textContent = centreNote();
+  note.title = note.textContent;
+  note.style.maxWidth = "";
+  const seat = narrow ? null : document.querySelector("#opponents .bottom");
+  // The seat's foot is 10 px above the felt's (placeOpponents).
+  const above = seat ? seat.offsetHeight + 10 + 6 : null;
+  note.style.bottom = seat ? `${above}px` : "";
+  // The same room whether a note is shown or not, so that the trick does not jump.
+  const noteHeight = note.offsetHeight || 24;
+  if (note.textContent) {
+    // No wider than the room between the seats beside it (five or six players: a long
+    // name taking the trick ran under the lower side seats); cut short, whole in the title.
+    const foot = felt.clientHeight - parseFloat(getComputedStyle(note).bottom) - noteHeight / 2;
+    note.style.maxWidth = `${rowRoom(felt, foot - felt.clientHeight / 2, noteHeight)}px`;
+  }
+  return seat ? above + noteHeight + 6 : 0;
+}
+
+/** How wide a row (of trick cards, or the centre note) may be, centred on the felt
+ * `shiftY` below its middle and `cardH` high, without running under a seat beside it. */
 function rowRoom(felt, shiftY, cardH) {
   const box = felt.getBoundingClientRect();
   const centreX = box.left + felt.clientLeft + felt.clientWidth / 2;
