@@ -3378,3 +3378,40 @@ def test_a_spectators_bottom_seat_leaves_the_centre_note_and_the_trick_in_sight(
                 """() => { const s = window.openhearts.state;
                   s.phase = 'passing'; s.tricks = []; s.to_move = null; }"""
             )
+
+
+def test_a_spectators_keys_for_a_players_actions_are_answered_in_words(
+    server: str, browser: Browser
+) -> None:
+    """Someone watching who presses a player's key hears why nothing happens; the keys
+    that read the table answer them as they answer a player.  A rank typed to play a
+    court card ("Q" then "S") was answered "queen: now the suit, C, D, S or H." and then
+    nothing at all."""
+    answer = post(server, "/api/play-now", {"name": "Lu", "level": "random"})
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        page.goto(server + answer["url"])
+        expect(page.locator("#hand")).to_contain_text("You are watching")
+        page.wait_for_function(
+            "() => document.body.dataset.phase === 'passing'"
+            " && document.querySelectorAll('#opponents .opponent.turn').length === 1"
+        )
+        announcer = page.locator("#announcer")
+        watching = {
+            "h": "You are watching: hints are for the players.",
+            "u": "You are watching: only a player can take a move back.",
+            "g": "You are watching: the computer plays only for a player.",
+            "p": "You are watching: only the players pass cards.",
+            "/": "You are watching: only a player plays cards.",
+            "r": "You are watching: you hold no cards.",
+            "n": "You are watching: start a game of your own from the lobby.",
+            "q": "You are watching: only a player plays cards.",
+            "t": "Passing: waiting for Lu.",
+        }
+        for key, said in watching.items():
+            page.keyboard.press(key)
+            expect(announcer).to_have_text(said)
+        # The suit after a rank is not a key of its own: S says the scores.
+        page.keyboard.press("k")
+        page.keyboard.press("s")
+        expect(announcer).to_contain_text("Scores: Lu 0, ")
+        assert page.evaluate("() => document.activeElement.tagName") == "BODY"

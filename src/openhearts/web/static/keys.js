@@ -143,6 +143,11 @@ export function onKeyDown(event) {
   app.typed = "";
   if (lower in RANK_KEYS) {
     event.preventDefault();
+    if (mySeat() === null) {
+      // Not "now the suit", then nothing: someone watching has no card to play.
+      announce(`You are watching: ${PLAYERS_ONLY.type_card}.`);
+      return;
+    }
     app.typed = RANK_KEYS[lower];
     announce(`${cardName(`${RANK_KEYS[lower]}C`).split(" of ")[0]}: now the suit, C, D, S or H.`);
     return;
