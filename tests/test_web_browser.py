@@ -748,6 +748,17 @@ def test_phone_sized_screen(server: str, browser: Browser) -> None:
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
 
 
+#: Every sentence the live region is given, kept in the page (the region keeps one).
+SAID_LOG = """
+window.__said = [];
+document.addEventListener('DOMContentLoaded', () => {
+  new MutationObserver((changes) => { for (const change of changes) {
+    for (const node of change.addedNodes) window.__said.push(node.textContent); } })
+    .observe(document.getElementById('announcer'), { childList: true });
+});
+"""
+
+
 def test_winner_at_the_end_and_play_again(server: str, browser: Browser) -> None:
     answer = post(
         server,
@@ -759,6 +770,7 @@ def test_winner_at_the_end_and_play_again(server: str, browser: Browser) -> None
         new_page(browser, viewport={"width": 1000, "height": 760}) as watcher,
     ):
         open_seat(page, server, answer)
+        watcher.add_init_script(SAID_LOG)
         watcher.goto(server + answer["url"])
         expect(watcher.locator("#table-view")).to_be_visible()
         pass_by_clicking(page)
@@ -778,8 +790,12 @@ def test_winner_at_the_end_and_play_again(server: str, browser: Browser) -> None
         page.keyboard.press("d")
         expect(page.locator("#scores-dialog")).to_be_visible()
         page.click("#play-again")
-        # Someone watching hears the new game begin (the players hear what it asks).
-        expect(watcher.locator("#announcer")).to_contain_text("A new game starts.")
+        # Someone watching hears the new game begin, then its pass (the players hear
+        # what it asks).
+        watcher.wait_for_function(
+            "() => window.__said.slice(-2).join(' ') === 'A new game starts.'"
+            " + ' You are watching. The players pass three cards to the left.'"
+        )
         expect(page.locator("#scores-dialog")).to_be_hidden()
         wait_passing(page)
         expect(page.locator("#hand .hand-card")).to_have_count(13)
@@ -3415,3 +3431,35 @@ def test_a_spectators_keys_for_a_players_actions_are_answered_in_words(
         page.keyboard.press("s")
         expect(announcer).to_contain_text("Scores: Lu 0, ")
         assert page.evaluate("() => document.activeElement.tagName") == "BODY"
+
+
+def test_someone_watching_hears_where_the_game_is_and_each_deals_pass(
+    server: str, browser: Browser
+) -> None:
+    """A screen reader opening a table to watch heard nothing at all until the first
+    trick was taken, and never heard which way a deal passes (the note on the felt
+    says it): the players hear their pass, someone watching now hears it too."""
+    from websockets.sync.client import connect
+
+    answer = post(server, "/api/play-now", {"name": "Lu", "level": "random"})
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        page.add_init_script(SAID_LOG)
+        page.goto(server + answer["url"])
+        expect(page.locator("#hand")).to_contain_text("You are watching")
+        first = "You are watching. The players pass three cards to the left."
+        expect(page.locator("#status")).to_have_text(first)
+        page.wait_for_function("s => window.__said.includes(s)", arg=first)
+        # Lu leaves: the bots play the deal out, and the next one passes to the right.
+        socket = server.replace("http", "ws") + "/ws/" + answer["table_id"]
+        with connect(socket) as ws:
+            ws.send(json.dumps({"type": "hello", "token": answer["token"]}))
+            ws.send(json.dumps({"type": "leave", "id": 1}))
+            page.wait_for_function("() => window.__said.some(s => s.startsWith('Deal 1 is over'))")
+        then = "You are watching. The players pass three cards to the right."
+        page.wait_for_function("s => window.__said.includes(s)", arg=then)
+        page.wait_for_function("() => window.__said.some(s => s.startsWith('Deal 2 is over'))")
+        said = page.evaluate("() => window.__said")
+        ends = [i for i, s in enumerate(said) if s.startswith(("Deal 1 is over", "Deal 2 is over"))]
+        # Each once, in its place: on opening the table, and after the first deal's end.
+        assert said[: ends[0]].count(first) == 1 and then not in said[: ends[0]], said
+        assert said[ends[0] : ends[1]].count(then) == 1, said

@@ -138,7 +138,14 @@ export function onState(message) {
     announce(statusText(), { queue: true });
     landFocus();
   }
-  app.wasPassing = passing;
+  // Someone watching hears where they are when the table opens, and each deal's pass,
+  // as the players hear theirs (a screen reader heard nothing of either).
+  const watching = mySeat() === null && state.phase !== "game_over";
+  const watchedPass = watching && state.phase === "passing";
+  if (watching && (!previous || (watchedPass && !app.wasPassing))) {
+    announce(statusText(), { queue: true });
+  }
+  app.wasPassing = passing || watchedPass;
   if (state.phase === "moon_choice" && state.moon && state.moon.shooter === mySeat()) {
     openMoonDialog(state.moon);
   } else {

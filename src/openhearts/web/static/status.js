@@ -5,7 +5,7 @@ import { $ } from "./dom.js";
 import {
   app, autoPlays, cardsToPass, mustPass, mySeat, nameOf, settledForMe, whoOf,
 } from "./store.js";
-import { directionWords, listWords, plural } from "./words.js";
+import { counted, directionWords, listWords, plural } from "./words.js";
 
 export function statusText() {
   const s = app.state;
@@ -18,7 +18,10 @@ export function statusText() {
     return `Game over: ${listWords(winners)} ${winners.length === 1 ? "wins" : "win"}.`;
   }
   if (me === null) {
-    if (s.phase === "passing") return "You are watching. The players are passing cards.";
+    if (s.phase === "passing") {
+      return `You are watching. The players pass ${counted(cardsToPass(), "card")} `
+        + `${directionWords(s.pass_direction)}.`;
+    }
     if (s.phase === "playing") return `You are watching. ${nameOf(s.to_move)} to play.`;
     if (s.phase === "moon_choice") {
       const shooter = s.moon ? s.moon.shooter : s.to_move;
