@@ -3431,6 +3431,9 @@ def test_a_spectators_keys_for_a_players_actions_are_answered_in_words(
         page.keyboard.press("s")
         expect(announcer).to_contain_text("Scores: Lu 0, ")
         assert page.evaluate("() => document.activeElement.tagName") == "BODY"
+        # Nor is anything of the page called theirs: no hand to skip to, no "Your hand".
+        expect(page.locator("#skip-link")).to_have_text("Skip to the main content")
+        expect(page.locator("#hand")).to_have_attribute("aria-label", "Watching")
 
 
 def test_someone_watching_hears_where_the_game_is_and_each_deals_pass(

@@ -31,6 +31,9 @@ export function renderHand() {
   const me = mySeat();
   if (me === null) {
     handButtons.clear();
+    // Not "Your hand": someone watching holds none.
+    hand.setAttribute("aria-label", "Watching");
+    hand.classList.remove("my-turn", "auto-playing", "passing");
     hand.replaceChildren(h("p", {
       class: "hand-empty", text: "You are watching this table: only played cards are shown.",
     }));

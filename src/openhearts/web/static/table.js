@@ -22,6 +22,11 @@ export function renderTable() {
   // A tab in the background says when the player is wanted.
   document.title = mayPlay() || mustPass() ? "● Your turn — OpenHearts" : "OpenHearts";
   document.body.dataset.seat = mySeat() === null ? "" : String(mySeat());
+  // Someone watching has no hand to skip to (the link leads to the same place).
+  if (!$("table-view").hidden) {
+    $("skip-link").textContent = mySeat() === null ? "Skip to the main content"
+      : "Skip to your hand";
+  }
   renderOpponents();
   renderTrick();
   renderMe();
