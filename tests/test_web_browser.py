@@ -3466,3 +3466,32 @@ def test_someone_watching_hears_where_the_game_is_and_each_deals_pass(
         # Each once, in its place: on opening the table, and after the first deal's end.
         assert said[: ends[0]].count(first) == 1 and then not in said[: ends[0]], said
         assert said[ends[0] : ends[1]].count(then) == 1, said
+
+
+def test_someone_watching_at_the_normal_pace_keeps_up_with_the_game(
+    server: str, browser: Browser
+) -> None:
+    """Found watching a game of bots: the page shows each card for its pace (at Normal a
+    trick of four bots' cards takes 3.3 s) while the server's bots play a trick in 2.4 s,
+    and nothing of a spectator's own shows the held states at once, as a player's moves
+    do: a minute and a half in, the page was seven tricks behind the game, and further
+    every trick.  Someone watching is now never more than a few seconds behind: here the
+    bots play a whole game at once, and the page shows its end soon after."""
+    from websockets.sync.client import connect
+
+    answer = post(
+        server, "/api/play-now", {"name": "Lu", "level": "random", "options": {"end_score": 30}}
+    )
+    table = answer["table_id"]
+    with new_page(browser, speed="normal", viewport={"width": 1100, "height": 800}) as page:
+        page.goto(server + answer["url"])
+        expect(page.locator("#hand")).to_contain_text("You are watching")
+        with connect(server.replace("http", "ws") + "/ws/" + table) as ws:
+            ws.send(json.dumps({"type": "hello", "token": answer["token"]}))
+            ws.send(json.dumps({"type": "leave", "id": 1}))
+            deadline = time.monotonic() + 60
+            while get_json(server, f"/api/tables/{table}")["status"] != "finished":
+                assert time.monotonic() < deadline, "the bots did not finish the game"
+                time.sleep(0.2)
+        # Some 150 states at the Normal pace would take minutes to show.
+        page.wait_for_function("() => document.body.dataset.phase === 'game_over'", timeout=15_000)

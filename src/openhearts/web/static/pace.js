@@ -17,6 +17,13 @@ import { speed } from "./prefs.js";
  * clock, the turn showed when the computer was about to move for the player. */
 const TURN_SHOWN_WITHIN_MS = 1500;
 
+/** Someone watching sees each state within this long of its coming, the states held
+ * before it shown faster: the server's bots play a trick faster than the Normal pace
+ * shows it (2.4 s at 0.6 s a move, against 3.3 s), and a spectator sends nothing that
+ * shows the held states at once, as a player's moves do, so the page fell further
+ * behind the game every trick (seven tricks in a minute and a half). */
+const WATCHING_SHOWN_WITHIN_MS = 5000;
+
 const held = [];
 let timer = null;
 /** When the next held state may be shown (performance.now() time). */
@@ -28,6 +35,8 @@ export function receiveState(message) {
   const clocked = typeof (message.state || {}).clock_left === "number";
   if (clocked && turnOfThePlayer(message)) {
     message.dueBy = message.receivedAt + TURN_SHOWN_WITHIN_MS;
+  } else if (watching(message)) {
+    message.dueBy = message.receivedAt + WATCHING_SHOWN_WITHIN_MS;
   }
   held.push(message);
   if (answersThePlayer(message) || speed().card === 0) showHeld();
@@ -97,6 +106,12 @@ export function turnOfThePlayer(message) {
   if (state.phase === "passing") return (state.waiting_for || []).includes(me);
   if (state.phase === "moon_choice") return Boolean(state.moon && state.moon.shooter === me);
   return state.phase === "playing" && state.to_move === me;
+}
+
+/** Whether the state is a spectator's (no seat). */
+function watching(message) {
+  const seat = (message.state || {}).seat;
+  return seat === null || seat === undefined;
 }
 
 /** Whether the state shows the player's own move (not one played for them). */
