@@ -3495,3 +3495,41 @@ def test_someone_watching_at_the_normal_pace_keeps_up_with_the_game(
                 time.sleep(0.2)
         # Some 150 states at the Normal pace would take minutes to show.
         page.wait_for_function("() => document.body.dataset.phase === 'game_over'", timeout=15_000)
+
+
+def test_the_tricks_review_shows_no_trick_the_table_has_not_shown_yet(
+    server: str, browser: Browser
+) -> None:
+    """Found watching at the Normal speed: the page shows the server's states one after
+    another, a few seconds behind the game, but *Tricks* (L) read the server's deals as
+    they are now: it told who took tricks that were not on the table yet, and a deal's
+    end before the table showed it."""
+    from websockets.sync.client import connect
+
+    answer = post(server, "/api/play-now", {"name": "Lu", "level": "random"})
+    table = answer["table_id"]
+    with new_page(browser, speed="slow", viewport={"width": 1100, "height": 800}) as page:
+        # The page's time stands still but when the test moves it: the states the
+        # bots' game sends are held back until then, as the pace holds them.
+        page.clock.install()
+        page.goto(server + answer["url"])
+        expect(page.locator("#hand")).to_contain_text("You are watching")
+        page.clock.pause_at(page.evaluate("() => Date.now()") / 1000 + 0.1)  # seconds
+        with connect(server.replace("http", "ws") + "/ws/" + table) as ws:
+            ws.send(json.dumps({"type": "hello", "token": answer["token"]}))
+            ws.send(json.dumps({"type": "leave", "id": 1}))
+            # The bots play on at once: two tricks or more ahead of the table.
+            deadline = time.monotonic() + 30
+            while len(get_json(server, f"/api/tables/{table}/deals")["deals"][0]["tricks"]) < 3:
+                assert time.monotonic() < deadline, "the bots did not play"
+                time.sleep(0.1)
+        # The table shows the first trick (each card held 1.1 s, a spectator's states
+        # at most 5 s): the server has played more.
+        shown = "() => window.openhearts.state.tricks.length"
+        while page.evaluate(shown) < 1:
+            page.clock.run_for(100)
+        assert page.evaluate(shown) == 1
+        page.keyboard.press("l")
+        expect(page.locator("#review-summary")).to_have_text("Deal 1, in progress: 1 trick so far.")
+        expect(page.locator("#review-tricks .review-trick")).to_have_count(1)
+        assert page.evaluate(shown) == 1

@@ -22,11 +22,36 @@ async function load() {
   const key = stateKey();
   const answer = await api("GET", `/api/tables/${encodeURIComponent(app.tableId)}/deals`);
   const atLast = review.shown >= review.deals.length - 1;
-  review.deals = (answer && answer.deals) || [];
-  review.opening = Number.isInteger(answer && answer.opening) ? answer.opening : 0;
+  review.deals = upToTheTable(answer);
+  review.opening = openingDeal(review.deals);
   review.loaded = key;
   // Someone following the deal in progress keeps following it.
   if (atLast || review.shown >= review.deals.length) review.shown = review.deals.length - 1;
+}
+
+/**
+ * The server's deals as far as the table shows them: the page shows the states one
+ * after another at the animation speed (pace.js), some seconds behind the game while
+ * bots play, and the review told who took tricks not on the table yet.
+ */
+function upToTheTable(answer) {
+  const deals = (answer && answer.deals) || [];
+  const s = app.state;
+  if (!s || answer.game !== s.game || s.phase === "game_over") return deals;
+  const shown = deals.slice(0, s.deal + 1);
+  const current = shown[s.deal];
+  const tricks = (s.tricks || []).length;
+  if (current && current.tricks.length > tricks) {
+    shown[s.deal] = { ...current, finished: false, tricks: current.tricks.slice(0, tricks) };
+  }
+  return shown;
+}
+
+/** The deal a review opens at: the one in progress, or the one just finished while no
+ * trick of the next one is (the server's `opening`, by the session core's rule). */
+function openingDeal(deals) {
+  const last = deals.length - 1;
+  return last > 0 && !deals[last].finished && !deals[last].tricks.length ? last - 1 : last;
 }
 
 /** "You" or the player's name, to start a sentence. */
