@@ -3533,3 +3533,44 @@ def test_the_tricks_review_shows_no_trick_the_table_has_not_shown_yet(
         expect(page.locator("#review-summary")).to_have_text("Deal 1, in progress: 1 trick so far.")
         expect(page.locator("#review-tricks .review-trick")).to_have_count(1)
         assert page.evaluate(shown) == 1
+
+
+def test_someone_watching_hears_a_player_go_each_time(server: str, browser: Browser) -> None:
+    """A player who went, whom a bot played for, and who came back ("Gus plays again."),
+    was never said to be gone again: the page kept him among those said to be gone
+    until it said "Gus is back.", which his coming back had not said."""
+    from websockets.sync.client import connect
+
+    host = post(server, "/api/tables", {"name": "Hana"})
+    table = host["table_id"]
+    guest = post(server, f"/api/tables/{table}/join", {"name": "Gus"})
+    socket = server.replace("http", "ws") + "/ws/" + table
+
+    def said(page: Page, text: str, times: int) -> None:
+        page.wait_for_function(
+            "([text, times]) => window.__said.filter(s => s === text).length === times",
+            arg=[text, times],
+        )
+
+    with (
+        new_page(browser, viewport={"width": 1100, "height": 800}) as page,
+        connect(socket) as hana,
+    ):
+        hana.send(json.dumps({"type": "hello", "token": host["token"]}))
+        page.add_init_script(SAID_LOG)
+        page.goto(server + f"/t/{table}")
+        with connect(socket) as gus:
+            gus.send(json.dumps({"type": "hello", "token": guest["token"]}))
+            expect(page.locator("#seat-list")).to_contain_text("Gus")
+            hana.send(json.dumps({"type": "start", "id": 1}))
+            expect(page.locator("#hand")).to_contain_text("You are watching")
+            # Gus leaves: a bot plays for him at once; gone, he is said to be.
+            gus.send(json.dumps({"type": "leave", "id": 1}))
+            said(page, "A bot plays for Gus now.", 1)
+        said(page, "Gus is not connected.", 1)
+        with connect(socket) as gus:
+            gus.send(json.dumps({"type": "hello", "token": guest["token"]}))
+            gus.send(json.dumps({"type": "auto", "id": 1, "play_one": True}))
+            said(page, "Gus plays again.", 1)
+        # Gone again: said again.
+        said(page, "Gus is not connected.", 2)

@@ -154,9 +154,11 @@ function seatChanges(before, after, own, waiting) {
       said.push(`${name} plays again.`);
     } else if (was.connected && !seat.connected) {
       sayIfStillGone(seat, name);
-    } else if (!was.connected && seat.connected && goneSaid.delete(personKey(seat))) {
+    } else if (!was.connected && seat.connected && goneSaid.has(personKey(seat))) {
       said.push(`${name} is back.`);
     }
+    // Here again, however it was said ("Gus plays again."): the next going is said too.
+    if (seat.connected) goneSaid.delete(personKey(seat));
   }
   return said;
 }
