@@ -3334,7 +3334,8 @@ def test_a_spectators_bottom_seat_leaves_the_centre_note_and_the_trick_in_sight(
     player's own seat is under the felt), and it covered the note in the middle of the
     felt ("Passing to the left", "Bob takes the trick") and ran into the trick's cards.
     At each common size the note, the trick (a whole one, the winner's name long) and
-    the seats stay clear of each other."""
+    the seats stay clear of each other; on a phone on its side, where the felt is too
+    low for seats at the top and the bottom, the seats sit in a row on top."""
     answer = post(
         server, "/api/play-now",
         {"name": "Lu", "level": "random", "preset": "source-003", "players": players},
@@ -3347,7 +3348,7 @@ def test_a_spectators_bottom_seat_leaves_the_centre_note_and_the_trick_in_sight(
             "() => document.body.dataset.phase === 'passing'"
             " && document.querySelectorAll('#opponents .opponent.turn').length === 1"
         )
-        for width, height in ((1280, 800), (1024, 700), (800, 600), (390, 844)):
+        for width, height in ((1280, 800), (1024, 700), (800, 600), (390, 844), (667, 375)):
             page.set_viewport_size({"width": width, "height": height})
             # Each size shown once the page has drawn the table again (a name changed).
             page.evaluate(

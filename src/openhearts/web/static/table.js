@@ -48,8 +48,15 @@ function seatAngle(seat) {
 
 /** True when the felt is too narrow for seats around it: opponents then sit in a row on top. */
 function narrowFelt() {
-  return ($("felt").clientWidth || 800) < 560;
+  const felt = $("felt");
+  if ((felt.clientWidth || 800) < 560) return true;
+  // Someone watching has a seat at the bottom too: on a low felt (a phone on its side)
+  // the seats at the top and bottom left the trick and the note no room between them.
+  return mySeat() === null && (felt.clientHeight || 400) < LOW_FELT;
 }
+
+/** Below this height a spectator's felt has its seats in a row on top. */
+const LOW_FELT = 300;
 
 function renderOpponents() {
   const s = app.state;
@@ -219,15 +226,31 @@ function renderTrick() {
     .map((angle) => [-reachX * Math.sin(angle), reachY * Math.cos(angle)]);
   const crowded = spots.some(([x1, y1], i) => spots.slice(i + 1)
     .some(([x2, y2]) => Math.abs(x1 - x2) < cardW - 0.5 && Math.abs(y1 - y2) < cardH - 0.5));
-  const row = (players > 4 && narrow) || crowded;
+  // Nor where the cross is higher than the room left on the felt for someone watching
+  // (a phone on its side: seats in a row on top, the note at the foot). A player's own
+  // card, at the foot of the cross, has the note beside it.
+  const ys = spots.map(([, y]) => y);
+  const tooTall = mySeat() === null
+    && Math.max(...ys) - Math.min(...ys) + cardH > height - block - below;
+  const row = (players > 4 && narrow) || crowded || tooTall;
   const gap = 6;
   let rowStep = Math.min(cardW + gap, (width - 24) / Math.max(1, cards.length));
-  if (row && !narrow && cards.length > 1) {
-    // Five or six cards in a row between the side seats (six players in a 900 × 560
-    // window: the row ran under their plates): smaller cards where the row would not fit.
-    const fits = (rowRoom(felt, shiftY, cardH) - (cards.length - 1) * gap) / cards.length;
-    if (fits < cardW) {
-      const smaller = Math.max(0.6, fits / cardW);
+  if (row) {
+    let smaller = 1;
+    if (!narrow && cards.length > 1) {
+      // Five or six cards in a row between the side seats (six players in a 900 × 560
+      // window: the row ran under their plates): smaller cards where the row would not fit.
+      const fits = (rowRoom(felt, shiftY, cardH) - (cards.length - 1) * gap) / cards.length;
+      smaller = Math.min(smaller, fits / cardW);
+    }
+    // Nor higher than the room between the seats on top and the note (someone watching
+    // a phone on its side); the names under the cards keep their size.
+    if (mySeat() === null) {
+      const label = cardH - cardW * 1.4;
+      smaller = Math.min(smaller, (height - block - below - label) / (cardW * 1.4));
+    }
+    if (smaller < 1) {
+      smaller = Math.max(0.6, smaller);
       box.style.setProperty("--trick-scale", String(scale * smaller));
       rowStep = Math.min(rowStep, cardW * smaller + gap);
     }
@@ -288,17 +311,19 @@ function placeCentreNote(narrow) {
   note.style.maxWidth = "";
   const seat = narrow ? null : document.querySelector("#opponents .bottom");
   // The seat's foot is 10 px above the felt's (placeOpponents).
-  const above = seat ? seat.offsetHeight + 10 + 6 : null;
-  note.style.bottom = seat ? `${above}px` : "";
+  note.style.bottom = seat ? `${seat.offsetHeight + 10 + 6}px` : "";
+  const above = parseFloat(getComputedStyle(note).bottom) || 0;
   // The same room whether a note is shown or not, so that the trick does not jump.
   const noteHeight = note.offsetHeight || 24;
   if (note.textContent) {
     // No wider than the room between the seats beside it (five or six players: a long
     // name taking the trick ran under the lower side seats); cut short, whole in the title.
-    const foot = felt.clientHeight - parseFloat(getComputedStyle(note).bottom) - noteHeight / 2;
+    const foot = felt.clientHeight - above - noteHeight / 2;
     note.style.maxWidth = `${rowRoom(felt, foot - felt.clientHeight / 2, noteHeight)}px`;
   }
-  return seat ? above + noteHeight + 6 : 0;
+  // A player's own card lies at the foot of the trick, clear of the note as it is laid
+  // out; someone watching keeps the note's room free (on a low felt the trick ran over it).
+  return mySeat() === null ? above + noteHeight + 6 : 0;
 }
 
 /** How wide a row (of trick cards, or the centre note) may be, centred on the felt
