@@ -3422,6 +3422,7 @@ def test_a_spectators_keys_for_a_players_actions_are_answered_in_words(
             "r": "You are watching: you hold no cards.",
             "n": "You are watching: start a game of your own from the lobby.",
             "q": "You are watching: only a player plays cards.",
+            "ArrowRight": "You are watching: you hold no cards.",
             "t": "Passing: waiting for Lu.",
         }
         for key, said in watching.items():

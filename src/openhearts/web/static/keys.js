@@ -128,6 +128,10 @@ export function onKeyDown(event) {
     if (start) {
       event.preventDefault();
       focusCard(start);
+    } else if (mySeat() === null) {
+      // The arrows move in the hand: someone watching has none, and heard nothing.
+      event.preventDefault();
+      announce("You are watching: you hold no cards.");
     }
     return;
   }
