@@ -23,7 +23,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -2390,6 +2390,21 @@ def trick_of_three(page: Page, touch: bool) -> list[list[float]]:
     trick it took: the highest card takes tricks (the lowest, played before, took none in
     some deals, and the test failed); a deal in which it takes none still happens, and
     the next deal goes on looking."""
+    play_high_until(
+        page,
+        lambda: page.locator("#trick .trick-card").count() >= 3,
+        "no trick of three cards or more reached this seat's turn",
+        touch,
+    )
+    return trick_boxes(page)
+
+
+def play_high_until(
+    page: Page, reached: Callable[[], bool], failure: str, touch: bool = False
+) -> None:
+    """Pass, then play the highest legal card at each of this seat's turns, deal after
+    deal, until ``reached()`` is true at one of them; fails with ``failure`` if it never
+    is within a game's worth of turns."""
     press = page.tap if touch else page.click
     pass_first_three(page, touch)
     for _ in range(3 * 17):
@@ -2403,14 +2418,14 @@ def trick_of_three(page: Page, touch: bool) -> list[list[float]]:
             if page.evaluate("() => document.body.dataset.phase === 'passing'"):
                 pass_first_three(page, touch)
             continue
-        if page.locator("#trick .trick-card").count() >= 3:
-            return trick_boxes(page)
+        if reached():
+            return
         code = page.eval_on_selector_all(
             "#hand .hand-card.legal", "nodes => nodes[nodes.length - 1].dataset.card"
         )
         press(f'#hand [data-card="{code}"]')
         wait_played(page, code)
-    pytest.fail("no trick of three cards or more reached this seat's turn")
+    pytest.fail(failure)
 
 
 def test_six_players_on_a_phone_on_its_side_keep_their_plates_apart(
@@ -2479,26 +2494,11 @@ def test_five_or_six_opponents_on_a_low_or_narrow_felt_never_cover_each_other(
 def a_whole_trick(page: Page, players: int) -> None:
     """Pass, then play the highest legal card until a whole trick lies on the table (the
     one this seat took, shown at its lead)."""
-    pass_first_three(page)
-    for _ in range(3 * 17):
-        if deal_over_before_my_turn(page):
-            page.click("#scores-close")
-            page.wait_for_function(
-                "() => document.body.dataset.myTurn === 'true'"
-                " || (document.body.dataset.phase === 'passing'"
-                "     && !document.getElementById('pass-box').hidden)"
-            )
-            if page.evaluate("() => document.body.dataset.phase === 'passing'"):
-                pass_first_three(page)
-            continue
-        if page.locator("#trick .trick-card").count() == players:
-            return
-        code = page.eval_on_selector_all(
-            "#hand .hand-card.legal", "nodes => nodes[nodes.length - 1].dataset.card"
-        )
-        page.click(f'#hand [data-card="{code}"]')
-        wait_played(page, code)
-    pytest.fail("no whole trick reached this seat's lead")
+    play_high_until(
+        page,
+        lambda: page.locator("#trick .trick-card").count() == players,
+        "no whole trick reached this seat's lead",
+    )
 
 
 @pytest.mark.parametrize(("width", "height"), [(900, 560), (1024, 700)])
@@ -3326,6 +3326,17 @@ def apart(a: Sequence[float], b: Sequence[float]) -> bool:
     return a[2] <= b[0] + 1 or b[2] <= a[0] + 1 or a[3] <= b[1] + 1 or b[3] <= a[1] + 1
 
 
+def watch_the_pass(page: Page, server: str, answer: dict[str, Any]) -> None:
+    """Open the table of a "Play now" answer as someone watching, once the bots have
+    passed and the game waits for its person, who never comes."""
+    page.goto(server + answer["url"])
+    expect(page.locator("#hand")).to_contain_text("You are watching")
+    page.wait_for_function(
+        "() => document.body.dataset.phase === 'passing'"
+        " && document.querySelectorAll('#opponents .opponent.turn').length === 1"
+    )
+
+
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_a_spectators_bottom_seat_leaves_the_centre_note_and_the_trick_in_sight(
     server: str, browser: Browser, players: int
@@ -3341,13 +3352,7 @@ def test_a_spectators_bottom_seat_leaves_the_centre_note_and_the_trick_in_sight(
         {"name": "Lu", "level": "random", "preset": "source-003", "players": players},
     )  # fmt: skip
     with new_page(browser, viewport={"width": 1280, "height": 800}) as page:
-        page.goto(server + answer["url"])
-        expect(page.locator("#hand")).to_contain_text("You are watching")
-        # The bots have passed; the game waits for Lu, who never comes.
-        page.wait_for_function(
-            "() => document.body.dataset.phase === 'passing'"
-            " && document.querySelectorAll('#opponents .opponent.turn').length === 1"
-        )
+        watch_the_pass(page, server, answer)
         for width, height in ((1280, 800), (1024, 700), (800, 600), (390, 844), (667, 375)):
             page.set_viewport_size({"width": width, "height": height})
             # Each size shown once the page has drawn the table again (a name changed).
@@ -3406,12 +3411,7 @@ def test_a_spectators_keys_for_a_players_actions_are_answered_in_words(
     nothing at all."""
     answer = post(server, "/api/play-now", {"name": "Lu", "level": "random"})
     with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
-        page.goto(server + answer["url"])
-        expect(page.locator("#hand")).to_contain_text("You are watching")
-        page.wait_for_function(
-            "() => document.body.dataset.phase === 'passing'"
-            " && document.querySelectorAll('#opponents .opponent.turn').length === 1"
-        )
+        watch_the_pass(page, server, answer)
         announcer = page.locator("#announcer")
         watching = {
             "h": "You are watching: hints are for the players.",
