@@ -406,10 +406,15 @@ class Hub:
                 table.announce_start(waiting_for=seat)
         return table, seat, token, player_token
 
-    async def join(self, table_id: str, body: JoinTable) -> tuple[Table, Seat, str, str]:
+    async def existing(self, table_id: str) -> Table:
+        """:meth:`get`, refusing a table there is none of (``no_table``, 404)."""
         table = await self.get(table_id)
         if table is None:
             raise WebError("no_table", "there is no such table", 404)
+        return table
+
+    async def join(self, table_id: str, body: JoinTable) -> tuple[Table, Seat, str, str]:
+        table = await self.existing(table_id)
         player_token = self.player_of(body)
         table.users += 1
         try:

@@ -9,6 +9,8 @@ import secrets
 from datetime import UTC, datetime
 from typing import Final
 
+from starlette.responses import JSONResponse
+
 __all__ = [
     "PROTOCOL",
     "MESSAGE_BYTES",
@@ -73,6 +75,11 @@ class WebError(Exception):
         self.status = status
         #: The refused message's ``id``, when the refusal is made before it is read.
         self.request_id: int | str | None = None
+
+
+def error_response(error: WebError) -> JSONResponse:
+    """An HTTP route's answer to a refused request."""
+    return JSONResponse({"error": error.code, "message": error.message}, status_code=error.status)
 
 
 def new_token() -> str:

@@ -19,7 +19,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..game import Game
 from ..session.review import DealReview, TrickReview, deal_reviews, opening_deal
-from .protocol import WebError
+from .protocol import WebError, error_response
 
 __all__ = ["deals", "review_json"]
 
@@ -61,15 +61,9 @@ async def deals(request: Request) -> Response:
     the one a review opens at."""
     hub = request.app.state.hub
     try:
-        table = await hub.get(request.path_params["table_id"])
+        table = await hub.existing(request.path_params["table_id"])
     except WebError as error:
-        return JSONResponse(
-            {"error": error.code, "message": error.message}, status_code=error.status
-        )
-    if table is None:
-        return JSONResponse(
-            {"error": "no_table", "message": "there is no such table"}, status_code=404
-        )
+        return error_response(error)
     game = table.game
     if game is None:
         return JSONResponse({"game": None, "names": [], "deals": [], "opening": None})

@@ -60,6 +60,7 @@ from .protocol import (
     PROTOCOL,
     TOKEN_RE,
     WebError,
+    error_response,
 )
 from .schema import CreateTable, JoinTable, parse_body
 from .settings import Settings
@@ -113,10 +114,6 @@ def static_dir() -> Path:
 def _hub(request: Request | WebSocket) -> Hub:
     hub: Hub = request.app.state.hub
     return hub
-
-
-def _error(error: WebError) -> JSONResponse:
-    return JSONResponse({"error": error.code, "message": error.message}, status_code=error.status)
 
 
 def _quiet_sockets(record: logging.LogRecord) -> bool:
@@ -281,7 +278,7 @@ async def _create(request: Request, *, play_now: bool) -> Response:
             body, play_now=play_now, address=address
         )
     except WebError as error:
-        return _error(error)
+        return error_response(error)
     return JSONResponse(_seat_answer(table, seat.index, token, player_token), status_code=201)
 
 
@@ -305,11 +302,9 @@ async def list_tables(request: Request) -> Response:
 
 async def get_table(request: Request) -> Response:
     try:
-        table = await _hub(request).get(request.path_params["table_id"])
+        table = await _hub(request).existing(request.path_params["table_id"])
     except WebError as error:
-        return _error(error)
-    if table is None:
-        return _error(WebError("no_table", "there is no such table", 404))
+        return error_response(error)
     return JSONResponse(table.summary())
 
 
@@ -320,7 +315,7 @@ async def join_table(request: Request) -> Response:
         hub.limits.check("join", _address(request))
         table, seat, token, player_token = await hub.join(request.path_params["table_id"], body)
     except WebError as error:
-        return _error(error)
+        return error_response(error)
     return JSONResponse(_seat_answer(table, seat.index, token, player_token))
 
 
@@ -328,23 +323,24 @@ async def game_record(request: Request) -> Response:
     hub = _hub(request)
     table_id = request.path_params["table_id"]
     try:
-        if await hub.get(table_id) is None:
-            return _error(WebError("no_table", "there is no such table", 404))
+        await hub.existing(table_id)
     except WebError as error:
-        return _error(error)
+        return error_response(error)
     number = request.path_params["number"]
     if not (number.isascii() and number.isdigit() and len(number) <= 9):
-        return _error(WebError("no_game", "there is no such game", 404))
+        return error_response(WebError("no_game", "there is no such game", 404))
     found = await hub.store(hub.storage.game_record, table_id, int(number))
     if found is None:
-        return _error(WebError("no_game", "there is no such game", 404))
+        return error_response(WebError("no_game", "there is no such game", 404))
     status, text = found
     if status != "finished" or not text:
         # A record holds every hand: never while the game is being played, nor of a
         # game given up (its hands were never all shown).
         if status == "abandoned":
-            return _error(WebError("abandoned", "the game was given up: it has no record", 404))
-        return _error(WebError("in_progress", "the game is not over yet", 404))
+            return error_response(
+                WebError("abandoned", "the game was given up: it has no record", 404)
+            )
+        return error_response(WebError("in_progress", "the game is not over yet", 404))
     return Response(text, media_type="application/json")
 
 
@@ -354,7 +350,9 @@ async def stats(request: Request) -> Response:
     scheme, _, token = header.partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not TOKEN_RE.match(token):
-        return _error(WebError("bad_token", "send Authorization: Bearer <player token>", 401))
+        return error_response(
+            WebError("bad_token", "send Authorization: Bearer <player token>", 401)
+        )
     found = await hub.store(hub.storage.stats, token_hash(token))
     empty = {
         "name": None,
