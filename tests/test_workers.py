@@ -149,3 +149,29 @@ def test_a_pool_found_broken_when_handing_on_work_is_the_same_clear_error(
     with pytest.raises(WorkerDied, match="killed, or out of memory"):
         for _ in map_unordered(abs, range(6), 2):
             pass
+
+
+def _one_fails_while_the_other_will_not_end(marks: Path, item: int) -> int:
+    if item == 1:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        (marks / "ignoring").write_text("")
+        time.sleep(20)
+        (marks / "finished").write_text("")
+        return item
+    deadline = time.monotonic() + 20
+    while not (marks / "ignoring").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    raise ValueError("the first piece went wrong")
+
+
+def test_a_worker_that_does_not_end_on_sigterm_is_killed(tmp_path: Path) -> None:
+    """A worker can miss SIGTERM (one forked a moment before still runs the main
+    process's handler): the pool then waited for it for ever (seen once in CI)."""
+    from functools import partial
+
+    work = partial(_one_fails_while_the_other_will_not_end, tmp_path)
+    with pytest.raises(ValueError, match="went wrong"):
+        for _ in map_unordered(work, range(2), 2):
+            pass
+    assert (tmp_path / "ignoring").exists()
+    assert not (tmp_path / "finished").exists(), "the worker was waited for, not ended"

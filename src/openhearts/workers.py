@@ -21,9 +21,12 @@ import contextlib
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import wait as wait_for_ends
+from multiprocessing.process import BaseProcess
 from types import FrameType
 from typing import Final, TypeVar
 
@@ -37,6 +40,8 @@ Result = TypeVar("Result")
 
 #: Seconds between two looks at whether a stop was asked for while waiting.
 _POLL = 0.25
+#: Seconds a worker has to end on SIGTERM before it is killed.
+_GRACE = 2.0
 _NOTHING = object()
 
 
@@ -165,12 +170,30 @@ def _in_processes(
         finished_cleanly = True
     finally:
         if not finished_cleanly:
-            # Stopping now: no worker may go on alone (nor hold the terminal's output
-            # open), and none may wait for work that will never come.
-            for process in list(getattr(pool, "_processes", {}).values()):
-                with contextlib.suppress(Exception):
-                    process.terminate()
+            _end_workers(list(getattr(pool, "_processes", {}).values()))
         # Waited for even when stopping (the workers are ended, so it is quick): the
         # pool's own thread left running raced Python's exit, which then wrote to the
         # pipe that thread had closed ("Bad file descriptor" and a traceback).
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _end_workers(processes: list[BaseProcess]) -> None:
+    """End every worker now: no worker may go on alone (nor hold the terminal's output
+    open), and none may wait for work that will never come."""
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.terminate()
+    # SIGTERM can be lost: a worker forked a moment before still has the main process's
+    # handler (or none yet) and may miss it or hang on a lock it inherited while saying
+    # so (seen once in CI, the pool's shutdown then waited for ever).  SIGKILL cannot be
+    # caught.  The ends are watched through the sentinels, not joined: the pool's own
+    # thread joins these processes too.
+    with contextlib.suppress(Exception):
+        running = {process.sentinel: process for process in processes}
+        deadline = time.monotonic() + _GRACE
+        while running and (left := deadline - time.monotonic()) > 0:
+            ended = set(wait_for_ends(list(running), timeout=left))
+            running = {sentinel: p for sentinel, p in running.items() if sentinel not in ended}
+        for process in running.values():
+            with contextlib.suppress(Exception):
+                process.kill()
