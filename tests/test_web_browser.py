@@ -3470,6 +3470,68 @@ def test_someone_watching_hears_where_the_game_is_and_each_deals_pass(
         assert said[ends[0] : ends[1]].count(then) == 1, said
 
 
+def test_someone_watching_hears_who_the_host_is_now(server: str, browser: Browser) -> None:
+    """The host left the waiting room and the table passed to Bob: only Bob and the
+    host heard it, not the others at the table nor anyone watching."""
+    made = post(server, "/api/tables", {"name": "Ann", "level": "random"})
+    table_id = made["table_id"]
+    bob = post(server, f"/api/tables/{table_id}/join", {"name": "Bob"})
+    url = server.replace("http://", "ws://") + f"/ws/{table_id}"
+    ann = Player(url, token=made["token"]).open()
+    heir = Player(url, token=bob["token"]).open()
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        page.add_init_script(SAID_LOG)
+        page.goto(server + f"/t/{table_id}")
+        expect(page.locator("#seat-list")).to_contain_text("Bob")
+        assert ann.request({"type": "leave"})["type"] == "ack"
+        page.wait_for_function("() => window.__said.includes('Bob is the host now.')")
+    ann.close()
+    heir.close()
+
+
+def test_someone_watching_a_table_everyone_left_is_told_it_waits(
+    tmp_path_factory: pytest.TempPathFactory, browser: Browser
+) -> None:
+    """Everyone at a table gone, its bots stop (``--abandon-after``): someone watching
+    read "Lu to play." with nothing moving, and heard nothing about it."""
+    from websockets.sync.client import connect
+
+    folder = tmp_path_factory.mktemp("paused")
+    waits = "Everyone at the table has gone: the game waits until one of them is back."
+    with (
+        running_server(
+            free_port(),
+            folder / "web.sqlite3",
+            folder / "server.log",
+            takeover=0.2,
+            bot_delay=0.3,
+            more=("--abandon-after", "1"),
+        ) as server,
+        new_page(browser, viewport={"width": 1100, "height": 800}) as page,
+    ):
+        answer = post(server, "/api/play-now", {"name": "Lu", "level": "random"})
+        path = f"/api/tables/{answer['table_id']}"
+        deadline = time.monotonic() + 20
+        while not get_json(server, path)["paused"]:  # Lu never came
+            assert time.monotonic() < deadline, "the table never paused"
+            time.sleep(0.1)
+        page.add_init_script(SAID_LOG)
+        page.goto(server + answer["url"])
+        expect(page.locator("#status")).to_have_text(f"You are watching. {waits}")
+        page.wait_for_function("s => window.__said.includes(s)", arg=f"You are watching. {waits}")
+        socket = server.replace("http", "ws") + "/ws/" + answer["table_id"]
+        with connect(socket) as ws:
+            ws.send(json.dumps({"type": "hello", "token": answer["token"]}))
+            page.wait_for_function(
+                "() => window.__said.includes('Someone is back: the game goes on.')"
+            )
+            expect(page.locator("#status")).not_to_contain_text(waits)
+            ws.send(json.dumps({"type": "leave", "id": 1}))
+        # Gone again: the bots play for Lu until the table has been left a second.
+        page.wait_for_function("s => window.__said.includes(s)", arg=waits)
+        expect(page.locator("#status")).to_have_text(f"You are watching. {waits}")
+
+
 def test_someone_watching_at_the_normal_pace_keeps_up_with_the_game(
     server: str, browser: Browser
 ) -> None:

@@ -1383,6 +1383,26 @@ def test_reading_or_watching_an_abandoned_table_does_not_set_its_bots_playing(
         back.close()
 
 
+def test_someone_watching_a_table_everyone_left_is_told_it_waits(storage: Storage) -> None:
+    """Everyone at the table gone, its bots stop: someone watching saw "Ann to play."
+    with nothing moving, and nothing said why."""
+    settings = fast_settings(takeover_delay=0.05, bot_delay=0.01, abandon_after=0.5)
+    with running(storage, settings) as server:
+        table_id, ann, bob = host_and_guest(server, options={"end_score": 100})
+        watcher = Player(server.ws_url(table_id)).open()
+        assert ann.request({"type": "start"})["type"] == "ack"
+        assert watcher.until(lambda m: m["type"] == "table")["table"]["paused"] is False
+        ann.close()
+        bob.close()
+        paused = watcher.until(lambda m: m["type"] == "table" and m["table"]["paused"])
+        assert paused["table"]["status"] == "playing"
+        assert server.get(f"/api/tables/{table_id}").json()["paused"] is True
+        back = Player(server.ws_url(table_id), token=ann.token).open()
+        watcher.until(lambda m: m["type"] == "table" and not m["table"]["paused"])
+        back.close()
+        watcher.close()
+
+
 def test_an_absent_host_hands_a_table_loaded_again_on(storage: Storage) -> None:
     """The host closed the waiting room and the table was unloaded before the friend
     came: whether the host was away was lost, and the friend could never start."""

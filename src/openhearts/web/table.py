@@ -184,6 +184,7 @@ class Table:
             "listed": self.listed,
             "turn_clock": self.clock,
             "rated": self.rated,
+            "paused": self.paused(),
         }
 
     @property
@@ -575,6 +576,12 @@ class Table:
             return False
         return time.monotonic() - self.last_seen > self.hub.settings.abandon_after
 
+    def paused(self) -> bool:
+        """Whether the game in progress waits because everyone at the table has gone
+        (:meth:`abandoned`): someone watching sees nothing move, and is told why."""
+        game = self.game
+        return game is not None and not game.is_over and self.abandoned()
+
     def arm_clock(self) -> bool:
         """Start the turn clock for the people to act now, unless it runs for them
         already: a page connecting, or another move made while passing, started it
@@ -811,8 +818,17 @@ class Table:
             seat.connections.discard(connection)
             if not seat.connections and seat.kind == "human":
                 self.schedule_takeover(seat)
+            if not any(s.connections for s in self.seats):
+                # The bots stop then, and nothing else would tell someone watching why.
+                asyncio.get_running_loop().call_later(
+                    self.hub.settings.abandon_after + 0.1, self._say_if_paused
+                )
         self.broadcast_table()
         self.hub.maybe_evict(self)
+
+    def _say_if_paused(self) -> None:
+        if self.paused() and self.spectators:
+            self.broadcast_table()
 
     def schedule_takeover(self, seat: Seat, delay: float | None = None) -> None:
         if seat.takeover is not None:

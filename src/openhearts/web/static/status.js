@@ -7,6 +7,9 @@ import {
 } from "./store.js";
 import { counted, directionWords, listWords, plural } from "./words.js";
 
+/** Why nothing moves at a table everyone has left (its bots wait for them). */
+export const PAUSED = "Everyone at the table has gone: the game waits until one of them is back.";
+
 export function statusText() {
   const s = app.state;
   const me = mySeat();
@@ -18,6 +21,7 @@ export function statusText() {
     return `Game over: ${listWords(winners)} ${winners.length === 1 ? "wins" : "win"}.`;
   }
   if (me === null) {
+    if (app.table && app.table.paused) return `You are watching. ${PAUSED}`;
     if (s.phase === "passing") {
       return `You are watching. The players pass ${counted(cardsToPass(), "card")} `
         + `${directionWords(s.pass_direction)}.`;

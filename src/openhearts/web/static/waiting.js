@@ -5,6 +5,7 @@ import { send } from "./connection.js";
 import { $, h, hostKey, removedKey, seatKey, show, storage } from "./dom.js";
 import { app } from "./store.js";
 import { renderScoreActions } from "./scores.js";
+import { PAUSED } from "./status.js";
 import { renderTable } from "./table.js";
 import { plural } from "./words.js";
 
@@ -38,6 +39,13 @@ export function setTable(table) {
         { queue: true });
     }
     if ($("scores-dialog").open) renderScoreActions();
+  } else if (before && before.id === table.id) {
+    // The host's seat passed between two others: said to the rest, spectators too.
+    const was = (before.seats || []).find((seat) => seat.host);
+    const heir = (table.seats || []).find((seat) => seat.host);
+    if (heir && heir.name && (!was || was.seat !== heir.seat)) {
+      announce(`${heir.name} is the host now.`, { queue: true });
+    }
   }
   if (table.status === "waiting" || !app.state) renderWaiting();
   if (app.state) renderTable();
@@ -47,6 +55,9 @@ export function setTable(table) {
   if (before && before.id === table.id && table.status === "waiting"
       && Boolean(before.listed) !== Boolean(table.listed)) {
     announce(listingSentence(Boolean(table.listed)), { queue: !app.host });
+  }
+  if (before && before.id === table.id && Boolean(before.paused) !== Boolean(table.paused)) {
+    announce(table.paused ? PAUSED : "Someone is back: the game goes on.", { queue: true });
   }
   if (before && before.id === table.id && table.status !== "finished") {
     for (const sentence of seatChanges(before.seats || [], table.seats || [], own,
