@@ -2501,6 +2501,32 @@ def a_whole_trick(page: Page, players: int) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("players", "width", "height"), [(3, 667, 375), (4, 740, 360), (4, 1280, 800)]
+)
+def test_a_players_trick_stays_clear_of_the_note_under_it(
+    server: str, browser: Browser, players: int, width: int, height: int
+) -> None:
+    """Found on a phone on its side (and then on a 1280 × 800 screen): "You take the
+    trick" lay over the player's own card at the foot of the trick, and over the names
+    under a row of cards."""
+    answer = post(server, "/api/play-now", {"name": "Lu", "level": "random", "players": players})
+    with new_page(browser, viewport={"width": width, "height": height}, has_touch=True) as page:
+        open_seat(page, server, answer)
+        wait_passing(page)
+        a_whole_trick(page, players)
+        note, felt = page.evaluate(
+            """() => [document.getElementById('center-note'), document.getElementById('felt')]
+              .map(n => { const r = n.getBoundingClientRect();
+                          return [r.left, r.top, r.right, r.bottom]; })"""
+        )
+        expect(page.locator("#center-note")).to_have_text("You take the trick")
+        for card in trick_boxes(page):
+            assert felt[1] <= card[1] and card[3] <= felt[3], (card, felt)
+            apart = card[2] <= note[0] or note[2] <= card[0]
+            assert apart or card[3] <= note[1] or note[3] <= card[1], (card, note)
+
+
 @pytest.mark.parametrize(("width", "height"), [(900, 560), (1024, 700)])
 def test_six_trick_cards_in_a_row_stay_clear_of_the_seats_beside_them(
     server: str, browser: Browser, width: int, height: int

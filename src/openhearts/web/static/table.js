@@ -212,27 +212,36 @@ function renderTrick() {
   const above = narrow ? "#opponents .opponent" : "#opponents .across:not(.bottom)";
   const top = [...document.querySelectorAll(above)].map((n) => n.offsetHeight + 8);
   const block = Math.max(0, ...top);
-  const below = placeCentreNote(narrow);
-  const shiftY = (block - below) / 2;
-  const room = (height - block - below) / 2 - cardH / 2 - 4;
+  const noteRoom = placeCentreNote(narrow);
   // Four seats sit square; with three, five or six the side seats are nearer the bottom
   // one and need more room across.
   const reachX = Math.min(cardW * (players === 4 ? 1.0 : 1.2), width * 0.2);
-  const reachY = Math.max(cardH * 0.4, Math.min(cardH * (players > 4 ? 1.0 : 0.56), room));
-  // A cross only where no two seats' cards (each with its name below) would cover each
-  // other: on a low felt, a row instead, read left to right as played. Five or six
-  // seats in a row on any narrow felt, where a cross would have to be too small.
-  const spots = [...Array(players).keys()].map((seat) => seatAngle(seat))
+  const spotsAt = (reachY) => [...Array(players).keys()].map((seat) => seatAngle(seat))
     .map((angle) => [-reachX * Math.sin(angle), reachY * Math.cos(angle)]);
-  const crowded = spots.some(([x1, y1], i) => spots.slice(i + 1)
-    .some(([x2, y2]) => Math.abs(x1 - x2) < cardW - 0.5 && Math.abs(y1 - y2) < cardH - 0.5));
-  // Nor where the cross is higher than the room left on the felt for someone watching
-  // (a phone on its side: seats in a row on top, the note at the foot). A player's own
-  // card, at the foot of the cross, has the note beside it.
-  const ys = spots.map(([, y]) => y);
-  const tooTall = mySeat() === null
-    && Math.max(...ys) - Math.min(...ys) + cardH > height - block - below;
-  const row = (players > 4 && narrow) || crowded || tooTall;
+  // The trick between the seats on top and ``below`` the foot of the felt.
+  const layout = (below) => {
+    const shiftY = (block - below) / 2;
+    const room = (height - block - below) / 2 - cardH / 2 - 4;
+    const reachY = Math.max(cardH * 0.4, Math.min(cardH * (players > 4 ? 1.0 : 0.56), room));
+    const spots = spotsAt(reachY);
+    // A cross only where no two seats' cards (each with its name below) would cover
+    // each other: on a low felt, a row instead, read left to right as played. Five or
+    // six seats in a row on any narrow felt, where a cross would have to be too small.
+    const crowded = spots.some(([x1, y1], i) => spots.slice(i + 1)
+      .some(([x2, y2]) => Math.abs(x1 - x2) < cardW - 0.5 && Math.abs(y1 - y2) < cardH - 0.5));
+    // Nor where the cross is higher than the room left above the note.
+    const ys = spots.map(([, y]) => y);
+    const tooTall = below > 0 && Math.max(...ys) - Math.min(...ys) + cardH > height - block - below;
+    const row = (players > 4 && narrow) || crowded || tooTall;
+    const lowest = shiftY + (row ? 0 : Math.max(...ys)) + cardH / 2;
+    return { below, shiftY, reachY, row, lowest };
+  };
+  // Someone watching keeps the note's room free; a player's own card lies at the foot
+  // of the cross, beside the note where the felt is tall enough, else above it too (a
+  // phone on its side: the note covered the player's own card).
+  let placed = layout(mySeat() === null ? noteRoom : 0);
+  if (placed.below === 0 && placed.lowest > height / 2 - noteRoom) placed = layout(noteRoom);
+  const { below, shiftY, reachY, row } = placed;
   const gap = 6;
   let rowStep = Math.min(cardW + gap, (width - 24) / Math.max(1, cards.length));
   if (row) {
@@ -243,9 +252,9 @@ function renderTrick() {
       const fits = (rowRoom(felt, shiftY, cardH) - (cards.length - 1) * gap) / cards.length;
       smaller = Math.min(smaller, fits / cardW);
     }
-    // Nor higher than the room between the seats on top and the note (someone watching
-    // a phone on its side); the names under the cards keep their size.
-    if (mySeat() === null) {
+    // Nor higher than the room between the seats on top and the note (a phone on its
+    // side); the names under the cards keep their size.
+    if (below > 0) {
       const label = cardH - cardW * 1.4;
       smaller = Math.min(smaller, (height - block - below - label) / (cardW * 1.4));
     }
@@ -302,7 +311,7 @@ function centreNote() {
 }
 
 /** Write the centre note and put it at the foot of the felt, or just above a spectator's
- * seat at the bottom (which covered it); the height kept free at the foot for both. */
+ * seat at the bottom (which covered it); the height the note takes at the foot. */
 function placeCentreNote(narrow) {
   const note = $("center-note");
   const felt = $("felt");
@@ -321,9 +330,7 @@ function placeCentreNote(narrow) {
     const foot = felt.clientHeight - above - noteHeight / 2;
     note.style.maxWidth = `${rowRoom(felt, foot - felt.clientHeight / 2, noteHeight)}px`;
   }
-  // A player's own card lies at the foot of the trick, clear of the note as it is laid
-  // out; someone watching keeps the note's room free (on a low felt the trick ran over it).
-  return mySeat() === null ? above + noteHeight + 6 : 0;
+  return above + noteHeight + 6;
 }
 
 /** How wide a row (of trick cards, or the centre note) may be, centred on the felt
