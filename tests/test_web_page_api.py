@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import re
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -289,7 +290,8 @@ def test_the_web_statistics_are_the_session_cores(tmp_path: Path) -> None:
         # Before a first finished game, as docs/web-protocol.md says.
         before = server.get("/api/stats", headers=auth).json()
         assert before == {"name": before["name"], "games": 0, "wins": 0, "deals": 0,
-                          "points": 0, "moons": 0, "best": None, "average": None}  # fmt: skip
+                          "points": 0, "moons": 0, "suns": 0, "best": None,
+                          "average": None}  # fmt: skip
         player = Player(server.ws_url(data["table_id"]), token=data["token"], seed=3).open()
         player.play()
         player.close()
@@ -305,8 +307,27 @@ def test_the_web_statistics_are_the_session_cores(tmp_path: Path) -> None:
         counted.deals_played,
         counted.points_taken,
     )
-    assert stats["moons"] == counted.moons_shot + counted.suns_shot
+    assert (stats["moons"], stats["suns"]) == (counted.moons_shot, counted.suns_shot)
     assert stats["best"] == counted.best_total
+
+
+def test_a_sun_counts_as_a_sun_in_the_web_statistics(tmp_path: Path) -> None:
+    """The web statistics counted a sun as a moon (the terminal game's tell them apart)."""
+    from conftest import SUIT_HANDS, hold_rules, play_out_deal, scripted_game
+    from openhearts.web.table import _stats_delta
+
+    game = scripted_game(hold_rules("source-003"), dict(SUIT_HANDS))
+    play_out_deal(game)
+    assert game.results[0].shot == "sun" and game.results[0].shooter == 0
+    storage = Storage(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    storage.migrate()
+    delta = _stats_delta(game, Seat(0, kind="human", name="Ann"), "ann")
+    assert (delta.moons, delta.suns) == (0, 1)
+    with storage.engine.begin() as connection:
+        storage._add_stats(connection, delta, datetime.now(UTC))
+        storage._add_stats(connection, delta, datetime.now(UTC))
+    found = storage.stats("ann")
+    assert found is not None and (found["moons"], found["suns"]) == (0, 2)
 
 
 def _linear(channel: float) -> float:

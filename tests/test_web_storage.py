@@ -348,13 +348,14 @@ def test_a_version_1_database_is_brought_up_to_date(tmp_path: Path) -> None:
             ("tables", "turn_clock"),
             ("games", "rated"),
             ("seats", "helped"),
+            ("player_stats", "suns"),
         )
         for table, column in lacks:
             connection.exec_driver_sql(f"ALTER TABLE {table} DROP COLUMN {column}")
         connection.exec_driver_sql("DROP TABLE server_keys")
         connection.exec_driver_sql("DELETE FROM schema_migrations WHERE version >= 2")
     assert storage.schema_version() == 1
-    assert storage.migrate() == SCHEMA_VERSION == 3
+    assert storage.migrate() == SCHEMA_VERSION == 4
     row = _table("upgraded")
     row.listed = True
     storage.create_table(row)

@@ -361,6 +361,7 @@ async def stats(request: Request) -> Response:
         "deals": 0,
         "points": 0,
         "moons": 0,
+        "suns": 0,
         "best": None,
         "average": None,
     }

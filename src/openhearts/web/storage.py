@@ -195,6 +195,7 @@ stats_table = sa.Table(
     sa.Column("deals", sa.Integer, nullable=False, default=0),
     sa.Column("points", sa.Integer, nullable=False, default=0),
     sa.Column("moons", sa.Integer, nullable=False, default=0),
+    sa.Column("suns", sa.Integer, nullable=False, default=0, server_default="0"),
     sa.Column("best", sa.Integer),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
 )
@@ -236,11 +237,21 @@ def _migration_3(connection: Connection) -> None:
         )
 
 
+def _migration_4(connection: Connection) -> None:
+    # Suns were counted as moons before: they stay so in the counts kept until now.
+    inspector = sa.inspect(connection)
+    if "suns" not in {c["name"] for c in inspector.get_columns("player_stats")}:
+        connection.execute(
+            sa.text("ALTER TABLE player_stats ADD COLUMN suns INTEGER NOT NULL DEFAULT 0")
+        )
+
+
 #: version -> (description, function).  Append new versions; never edit an old one.
 MIGRATIONS: Final[dict[int, tuple[str, Callable[[Connection], None]]]] = {
     1: ("tables, seats, games, actions, player statistics", _migration_1),
     2: ("listed tables, turn clocks, unrated games, server keys", _migration_2),
     3: ("seats a bot moved for", _migration_3),
+    4: ("suns in the player statistics", _migration_4),
 }
 
 SCHEMA_VERSION: Final = max(MIGRATIONS)
@@ -305,6 +316,7 @@ class StatsDelta:
     deals: int
     points: int
     moons: int
+    suns: int = 0
 
 
 class Storage:
@@ -657,6 +669,7 @@ class Storage:
                     deals=delta.deals,
                     points=delta.points,
                     moons=delta.moons,
+                    suns=delta.suns,
                     best=delta.points,
                     updated_at=now,
                 )
@@ -673,6 +686,7 @@ class Storage:
                 deals=stats_table.c.deals + delta.deals,
                 points=stats_table.c.points + delta.points,
                 moons=stats_table.c.moons + delta.moons,
+                suns=stats_table.c.suns + delta.suns,
                 best=best,
                 updated_at=now,
             )
@@ -797,6 +811,7 @@ class Storage:
                 "deals": row.deals,
                 "points": row.points,
                 "moons": row.moons,
+                "suns": row.suns,
                 "best": row.best,
                 "average": round(row.points / row.games, 1) if row.games else None,
             }

@@ -101,7 +101,7 @@ def _mark_auto(events: list[Event], seat: int, reason: str) -> None:
 
 def _stats_delta(game: Game, seat: Seat, player_hash: str) -> StatsDelta:
     """What a finished game adds to a person's statistics, counted by the session core's
-    statistics (the terminal game's too); a sun counts as a moon here."""
+    statistics (the terminal game's too)."""
     counted = Stats()
     counted.add_game(game, seat.index)
     return StatsDelta(
@@ -110,7 +110,8 @@ def _stats_delta(game: Game, seat: Seat, player_hash: str) -> StatsDelta:
         won=counted.games_won == 1,
         deals=counted.deals_played,
         points=counted.points_taken,
-        moons=counted.moons_shot + counted.suns_shot,
+        moons=counted.moons_shot,
+        suns=counted.suns_shot,
     )
 
 

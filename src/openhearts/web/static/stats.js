@@ -1,5 +1,5 @@
 // Statistics: what the server keeps for this browser's player token (games, wins,
-// deals, final totals, moons), in a dialog opened from the top bar or with I.
+// deals, final totals, moons and suns), in a dialog opened from the top bar or with I.
 
 import { announce } from "./announce.js";
 import { api } from "./api.js";
@@ -20,6 +20,8 @@ export function statsRows(stats) {
     ["Average final score", String(average)],
     ["Best (lowest) final score", String(best)],
     ["Moons shot", String(stats.moons)],
+    // As the terminal game's: a sun is rare, and said only once there is one.
+    ...(stats.suns ? [["Suns shot", String(stats.suns)]] : []),
   ];
 }
 
@@ -35,7 +37,9 @@ export async function openStats() {
   openDialog("stats-dialog");
   $("stats-close").focus();
   const token = storage.get("openhearts.player");
-  let stats = { games: 0, wins: 0, deals: 0, points: 0, moons: 0, best: null, average: null };
+  let stats = {
+    games: 0, wins: 0, deals: 0, points: 0, moons: 0, suns: 0, best: null, average: null,
+  };
   if (token) {
     try {
       stats = await api("GET", "/api/stats", undefined, { Authorization: `Bearer ${token}` });
