@@ -817,6 +817,14 @@ def test_winner_at_the_end_and_play_again(server: str, browser: Browser) -> None
         expect(page.locator("#stats-close")).to_be_focused()
         page.keyboard.press("Escape")
         expect(page.locator("#stats-dialog")).to_be_hidden()
+        # Suns apart from moons, once there is one (as in the terminal game).
+        rows = page.evaluate(
+            """async () => { const { statsRows } = await import('/static/stats.js');
+              const kept = { games: 2, wins: 1, deals: 9, moons: 1, best: 40, average: 50 };
+              return [statsRows({ ...kept, suns: 0 }), statsRows({ ...kept, suns: 2 })]; }"""
+        )
+        assert ["Moons shot", "1"] in rows[0] and all(r[0] != "Suns shot" for r in rows[0])
+        assert ["Moons shot", "1"] in rows[1] and ["Suns shot", "2"] in rows[1]
 
 
 def test_shared_table_join_spectate_and_come_back(server: str, browser: Browser) -> None:
