@@ -125,6 +125,23 @@ def test_same_seed_same_deal_and_seed_none_moves_on() -> None:
     assert hearts.turns.game.hand(0) == first != second
 
 
+@pytest.mark.parametrize("make", [HeartsEnv, env, SingleSeatEnv], ids=["aec", "env", "single"])
+def test_a_numpy_integer_seed_is_its_number_and_other_seeds_are_refused(make: Any) -> None:
+    """``reset(seed=np.int64(3))``, the seed learning code draws from numpy, raised
+    TypeError ("The only supported seed types are: None, int, ..."); a float, a text or
+    True were each taken as a seed of their own by one environment and not the other."""
+    hearts = make()
+    hearts.reset(seed=np.int64(3))
+    by_numpy = hearts.unwrapped.turns.game.hand(0)
+    hearts.reset(seed=3)
+    assert hearts.unwrapped.turns.game.hand(0) == by_numpy
+    hearts.reset(seed=np.uint8(3))
+    assert hearts.unwrapped.turns.game.hand(0) == by_numpy
+    for wrong in (3.0, "3", True, np.bool_(True), [3]):
+        with pytest.raises(TypeError, match=re.escape(f"seed: an integer or None, not {wrong!r}")):
+            hearts.reset(seed=wrong)
+
+
 def test_an_illegal_action_says_why_and_changes_nothing() -> None:
     hearts = HeartsEnv(options={"pass_cycle": "hold"})
     hearts.reset(seed=1)

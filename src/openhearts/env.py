@@ -32,6 +32,7 @@ agent plays one seat and our bots play the others.
 from __future__ import annotations
 
 import math
+import operator
 import random
 from typing import Any, Final
 
@@ -162,6 +163,20 @@ def _env_rules(
     return rules
 
 
+def _episode_seed(seed: object) -> int | None:
+    """``seed`` as a plain int (numpy's integers included, which learning code passes);
+    None stays None.  ``random.Random`` refused numpy's integers and gymnasium took only
+    Python's, while a float, a text or True would each seed a deal of its own."""
+    if seed is None:
+        return None
+    if not isinstance(seed, bool | np.bool_):
+        try:
+            return operator.index(seed)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise TypeError(f"seed: an integer or None, not {seed!r}")
+
+
 def _check_render_mode(mode: str | None) -> None:
     if mode is not None and mode not in _RENDER_MODES:
         raise ValueError(f"render_mode: one of {', '.join(_RENDER_MODES)}, not {mode!r}")
@@ -257,8 +272,9 @@ class HeartsEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new deal (or game), shuffled from ``seed`` or else from the previous seed; a
         single deal is drawn at any place in the pass cycle."""
-        if seed is not None:
-            self._seeds = random.Random(seed)
+        number = _episode_seed(seed)
+        if number is not None:
+            self._seeds = random.Random(number)
         self.turns = self._next_turns()
         self._start()
 
@@ -450,7 +466,7 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """A new deal (or game); the bots are seeded from the same seed."""
-        super().reset(seed=seed)
+        super().reset(seed=_episode_seed(seed))
         game_seed = int(self.np_random.integers(2**63))
         draw = int(self.np_random.integers(2**32))
         self.turns = _new_turns(self.rules, game_seed, draw, self.whole_game)
