@@ -176,6 +176,21 @@ def test_trick_rewards_add_up_to_the_deal_returns(config: tuple[str, int]) -> No
         assert by_trick.get_game().get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
 
 
+@pytest.mark.parametrize("trick_rewards", [False, True], ids=["deal", "trick"])
+def test_no_return_or_reward_is_minus_zero(trick_rewards: bool) -> None:
+    """A seat that took no points had a return of ``-0.0`` (and rewards of ``-0.0``),
+    printed as such by every loop that shows them."""
+    rng = np.random.default_rng(11)
+    state = load(trick_rewards=trick_rewards).new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        shown = [str(value) for value in state.returns() + state.rewards()]
+        assert "-0.0" not in shown, shown
+
+
 def test_trick_rewards_come_as_each_trick_is_won() -> None:
     rng = np.random.default_rng(5)
     for _ in range(5):

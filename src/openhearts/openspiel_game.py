@@ -286,10 +286,12 @@ class OpenHeartsState(pyspiel.State):  # type: ignore[misc]
 
     def _current_returns(self) -> list[float]:
         assert self.turns is not None
+        # Negated as ints: -float(0) is -0.0, shown as "-0.0" in every return of a seat
+        # that took no points.
         if self.turns.is_over:
-            return [-float(p) for p in self.turns.scored_points()]
+            return [float(-p) for p in self.turns.scored_points()]
         if self._trick_rewards:
-            return [-float(p) for p in self.turns.points_so_far()]
+            return [float(-p) for p in self.turns.points_so_far()]
         return [0.0] * self.rules.players
 
     # Results ------------------------------------------------------------------------
