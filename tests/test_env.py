@@ -142,6 +142,18 @@ def test_a_numpy_integer_seed_is_its_number_and_other_seeds_are_refused(make: An
             hearts.reset(seed=wrong)
 
 
+@pytest.mark.parametrize("method", ["observe", "observation_space", "action_space"])
+def test_an_agent_not_at_the_table_is_refused_naming_the_agents(method: str) -> None:
+    """``observe("bob")`` said "'bob' is not in list", and the spaces ``KeyError: 'bob'``."""
+    for hearts in (HeartsEnv(players=3), env(players=3)):
+        hearts.reset(seed=1)
+        for wrong in ("bob", "player_3", 0):
+            said = f"agent: one of player_0, player_1, player_2, not {wrong!r}"
+            with pytest.raises(ValueError, match=re.escape(said)):
+                getattr(hearts, method)(wrong)
+        assert getattr(hearts, method)("player_2") is not None
+
+
 def test_an_illegal_action_says_why_and_changes_nothing() -> None:
     hearts = HeartsEnv(options={"pass_cycle": "hold"})
     hearts.reset(seed=1)

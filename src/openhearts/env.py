@@ -251,10 +251,19 @@ class HeartsEnv(AECEnv):  # type: ignore[misc]
         seed, draw = self._seeds.getrandbits(64), self._seeds.getrandbits(32)
         return _new_turns(self.rules, seed, draw, self.whole_game)
 
+    def _seat(self, agent: object) -> int:
+        """The seat of ``agent``; an agent not at the table said "'bob' is not in list"
+        or "KeyError: 'bob'", naming none of the agents there are."""
+        if agent in self.possible_agents:
+            return self.possible_agents.index(agent)  # type: ignore[arg-type]
+        raise ValueError(f"agent: one of {', '.join(self.possible_agents)}, not {agent!r}")
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        self._seat(agent)
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        self._seat(agent)
         return self.action_spaces[agent]
 
     def _start(self) -> None:
@@ -279,7 +288,7 @@ class HeartsEnv(AECEnv):  # type: ignore[misc]
         self._start()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        return _observe(self.turns, self.possible_agents.index(agent))
+        return _observe(self.turns, self._seat(agent))
 
     def step(self, action: int | None) -> None:
         """Take ``action`` for :attr:`agent_selection`.
