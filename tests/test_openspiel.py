@@ -187,3 +187,15 @@ def test_masks_and_action_lists_convert_both_ways(mask: int) -> None:
     assert actions == sorted(actions)
     assert len(actions) == len(CardSet(mask))
     assert actions_to_mask(actions) == mask
+
+
+def test_a_card_set_converts_to_actions_and_a_mask_past_the_deck_is_refused() -> None:
+    """``mask_to_actions(game.legal_plays())`` raised "unsupported operand type(s) for
+    >>: 'CardSet' and 'int'"; ``-1`` gave every card and bits past the deck were dropped."""
+    from openhearts import Game
+
+    legal = Game(Rules(pass_cycle=("hold",)), seed=1).legal_plays()  # the 2♣ leads
+    assert mask_to_actions(legal) == mask_to_actions(legal.mask) == [0]
+    for bad in (-1, 1 << 52):
+        with pytest.raises(ValueError, match="bits 0 to 51"):
+            mask_to_actions(bad)

@@ -50,7 +50,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from .cards import Card, Suit
+from .cards import Card, CardSet, Suit
 from .rules import FirstTrick, HeartsBreak, MoonScoring, Rules, RulesError
 
 __all__ = [
@@ -126,14 +126,17 @@ def action_to_card(action: int) -> Card:
     return _ACTION_TO_CARD[action]
 
 
-def mask_to_actions(mask: int) -> list[int]:
-    """OpenSpiel's action ids, ascending, for a card mask of ours.
+def mask_to_actions(mask: int | CardSet) -> list[int]:
+    """OpenSpiel's action ids, ascending, for a card mask of ours (an int, or a
+    :class:`CardSet` such as ``game.legal_plays()``).
 
     >>> from openhearts import CardSet
-    >>> mask_to_actions(CardSet.parse("2C 2H AS").mask)
-    [0, 2, 51]
+    >>> mask_to_actions(CardSet.parse("2C 2H AS").mask), mask_to_actions(CardSet.parse("QS"))
+    ([0, 2, 51], [43])
     """
-    return sorted(_CARD_TO_ACTION[c] for c in range(52) if mask >> c & 1)
+    # Through CardSet: a CardSet itself failed ("unsupported operand type(s) for >>"),
+    # and a negative mask or bits past the deck were read as the cards they overlap.
+    return sorted(_CARD_TO_ACTION[card] for card in CardSet(mask))
 
 
 def actions_to_mask(actions: Any) -> int:
