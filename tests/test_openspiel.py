@@ -10,6 +10,7 @@ import itertools
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -171,14 +172,20 @@ def test_card_conversions_are_inverse_bijections() -> None:
         "2C", "2D", "2H", "2S", "3C", "3D", "3H", "3S"
     ]  # fmt: skip
     assert isinstance(action_to_card(7), Card)
+    assert card_to_action(np.int64(5)) == 20  # type: ignore[arg-type]
+    assert action_to_card(np.uint8(20)) == 5  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("bad", [-1, 52, 100])
+@pytest.mark.parametrize("bad", [-1, 52, 100, "QS", 1.0, True, None])
 def test_card_conversions_refuse_out_of_range(bad: int) -> None:
+    """A text or a float failed deep inside ("'<=' not supported between instances of
+    'int' and 'str'") and True was the card or action 1."""
     with pytest.raises(ValueError, match="from 0 to 51"):
         card_to_action(bad)
     with pytest.raises(ValueError, match="from 0 to 51"):
         action_to_card(bad)
+    with pytest.raises(ValueError, match="from 0 to 51"):
+        actions_to_mask([0, bad])
 
 
 @given(st.integers(min_value=0, max_value=(1 << 52) - 1))

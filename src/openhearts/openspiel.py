@@ -47,6 +47,7 @@ one deal, so ``end_score``, ``seating`` and ``first_dealer`` do not enter the ma
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -110,9 +111,7 @@ def card_to_action(card: int) -> int:
     >>> card_to_action(Card.parse("2C")), card_to_action(Card.parse("AS"))
     (0, 51)
     """
-    if not 0 <= card < 52:
-        raise ValueError(f"card: a card number from 0 to 51, not {card!r}")
-    return _CARD_TO_ACTION[card]
+    return _CARD_TO_ACTION[_below_52(card, "card: a card number")]
 
 
 def action_to_card(action: int) -> Card:
@@ -121,9 +120,23 @@ def action_to_card(action: int) -> Card:
     >>> action_to_card(0), action_to_card(2).pretty
     (Card.parse('2C'), '2♥')
     """
-    if not 0 <= action < 52:
-        raise ValueError(f"action: an OpenSpiel card action from 0 to 51, not {action!r}")
-    return _ACTION_TO_CARD[action]
+    return _ACTION_TO_CARD[_below_52(action, "action: an OpenSpiel card action")]
+
+
+def _below_52(value: object, what: str) -> int:
+    """``value`` as a number from 0 to 51 (numpy's integers too), or a ValueError saying
+    ``what`` was expected.  A text or a float failed deep inside ("'<=' not supported",
+    "tuple indices must be integers") and True was taken as 1."""
+    if not isinstance(value, bool):
+        try:
+            number = operator.index(value)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+        else:
+            if 0 <= number < 52:
+                return number
+    hint = f" (Card.parse({value!r}) reads a card's name)" if isinstance(value, str) else ""
+    raise ValueError(f"{what} from 0 to 51, not {value!r}{hint}")
 
 
 def mask_to_actions(mask: int | CardSet) -> list[int]:
