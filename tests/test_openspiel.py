@@ -163,6 +163,24 @@ def test_pass_outcomes_follow_the_cycle_and_direction() -> None:
         pass_outcome(Rules(players=5), 0)
 
 
+@pytest.mark.parametrize("bad", [-1, 1.0, True, "1"])
+def test_a_pass_outcome_needs_a_deal_number(bad: object) -> None:
+    """``pass_outcome(Rules(), -1)`` was the hold of the cycle's last deal; a float
+    failed inside with "tuple indices must be integers"."""
+    with pytest.raises(ValueError, match=f"^deal_number: a deal number from 0, not {bad!r}$"):
+        pass_outcome(Rules(), bad)  # type: ignore[arg-type]
+    assert pass_outcome(Rules(), np.int64(1)) == pass_outcome(Rules(), 1)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("function", [openspiel_parameters, load_game])
+def test_the_mapping_wants_rules_and_says_so(function: object) -> None:
+    """``openspiel_parameters("standard")`` said "'str' object has no attribute 'removed'"."""
+    with pytest.raises(ValueError, match=r"^rules: a Rules object, not 'standard' \(Rules\.preset"):
+        function("standard")  # type: ignore[operator]
+    with pytest.raises(ValueError, match=r"^rules: a Rules object, not None$"):
+        function(None)  # type: ignore[operator]
+
+
 def test_card_conversions_are_inverse_bijections() -> None:
     assert sorted(card_to_action(c) for c in range(52)) == list(range(52))
     for card in range(52):

@@ -127,14 +127,9 @@ def _below_52(value: object, what: str) -> int:
     """``value`` as a number from 0 to 51 (numpy's integers too), or a ValueError saying
     ``what`` was expected.  A text or a float failed deep inside ("'<=' not supported",
     "tuple indices must be integers") and True was taken as 1."""
-    if not isinstance(value, bool):
-        try:
-            number = operator.index(value)  # type: ignore[arg-type]
-        except TypeError:
-            pass
-        else:
-            if 0 <= number < 52:
-                return number
+    number = None if isinstance(value, bool) else _index(value)
+    if number is not None and 0 <= number < 52:
+        return number
     hint = f" (Card.parse({value!r}) reads a card's name)" if isinstance(value, str) else ""
     raise ValueError(f"{what} from 0 to 51, not {value!r}{hint}")
 
@@ -172,6 +167,10 @@ def openspiel_parameters(rules: Rules) -> dict[str, bool]:
     :class:`OpenSpielMappingError` naming the first option OpenSpiel cannot express.
     The pass direction of a given deal is :func:`pass_outcome`.
     """
+    if not isinstance(rules, Rules):
+        # A preset's name failed with "'str' object has no attribute 'removed'".
+        hint = f" (Rules.preset({rules!r}) makes a preset's)" if isinstance(rules, str) else ""
+        raise ValueError(f"rules: a Rules object, not {rules!r}{hint}")
     assert rules.removed is not None and rules.pass_cycle is not None
     if rules.players != 4:
         raise OpenSpielMappingError(
@@ -277,7 +276,19 @@ def pass_outcome(rules: Rules, deal_number: int) -> int:
     (1, 3)
     """
     openspiel_parameters(rules)
-    return rules.pass_offset(deal_number)
+    # Checked as Game checks first_deal: -1 was read as the cycle's last deal.
+    number = None if isinstance(deal_number, bool) else _index(deal_number)
+    if number is None or number < 0:
+        raise ValueError(f"deal_number: a deal number from 0, not {deal_number!r}")
+    return rules.pass_offset(number)
+
+
+def _index(value: object) -> int | None:
+    """``value`` as a plain int if it is an integer (numpy's too), else None."""
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 def load_game(rules: Rules) -> Any:
