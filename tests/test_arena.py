@@ -488,6 +488,10 @@ def test_a_board_of_a_log_is_played_again_as_a_game(tmp_path: Path) -> None:
         replay_board(match, 0, 4)
     with pytest.raises(ArenaError, match="not a match"):
         Match.from_dict({"lineup": ["easy"]})
+    # A file name as text, as record.load takes one, said "'str' object has no attribute
+    # 'open'"; the function is in the module's __all__ as the docs use it.
+    assert read_results(str(out.with_suffix(".jsonl"))) == (recorded, boards)
+    assert "read_results" in arena.__all__
 
 
 def _records(folder: Path) -> dict[str, str]:

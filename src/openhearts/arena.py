@@ -79,6 +79,7 @@ __all__ = [
     "BotSpec",
     "play_board",
     "replay_board",
+    "read_results",
     "record_name",
     "summarise",
     "mean_interval",
@@ -705,7 +706,7 @@ def _end_last_line(path: Path) -> None:
 
 
 def read_results(
-    path: Path, deals_only: bool = False
+    path: str | os.PathLike[str], deals_only: bool = False
 ) -> tuple[dict[str, Any], dict[int, tuple[int, dict[str, Any]]]]:
     """The match a results log (``PATH.jsonl``) records and its boards' records, each with
     its line number, read as the arena reads them to resume: a line cut short by a hard
@@ -716,6 +717,9 @@ def read_results(
         with ``deals_only`` a log of whole games.
     :raises OSError: when it cannot be read.
     """
+    # A file name as text, as record.load takes it, failed: "'str' object has no
+    # attribute 'open'".
+    path = Path(path)
     try:
         with path.open(encoding="utf-8") as handle:
             lines = handle.read().splitlines()
