@@ -134,6 +134,9 @@ def _numbers(values: Any) -> str:
 
 def dumps(game: Game) -> str:
     """The game as a text record (finished or in progress)."""
+    if not isinstance(game, Game):
+        # As record.dumps says it; anything else failed on its missing .rules.
+        raise TypeError(f"dumps: a Game to write, not {game!r}")
     lines = [FIRST_LINE, _tag("Event", "OpenHearts game")]
     lines += [_tag(RULE_TAGS[k], _rule_value(v)) for k, v in game.rules.to_dict().items()]
     seed = game.seed
