@@ -646,3 +646,22 @@ def test_options_of_the_wrong_kind_are_refused_naming_the_option(
 def test_a_preset_named_by_something_else_than_text_is_refused() -> None:
     with pytest.raises(RulesError, match=re.escape("no preset named ['standard']")):
         Rules.preset(["standard"])  # type: ignore[arg-type]
+
+
+def test_numpy_integers_are_whole_numbers_of_the_rules() -> None:
+    """``Rules(players=np.int64(5))``, as a sweep over ``np.arange(3, 7)`` gives it, was
+    refused as "players: a whole number from 3 to 6, not np.int64(5)" (and so
+    ``HeartsEnv(players=...)``); True and floats still are."""
+    np = pytest.importorskip("numpy")
+    rules = Rules(players=np.int64(5), cards_passed=np.int8(2), end_score=np.uint16(50))
+    assert rules == Rules(players=5, cards_passed=2, end_score=50)
+    assert type(rules.players) is int and json.dumps(rules.to_dict())
+    assert Rules.preset("source-003", players=np.int64(6)).players == 6
+    assert Rules(first_dealer=np.int32(3)).first_dealer == 3
+    for wrong in (True, 4.0, "4"):
+        with pytest.raises(
+            RulesError, match=re.escape(f"players: a whole number from 3 to 6, not {wrong!r}")
+        ):
+            Rules(players=wrong)  # type: ignore[arg-type]
+        with pytest.raises(RulesError, match="players: a whole number"):
+            Rules.preset("standard", players=wrong)  # type: ignore[arg-type]

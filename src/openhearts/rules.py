@@ -19,6 +19,7 @@ openhearts.rules.RulesError: players: Hearts is played by 3 to 6 players, not 7
 from __future__ import annotations
 
 import dataclasses
+import operator
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -145,6 +146,17 @@ def _card_set(value: Any) -> CardSet:
     return CardSet(Card.parse(v) if isinstance(v, str) else Card(v) for v in value)
 
 
+def _whole(value: object) -> int | None:
+    """``value`` as a plain int if it is an integer (numpy's too), else None; True and
+    False are no numbers of players or points."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
 @dataclass(frozen=True)
 class Rules:
     """Every option of a game.  Build with keywords, :meth:`preset` or :meth:`from_dict`.
@@ -180,7 +192,13 @@ class Rules:
         def fix(name: str, value: Any) -> None:
             object.__setattr__(self, name, value)
 
-        if isinstance(self.players, bool) or not isinstance(self.players, int):
+        # Numpy's integers (a sweep over np.arange(3, 7)) are kept as plain ints, so
+        # that equal rules compare, hash and save alike.
+        for name in ("players", "cards_passed", "end_score", "first_dealer"):
+            number = _whole(getattr(self, name))
+            if number is not None:
+                fix(name, number)
+        if _whole(self.players) is None:
             raise RulesError(f"players: a whole number from 3 to 6, not {self.players!r}")
         if not 3 <= self.players <= 6:
             raise RulesError(f"players: Hearts is played by 3 to 6 players, not {self.players}")
@@ -411,8 +429,9 @@ class Rules:
         # Checked here, as Rules would: the presets read a missing count (None) as their
         # default, and 0 would pass for it.
         if players is not None:
-            if isinstance(players, bool) or not isinstance(players, int):
+            if _whole(players) is None:
                 raise RulesError(f"players: a whole number from 3 to 6, not {players!r}")
+            players = operator.index(players)
             if not 3 <= players <= 6:
                 raise RulesError(f"players: Hearts is played by 3 to 6 players, not {players}")
         cls._refuse_unknown(changes)
