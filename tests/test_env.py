@@ -539,6 +539,16 @@ def test_env_can_end_an_episode_on_an_illegal_action_as_pettingzoo_card_games_do
 
 
 @pytest.mark.parametrize("make", [HeartsEnv, SingleSeatEnv], ids=["aec", "single-seat"])
+def test_options_that_are_no_dict_are_refused_in_words(make: Any) -> None:
+    """``options="jack_of_diamonds=true"`` (the OpenSpiel game's form) said "dictionary
+    update sequence element #0 has length 1; 2 is required"."""
+    for wrong in ("jack_of_diamonds=true", ["jack_of_diamonds"]):
+        with pytest.raises(ValueError, match=r"^options: rules options by name in a dict"):
+            make(options=wrong)
+    assert make(options={"jack_of_diamonds": True}).rules.jack_of_diamonds
+
+
+@pytest.mark.parametrize("make", [HeartsEnv, SingleSeatEnv], ids=["aec", "single-seat"])
 def test_rules_and_preset_options_are_not_silently_dropped(make: Any) -> None:
     """``HeartsEnv(Rules(), players=5, options={"jack_of_diamonds": True})`` played the
     4-player standard game without the J♦, without a word; ``HeartsEnv("source-003")``

@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 import operator
 import random
+from collections.abc import Mapping
 from typing import Any, Final
 
 from .extras import explained
@@ -121,6 +122,13 @@ def _new_turns(rules: Rules, seed: int, draw: int, whole_game: bool) -> TurnGame
 def _preset_rules(preset: str, players: int | None, options: dict[str, Any] | None) -> Rules:
     """The rules of ``preset`` for ``players`` with ``options``; a player count among the
     options (as a configuration file may give it) is the same as ``players=``."""
+    if options is not None and not isinstance(options, Mapping):
+        # A text as the OpenSpiel game takes it said "dictionary update sequence element
+        # #0 has length 1; 2 is required".
+        raise ValueError(
+            f"options: rules options by name in a dict, such as "
+            f"{{'jack_of_diamonds': True}}, not {options!r}"
+        )
     changes = dict(options or {})
     if "players" in changes:
         given = changes.pop("players")
