@@ -536,6 +536,20 @@ def test_env_can_end_an_episode_on_an_illegal_action_as_pettingzoo_card_games_do
     for wrong in ("x", True, float("nan")):
         with pytest.raises(ValueError, match="illegal_reward: a number"):
             env(illegal_reward=wrong)  # type: ignore[arg-type]
+    env(illegal_reward=np.float32(-26))  # type: ignore[arg-type]
+
+
+def test_an_illegal_penalty_is_any_finite_number() -> None:
+    """``illegal_penalty=np.float32(1.0)`` was refused as no number, while NaN was taken
+    (and made every reward after an illegal action NaN), unlike ``illegal_reward``."""
+    for given in (np.float32(1.5), np.int64(2), 3):
+        learner = SingleSeatEnv(illegal_action="random", illegal_penalty=given)  # type: ignore[arg-type]
+        assert learner.illegal_penalty == float(given)
+    for wrong in (float("nan"), float("inf"), True, np.bool_(True), "1"):
+        with pytest.raises(
+            ValueError, match=re.escape(f"illegal_penalty: a number, not {wrong!r}")
+        ):
+            SingleSeatEnv(illegal_action="random", illegal_penalty=wrong)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("make", [HeartsEnv, SingleSeatEnv], ids=["aec", "single-seat"])

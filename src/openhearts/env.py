@@ -32,6 +32,7 @@ agent plays one seat and our bots play the others.
 from __future__ import annotations
 
 import math
+import numbers
 import operator
 import random
 from collections.abc import Mapping
@@ -374,17 +375,24 @@ def env(*, illegal_reward: float | None = None, **kwargs: Any) -> AECEnv:
     PettingZoo's card games do.  The other arguments are :class:`HeartsEnv`'s; use
     ``.unwrapped`` (or :class:`HeartsEnv` itself) for the environment inside.
     """
-    if illegal_reward is not None and (
-        isinstance(illegal_reward, bool)
-        or not isinstance(illegal_reward, int | float)
-        or not math.isfinite(illegal_reward)
-    ):
+    if illegal_reward is not None and not _finite_number(illegal_reward):
         raise ValueError(f"illegal_reward: a number, not {illegal_reward!r}")
     wrapped: AECEnv = HeartsEnv(**kwargs)
     if illegal_reward is not None:
         wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=float(illegal_reward))
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return _OrderEnforcingWrapper(wrapped)
+
+
+def _finite_number(value: object) -> bool:
+    """Whether ``value`` is a finite real number, numpy's included (``np.float32(1.0)``
+    was refused as no number); True and False are not, nor NaN, which made every reward
+    after an illegal action NaN."""
+    return (
+        isinstance(value, numbers.Real)
+        and not isinstance(value, bool | np.bool_)
+        and math.isfinite(value)
+    )
 
 
 def _one_action(action: object) -> object:
@@ -436,7 +444,7 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if illegal_action not in ("raise", "random"):
             raise ValueError(f"illegal_action: 'raise' or 'random', not {illegal_action!r}")
         # Checked now: a wrong one failed at the first illegal action, half way through it.
-        if isinstance(illegal_penalty, bool) or not isinstance(illegal_penalty, int | float):
+        if not _finite_number(illegal_penalty):
             raise ValueError(f"illegal_penalty: a number, not {illegal_penalty!r}")
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
