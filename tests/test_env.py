@@ -401,6 +401,8 @@ def test_a_legal_action_is_legal_in_any_integer_type(mode: str) -> None:
         ({"seat": "1"}, "seat: a seat from 0 to 3, not '1'"),
         ({"seat": True}, "seat: a seat from 0 to 3, not True"),
         ({"opponents": [1, 2, 3, 4]}, "opponents: a level name or a bot"),
+        ({"opponents": None}, "opponents: one level or one per seat (4), not None"),
+        ({"opponents": 3}, "opponents: one level or one per seat (4), not 3"),
         ({"illegal_action": "random", "illegal_penalty": "x"}, "illegal_penalty: a number"),
     ],
 )

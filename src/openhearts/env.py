@@ -456,7 +456,8 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
         seat = learner
         if isinstance(opponents, str):
             opponents = [opponents] * players
-        if len(opponents) != players:
+        # None (for "the default") said "object of type 'NoneType' has no len()".
+        if not isinstance(opponents, list | tuple) or len(opponents) != players:
             raise ValueError(f"opponents: one level or one per seat ({players}), not {opponents}")
         # Level names are resolved now, so that a wrong name fails at once; the learner's
         # own entry is never used.
