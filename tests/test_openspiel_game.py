@@ -209,6 +209,16 @@ def test_trick_rewards_come_as_each_trick_is_won() -> None:
         assert early, "no reward before the end of the deal"
 
 
+def test_chance_outcomes_after_the_deal_are_refused_in_words() -> None:
+    """``chance_outcomes()`` at a player's turn raised a bare AssertionError."""
+    state = load(options="pass_cycle=hold").new_initial_state()
+    for card in range(52):
+        state.apply_action(card)
+    assert not state.is_chance_node()
+    with pytest.raises(ValueError, match="chance outcomes only at a chance node"):
+        state.chance_outcomes()
+
+
 def test_chance_outcomes_not_offered_are_refused() -> None:
     """A deal number or card chance does not offer was taken, corrupting the deal."""
     state = load().new_initial_state()

@@ -239,7 +239,9 @@ class OpenHeartsState(pyspiel.State):  # type: ignore[misc]
         return seat
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        assert self.turns is None
+        if self.turns is not None:
+            # Was a bare assertion (and, under python -O, a list of no cards).
+            raise ValueError("openhearts: chance outcomes only at a chance node (the deal)")
         if self.deal_number is None:
             assert self.rules.pass_cycle is not None
             count = len(self.rules.pass_cycle)
