@@ -62,3 +62,14 @@ def test_only_what_the_seat_may_know() -> None:
     for seat in (0, 1):
         assert np.array_equal(encode(turns.view(seat)), encode(other.view(seat)))
     assert not np.array_equal(encode(turns.view(2)), encode(other.view(2)))
+
+
+def test_the_cards_chosen_to_pass_may_be_given_as_a_card_set() -> None:
+    """``encode(turns.view(seat), turns.selected(seat))`` raised "bad operand type for
+    unary ~: 'CardSet'": ``selected`` had to be an int."""
+    turns = TurnGame(Rules(), seed=1)
+    turns.apply(turns.legal_actions()[0])
+    chosen = turns.selected(0)
+    by_set = encode(turns.view(0), chosen)
+    assert np.array_equal(by_set, encode(turns.view(0), int(chosen)))
+    assert piece(by_set, "passing")[int(chosen.cards()[0])] == 1.0

@@ -109,11 +109,15 @@ def _card_rows(masks: list[int]) -> npt.NDArray[np.uint8]:
     return bits[:, :52]
 
 
-def encode(view: PlayerView, selected: int = 0, out: Array | None = None) -> Array:
-    """Encode ``view`` (``selected``: cards chosen to pass so far, not yet passed).
+def encode(view: PlayerView, selected: int | CardSet = 0, out: Array | None = None) -> Array:
+    """Encode ``view`` (``selected``: cards chosen to pass so far, not yet passed: a mask
+    or a :class:`~openhearts.CardSet`, as :meth:`TurnGame.selected
+    <openhearts.turns.TurnGame.selected>` gives them).
 
     Writes into ``out`` when given and returns it.
     """
+    # TurnGame.selected() is a CardSet, which failed at "~selected" below.
+    selected = CardSet(selected).mask
     if out is None:
         out = np.empty(SIZE, dtype=np.float32)
     players = view.players
