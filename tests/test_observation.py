@@ -73,3 +73,10 @@ def test_the_cards_chosen_to_pass_may_be_given_as_a_card_set() -> None:
     by_set = encode(turns.view(0), chosen)
     assert np.array_equal(by_set, encode(turns.view(0), int(chosen)))
     assert piece(by_set, "passing")[int(chosen.cards()[0])] == 1.0
+
+
+def test_a_piece_that_is_not_there_is_refused_naming_the_pieces() -> None:
+    """``piece(observation, "points")`` said only ``KeyError: 'points'``."""
+    observation = encode(TurnGame(Rules(), seed=1).view(0))
+    with pytest.raises(ValueError, match=r"^piece: one of hand, passing, .*, not 'points'$"):
+        piece(observation, "points")

@@ -92,6 +92,9 @@ Array = npt.NDArray[np.float32]
 
 def piece(observation: Array, name: str) -> Array:
     """The named piece of an encoded observation, reshaped (a view, not a copy)."""
+    if name not in _OFFSETS:
+        # Was "KeyError: 'points'", naming none of the pieces there are.
+        raise ValueError(f"piece: one of {', '.join(_OFFSETS)}, not {name!r}")
     start, shape = _OFFSETS[name]
     return observation[start : start + math.prod(shape)].reshape(shape)
 
