@@ -186,3 +186,10 @@ def test_a_play_while_passing_is_refused_not_taken_as_a_card_to_pass() -> None:
     other = copy.copy(turns)
     other.apply(int(card))
     assert not turns.selected(0) and other.selected(0) == CardSet(card)
+
+
+def test_the_rules_may_be_a_presets_name_as_a_game_takes_them() -> None:
+    """``TurnGame("source-003")`` said "'str' object has no attribute 'players'"."""
+    turns = TurnGame("source-003", seed=2)
+    assert turns.rules == Rules.preset("source-003")
+    assert turns.legal_actions() == TurnGame(Rules.preset("source-003"), seed=2).legal_actions()

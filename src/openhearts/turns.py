@@ -111,7 +111,8 @@ def _not_an_action(action: object) -> str:
 class TurnGame:
     """One :class:`~openhearts.Game` (or only its first deal) one action at a time.
 
-    :param rules: the options in force.
+    :param rules: the options in force: a :class:`Rules`, or a preset's name, as
+        :class:`~openhearts.Game` takes them.
     :param seed: decides the shuffles of deals whose hands are not given.
     :param hands: the dealt hands of the first deal (else shuffled from the seed).
     :param first_deal: the number of the first deal (decides the pass direction).
@@ -121,7 +122,7 @@ class TurnGame:
 
     def __init__(
         self,
-        rules: Rules,
+        rules: Rules | str,
         seed: object = 0,
         *,
         hands: Sequence[CardSet | int | Iterable[int] | str] | None = None,
@@ -135,8 +136,9 @@ class TurnGame:
             first_deal=first_deal,
         )
         self.whole_game = whole_game
-        # Cards each seat has chosen to pass so far, before its pass is complete.
-        self._selected = [0] * rules.players
+        # Cards each seat has chosen to pass so far, before its pass is complete.  The
+        # game's rules, not the argument: a preset's name failed on its .players.
+        self._selected = [0] * self.game.rules.players
 
     @property
     def rules(self) -> Rules:
