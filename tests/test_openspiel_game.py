@@ -209,6 +209,18 @@ def test_trick_rewards_come_as_each_trick_is_won() -> None:
         assert early, "no reward before the end of the deal"
 
 
+@pytest.mark.parametrize("players", [4.7, "x", True])
+def test_rules_from_parameters_checks_the_player_count(players: object) -> None:
+    """``rules_from_parameters({"players": 4.7})`` gave 4 players, and ``"x"`` said
+    "invalid literal for int() with base 10"."""
+    from openhearts import RulesError
+
+    with pytest.raises(RulesError, match=f"^players: a whole number from 3 to 6, not {players!r}"):
+        openspiel_game.rules_from_parameters({"players": players})
+    assert openspiel_game.rules_from_parameters({"players": np.int64(5)}).players == 5
+    assert openspiel_game.rules_from_parameters(None) == Rules()
+
+
 def test_chance_outcomes_after_the_deal_are_refused_in_words() -> None:
     """``chance_outcomes()`` at a player's turn raised a bare AssertionError."""
     state = load(options="pass_cycle=hold").new_initial_state()

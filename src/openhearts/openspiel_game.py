@@ -94,19 +94,22 @@ def _game_type(trick_rewards: bool) -> Any:
     )
 
 
-def rules_from_parameters(parameters: dict[str, Any]) -> Rules:
+def rules_from_parameters(parameters: dict[str, Any] | None) -> Rules:
     """Our :class:`Rules` for the game's parameters; bad ones raise :class:`RulesError`.
 
     >>> rules_from_parameters({"preset": "source-003", "players": 5, "options": "sun=false"}).sun
     False
     """
+    parameters = parameters or {}
     pairs = _option_pairs(parameters)
     if any(name == "players" for name, _ in pairs):
         # The command line's words ("use --players") meant nothing here.
         raise RulesError("players: give the player count as the game's players parameter")
     arguments = argparse.Namespace(
         preset=str(parameters.get("preset", "standard")),
-        players=int(parameters.get("players", 4)),
+        # Checked by the rules, not made an int here: int() read 4.7 as 4 and said
+        # "invalid literal for int()" of a word.
+        players=parameters.get("players", 4),
         end_score=None,
         option=[f"{name}={value}" for name, value in pairs],
     )
