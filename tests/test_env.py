@@ -142,6 +142,16 @@ def test_a_numpy_integer_seed_is_its_number_and_other_seeds_are_refused(make: An
             hearts.reset(seed=wrong)
 
 
+@pytest.mark.parametrize("make", [HeartsEnv, env, SingleSeatEnv], ids=["aec", "env", "single"])
+def test_a_negative_seed_is_refused(make: Any) -> None:
+    """``reset(seed=-3)`` dealt what ``reset(seed=3)`` deals (``random.Random`` drops the
+    sign) in the PettingZoo environment, and gymnasium's own words refused it in the other."""
+    hearts = make()
+    with pytest.raises(ValueError, match=re.escape("seed: a whole number from 0, not -3")):
+        hearts.reset(seed=-3)
+    hearts.reset(seed=0)
+
+
 @pytest.mark.parametrize("method", ["observe", "observation_space", "action_space"])
 def test_an_agent_not_at_the_table_is_refused_naming_the_agents(method: str) -> None:
     """``observe("bob")`` said "'bob' is not in list", and the spaces ``KeyError: 'bob'``."""

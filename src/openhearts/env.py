@@ -180,9 +180,15 @@ def _episode_seed(seed: object) -> int | None:
         return None
     if not isinstance(seed, bool | np.bool_):
         try:
-            return operator.index(seed)  # type: ignore[arg-type]
+            number = operator.index(seed)  # type: ignore[arg-type]
         except TypeError:
             pass
+        else:
+            # random.Random(-3) is random.Random(3): seeds -3 and 3 gave the same
+            # episodes.  Gymnasium refuses negative seeds too.
+            if number < 0:
+                raise ValueError(f"seed: a whole number from 0, not {seed!r}")
+            return number
     raise TypeError(f"seed: an integer or None, not {seed!r}")
 
 
