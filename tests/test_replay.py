@@ -276,3 +276,9 @@ def test_an_arena_log_or_summary_is_said_to_be_no_game_record(
         assert status == 2
         assert "results of hearts arena, not a game record" in err, err
         assert "hearts arena --records" in err
+
+
+def test_replay_lines_wants_a_game_and_says_so() -> None:
+    """``replay_lines("game.json")`` said "'str' object has no attribute 'rules'"."""
+    with pytest.raises(TypeError, match=r"^replay_lines: a Game, not 'game\.json' \(openhearts"):
+        replay.replay_lines("game.json")  # type: ignore[arg-type]

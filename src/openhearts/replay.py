@@ -65,6 +65,10 @@ def replay_lines(game: Game, style: Style | None = None, *, hands: bool = True) 
     >>> lines[-1]
     'The game is unfinished: deal 1 is in progress, trick 4, South to play.'
     """
+    if not isinstance(game, Game):
+        # A file name failed on its missing .rules.
+        hint = " (openhearts.record.load reads a file)" if isinstance(game, str) else ""
+        raise TypeError(f"replay_lines: a Game, not {game!r}{hint}")
     style = style or Style()
     rules = game.rules
     names = list(game.names)
