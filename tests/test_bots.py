@@ -655,3 +655,16 @@ def test_points_are_not_settled_while_a_point_card_or_a_sun_is_left() -> None:
         assert len(view.tricks) == 8 and len(view.legal) == 5
         # Every point is taken, by seat 0 alone: only a sun is still open.
         assert points_settled_in_view(view) is not sun
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "hard"])
+def test_a_bot_asked_to_act_out_of_turn_is_refused_in_words(level: str) -> None:
+    """``act(game, 2, bot)`` with West to play said "a card number is 0 to 51, not -1"
+    (``easy``), or failed elsewhere inside the bot, and left nothing clear."""
+    from openhearts import IllegalActionError
+
+    game = Game(hold_rules(), seed=1)
+    before = game.view(1)
+    with pytest.raises(IllegalActionError, match=r"^it is West's turn, not North's$"):
+        act(game, 2, make_bot(level, 1))
+    assert game.view(1) == before

@@ -27,6 +27,7 @@ from ..game import (
     PLAYING,
     Action,
     Game,
+    IllegalActionError,
     MoonChoice,
     Pass,
     Play,
@@ -376,6 +377,14 @@ def decide(bot: Bot, view: PlayerView) -> Action:
     Safe to call in a worker thread: it reads only the immutable view.  Whether the
     action is legal is for the game to check when it is applied.
     """
+    if view.phase in (PLAYING, MOON_CHOICE) and view.to_move != view.seat:
+        # A bot asked out of turn has no legal card: easy's choice came back as -1 and
+        # act() said "a card number is 0 to 51, not -1".
+        names = view.names
+        raise IllegalActionError(
+            f"it is {names[view.to_move] if view.to_move is not None else 'no one'}'s "
+            f"turn, not {names[view.seat]}'s"
+        )
     if view.phase == PASSING:
         return Pass(view.seat, CardSet(bot.choose_pass(view)))
     if view.phase == PLAYING:
