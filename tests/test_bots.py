@@ -668,3 +668,10 @@ def test_a_bot_asked_to_act_out_of_turn_is_refused_in_words(level: str) -> None:
     with pytest.raises(IllegalActionError, match=r"^it is West's turn, not North's$"):
         act(game, 2, make_bot(level, 1))
     assert game.view(1) == before
+
+
+@pytest.mark.parametrize("level", [3, None, ["easy"]])
+def test_a_level_that_is_no_name_is_refused_in_words(level: object) -> None:
+    """``make_bot(3)`` said "'int' object has no attribute 'startswith'"."""
+    with pytest.raises(BotError, match=r"^a bot level is a name such as 'easy', not "):
+        make_bot(level)  # type: ignore[arg-type]

@@ -259,6 +259,9 @@ def _hard_with(seed: object, **options: object) -> Bot:
 def make_bot(level: str, seed: object = 0, **options: object) -> Bot:
     """A bot by name (a level or another registered bot, see :data:`BOTS`) with keyword
     options, or from an import path ``module:Class``."""
+    if not isinstance(level, str):
+        # 3 said "'int' object has no attribute 'startswith'", a list "unhashable type".
+        raise BotError(f"a bot level is a name such as 'easy', not {level!r}")
     if level in BOTS:
         try:
             return BOTS[level](seed, **options)
