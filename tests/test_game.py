@@ -672,6 +672,9 @@ def test_numpy_integers_are_card_and_seat_numbers() -> None:
     assert game.hand(np.int64(2)) == game.hand(2)
     game.play(np.int64(int(game.legal_plays().cards()[0])))
     assert record.loads(record.dumps(game)).actions == game.actions
+    # first_deal=np.int64(2) was refused: "a deal number from 0, not np.int64(2)".
+    later = Game(Rules(), seed=4, first_deal=np.int64(2))
+    assert type(later.first_deal) is int and later.hand(0) == Game(Rules(), 4, first_deal=2).hand(0)
 
 
 def test_undo_with_nothing_to_undo() -> None:

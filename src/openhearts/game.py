@@ -335,8 +335,11 @@ class Game:
         players = self.rules.players
         if isinstance(names, str):
             raise ValueError(f"names: one name per seat in a list, not the text {names!r}")
-        if isinstance(first_deal, bool) or not isinstance(first_deal, int) or first_deal < 0:
+        # Numpy's integers too, as the seed and the scores take them.
+        deal_number = _whole_number(first_deal)
+        if deal_number is None or deal_number < 0:
             raise ValueError(f"first_deal: a deal number from 0, not {first_deal!r}")
+        first_deal = deal_number
         # Held as objects until checked: compiled, a list[str] refused a number in it
         # with a TypeError that named no argument.
         named: list[object] = (
