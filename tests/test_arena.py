@@ -572,6 +572,31 @@ def test_records_of_a_resumed_run_are_neither_lost_nor_doubled(
     assert sorted(json.loads(line)["board"] for line in lines[1:]) == [0, 1, 2, 3]
 
 
+def test_a_records_folder_of_another_match_is_refused_before_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A second match given the first one's --records folder replaced its boards' files
+    one by one, leaving a folder of two matches; resumed, a match logged without records
+    took the other match's files for its own and never wrote its records."""
+    folder = tmp_path / "records"
+    first = ("--bot", "easy", "--bot", "random", "--deals", "2", "--workers", "1")
+    assert _run(*first, "--records", str(folder)) == 0
+    before = _records(folder)
+    for other in (
+        ("--bot", "random", "--bot", "easy", "--deals", "1", "--workers", "1"),
+        (*first, "--seed", "another"),
+        (*first, "-o", "jack_of_diamonds=true"),
+    ):
+        out = tmp_path / "second"
+        assert _run(*other, "--out", str(out), "--records", str(folder)) == 2
+        said = capsys.readouterr().err
+        assert said.startswith(f"hearts arena: --records {folder} holds the records of a "), said
+        assert "board-000000-rotation-0.json" in said
+        assert not out.with_suffix(".jsonl").exists()
+    assert _records(folder) == before
+    assert _run(*first, "--deals", "3", "--records", str(folder)) == 0  # the same match
+
+
 def test_records_of_whole_games_hold_the_whole_game(tmp_path: Path) -> None:
     from openhearts import record
 

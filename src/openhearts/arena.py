@@ -360,6 +360,27 @@ def _write_records(folder: Path, board: int, texts: Sequence[str]) -> None:
         write_atomic(folder / record_name(board, rotation), text, shared=True)
 
 
+def _record_of_another_match(folder: Path, match: Match) -> Path | None:
+    """A record in ``folder`` that another match wrote, or None.  Its boards' files were
+    silently replaced board by board (a folder of two matches), and a resumed run took
+    them for its own records.  One record says whose the folder is, as the log's first
+    line does; files that are no arena record are left to whoever put them there."""
+    for path in sorted(folder.glob("board-*-rotation-*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            made = data["arena"]
+            same = (
+                Rules.from_dict(data["rules"]) == match.rules
+                and made["seed"] == match.seed
+                and made["lineup"] == list(match.lineup)
+                and made["mode"] == ("games" if match.games else "deals")
+            )
+        except (OSError, ValueError, KeyError, TypeError, RulesError):
+            continue
+        return None if same else path
+    return None
+
+
 def _records_missing(folder: Path, board: int, players: int) -> bool:
     return not all((folder / record_name(board, r)).is_file() for r in range(players))
 
@@ -1031,6 +1052,15 @@ def run(args: argparse.Namespace) -> int:
     records_folder = _records_folder(getattr(args, "records", None))
     if isinstance(records_folder, str):
         print(f"hearts arena: --records {records_folder}", file=sys.stderr)
+        return 2
+    other = None if records_folder is None else _record_of_another_match(records_folder, match)
+    if other is not None:
+        print(
+            f"hearts arena: --records {args.records} holds the records of a different match "
+            f"({other.name}: bots, rules, seed or mode differ): choose another folder, or "
+            "delete its records to start again",
+            file=sys.stderr,
+        )
         return 2
     out = Path(args.out) if args.out else None
     log = output_path(out, ".jsonl") if out else None
