@@ -999,6 +999,28 @@ def test_serve_refuses_bad_options_with_a_message(capsys: pytest.CaptureFixture[
     assert "cannot prepare the database" in errors and "Traceback" not in errors
 
 
+def test_serve_says_a_database_it_cannot_use_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A file that is not a database, a folder, and an unreachable PostgreSQL server were
+    said in two or three lines: the driver's hint and SQLAlchemy's link to its own
+    documentation ("(Background on this error at: https://sqlalche.me/...)")."""
+    from openhearts.cli import main
+
+    not_database = tmp_path / "notes.txt"
+    not_database.write_text("not a database\n" * 200)
+    for url, said in (
+        (f"sqlite:///{not_database}", "file is not a database"),
+        (f"sqlite:///{tmp_path}", "unable to open database file"),
+        ("postgresql://nobody@127.0.0.1:1/none", "Connection refused"),
+    ):
+        assert main(["serve", "--database", url]) == 1
+        errors = capsys.readouterr().err
+        assert errors.count("\n") == 1, errors
+        assert errors.startswith("hearts serve: cannot prepare the database ")
+        assert said in errors and "sqlalche.me" not in errors and "(sqlite3." not in errors
+
+
 @pytest.mark.parametrize(
     ("argv", "said"),
     [

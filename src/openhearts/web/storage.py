@@ -48,6 +48,20 @@ class StorageError(RuntimeError):
     """The database could not be opened, migrated or written."""
 
 
+def database_complaint(error: BaseException) -> str:
+    """The database's own complaint in one line: the driver's first line, without
+    SQLAlchemy's "(sqlite3.DatabaseError)" before it nor its link to its documentation
+    on a line of its own.
+
+    >>> database_complaint(ValueError("first\\nsecond"))
+    'first'
+    """
+    orig = getattr(error, "orig", None)
+    if isinstance(orig, BaseException):
+        error = orig
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
 def token_hash(token: str) -> str:
     """The stored form of a secret token (the token itself is never stored)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -342,7 +356,9 @@ class Storage:
         try:
             self.engine: Engine = self._make_engine()
         except Exception as error:  # driver missing, bad URL, unreachable server
-            raise StorageError(f"cannot open the database {self.safe_url}: {error}") from None
+            raise StorageError(
+                f"cannot open the database {self.safe_url}: {database_complaint(error)}"
+            ) from None
 
     @property
     def safe_url(self) -> str:
@@ -438,7 +454,9 @@ class Storage:
                     )
             return self.schema_version()
         except sa.exc.SQLAlchemyError as error:
-            raise StorageError(f"cannot prepare the database {self.safe_url}: {error}") from None
+            raise StorageError(
+                f"cannot prepare the database {self.safe_url}: {database_complaint(error)}"
+            ) from None
 
     # Tables and seats ------------------------------------------------------------
 
