@@ -249,9 +249,22 @@ def test_train_says_what_is_wrong_with_its_options(tmp_path: Path, capsys: Any) 
     assert not (tmp_path / "data").exists()  # refused before anything was played
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
-    assert _train(tmp_path, "--data", str(blocked / "data")) == 1
+    assert _train(tmp_path, "--data", str(blocked / "data")) == 2
     message = capsys.readouterr().err
     assert message.startswith("hearts train: ") and "Traceback" not in message
+
+
+def test_a_data_folder_that_is_a_file_is_said_before_playing(tmp_path: Path, capsys: Any) -> None:
+    """``--data notes.txt`` was said as "hearts train: File exists (notes.txt)" (status 1),
+    and ``--data notes.txt/data`` as "Not a directory"."""
+    blocked = tmp_path / "notes.txt"
+    blocked.write_text("not a folder")
+    for data, why in ((blocked, "it is a file"), (blocked / "data", "is not a folder")):
+        assert _train(tmp_path, "--data", str(data)) == 2
+        message = capsys.readouterr().err
+        assert message.startswith(f"hearts train: --data: cannot keep the chunks in {data}: ")
+        assert why in message and message.count("\n") == 1
+    assert not (tmp_path / "w.npz").exists()
 
 
 def test_a_damaged_chunk_and_unwritable_weights_are_said_plainly(

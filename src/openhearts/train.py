@@ -97,6 +97,13 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    problem = _not_a_folder(args.data)
+    if problem is not None:
+        print(
+            f"hearts train: --data: cannot keep the chunks in {args.data}: {problem}",
+            file=sys.stderr,
+        )
+        return 2
     if not args.play_only:
         problem = _unwritable(args.weights)
         if problem is not None:
@@ -118,6 +125,16 @@ def run(args: argparse.Namespace) -> int:
 
 class ChunkError(ValueError):
     """A chunk of recorded play on disk cannot be read."""
+
+
+def _not_a_folder(path: Path) -> str | None:
+    """Why ``path`` cannot be (or become) a folder, or None."""
+    if path.exists():
+        return None if path.is_dir() else "it is a file, not a folder"
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return None if folder.is_dir() else f"{folder} is not a folder"
 
 
 def _unwritable(path: Path) -> str | None:
