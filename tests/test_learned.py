@@ -254,6 +254,27 @@ def test_train_says_what_is_wrong_with_its_options(tmp_path: Path, capsys: Any) 
     assert message.startswith("hearts train: ") and "Traceback" not in message
 
 
+def test_train_help_gives_every_default() -> None:
+    """``hearts train --help`` gave no default but those of --weights and --workers: how
+    many deals a bare ``hearts train`` plays was not said anywhere."""
+    parser = argparse.ArgumentParser(prog="hearts train")
+    train.add_arguments(parser)
+    shown = " ".join(parser.format_help().split())
+    for option, default in (
+        ("--seed SEED", "policy"),
+        ("--deals N", "3000"),
+        ("--chunk N", "50"),
+        ("--data DIR", "train-data"),
+        ("--epochs N", "12"),
+        ("--hidden N", "128"),
+        ("--rate X", "0.001"),
+        ("--batch N", "256"),
+    ):
+        assert option in shown
+        after = shown.split(f"{option} ", 1)[1].split(" --", 1)[0]
+        assert f"(default: {default})" in after, (option, after)
+
+
 def test_a_data_folder_that_is_a_file_is_said_before_playing(tmp_path: Path, capsys: Any) -> None:
     """``--data notes.txt`` was said as "hearts train: File exists (notes.txt)" (status 1),
     and ``--data notes.txt/data`` as "Not a directory"."""

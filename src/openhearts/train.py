@@ -46,17 +46,34 @@ _positive_count = whole_number(1, 10**9)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", default="policy", help="seed of the deals and the fit")
-    parser.add_argument("--deals", type=_positive_count, default=3000, help="deals to play")
-    parser.add_argument("--chunk", type=_positive_count, default=50, help="deals per data file")
+    parser.add_argument(
+        "--seed", default="policy", help="seed of the deals and the fit (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--deals",
+        metavar="N",
+        type=_positive_count,
+        default=3000,
+        help="deals to play (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--chunk",
+        metavar="N",
+        type=_positive_count,
+        default=50,
+        help="deals per data file (default: %(default)s)",
+    )
     parser.add_argument(
         "--data",
+        metavar="DIR",
         type=Path,
         default=Path("train-data"),
-        help="folder of the recorded choices, one file per chunk; a rerun resumes from it",
+        help="folder of the recorded choices, one file per chunk; a rerun resumes from it "
+        "(default: %(default)s)",
     )
     parser.add_argument(
         "--weights",
+        metavar="FILE",
         type=Path,
         default=WEIGHTS,
         help="where to write the weights (default: the package's own file, which "
@@ -65,21 +82,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--workers",
+        metavar="N",
         type=whole_number(1, MAX_WORKERS),
         default=os.cpu_count() or 1,
         help="processes playing chunks at once (default: one per core)",
     )
     parser.add_argument(
         "--epochs",
+        metavar="N",
         type=_positive_count,
         default=12,
-        help="passes over the data; the epoch with the lowest held-out loss is kept",
+        help="passes over the data; the epoch with the lowest held-out loss is kept "
+        "(default: %(default)s)",
     )
     parser.add_argument(
-        "--hidden", type=whole_number(1, 4096), default=128, help="units per hidden layer"
+        "--hidden",
+        metavar="N",
+        type=whole_number(1, 4096),
+        default=128,
+        help="units per hidden layer (default: %(default)s)",
     )
-    parser.add_argument("--rate", type=float, default=1e-3, help="Adam's step size")
-    parser.add_argument("--batch", type=_positive_count, default=256, help="choices per step")
+    parser.add_argument(
+        "--rate",
+        metavar="X",
+        type=float,
+        default=1e-3,
+        help="Adam's step size (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--batch",
+        metavar="N",
+        type=_positive_count,
+        default=256,
+        help="choices per step (default: %(default)s)",
+    )
     parser.add_argument("--play-only", action="store_true", help="only play and record, do not fit")
 
 
