@@ -431,6 +431,19 @@ def test_a_folder_as_out_is_refused_in_words(
     assert list(tmp_path.iterdir()) == [tmp_path / "runs"]
 
 
+def test_a_ray_address_without_the_ray_backend_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--ray-address`` without ``--backend ray`` was dropped in silence: the match ran
+    in local workers while its author thought it ran on the cluster."""
+    out = tmp_path / "m"
+    argv = ("--bot", "random", "--deals", "1", "--workers", "1", "--out", str(out))
+    assert _run(*argv, "--ray-address", "ray://head:10001") == 2
+    said = capsys.readouterr().err
+    assert said == "hearts arena: --ray-address is for --backend ray: add --backend ray\n"
+    assert not out.with_suffix(".jsonl").exists()
+
+
 def test_the_interval_uses_students_t_for_few_boards() -> None:
     """Found by a tester: 1.96 standard errors covered 70% of the time with two boards."""
     from openhearts.arena import mean_interval, t_quantile

@@ -1015,6 +1015,12 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         print("hearts arena: --workers: at least 1", file=sys.stderr)
         return 2
+    if args.ray_address is not None and args.backend != "ray":
+        # Else the match ran in local workers while its author thought it on the cluster.
+        print(
+            "hearts arena: --ray-address is for --backend ray: add --backend ray", file=sys.stderr
+        )
+        return 2
     if args.backend == "ray":
         try:
             ray_module()
