@@ -282,3 +282,29 @@ def test_replay_lines_wants_a_game_and_says_so() -> None:
     """``replay_lines("game.json")`` said "'str' object has no attribute 'rules'"."""
     with pytest.raises(TypeError, match=r"^replay_lines: a Game, not 'game\.json' \(openhearts"):
         replay.replay_lines("game.json")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("replay", "--bogus", "game.json"),
+        ("replay", "game.json", "extra"),
+        ("export", "game.json", "--no-hands"),
+        ("rules", "extra"),
+        ("prune", "--bogus"),
+    ],
+)
+def test_an_unknown_argument_is_said_by_its_command(
+    argv: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``hearts replay --bogus game.json`` answered with the usage of ``hearts`` itself
+    ("usage: hearts [-h] COMMAND ..." and "hearts: error: unrecognized arguments"), not
+    that of the command the argument was given to."""
+    from openhearts.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(list(argv))
+    assert stopped.value.code == 2
+    said = capsys.readouterr().err
+    assert said.startswith(f"usage: hearts {argv[0]} "), said
+    assert f"hearts {argv[0]}: error: unrecognized arguments: " in said

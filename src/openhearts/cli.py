@@ -40,7 +40,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help_text, description=help_text)
         if name == only:
             importlib.import_module(module_name).add_arguments(sub)
-        sub.set_defaults(_module=module_name)
+        sub.set_defaults(_module=module_name, _parser=sub)
     return parser
 
 
@@ -49,7 +49,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     chosen = next((a for a in arguments if not a.startswith("-")), None)
     try:
         parser = build_parser(chosen if chosen in SUBCOMMANDS else None)
-        args = parser.parse_args(arguments)
+        args, unknown = parser.parse_known_args(arguments)
+        if unknown:
+            # Said by the command they were given to, with its usage, not by ``hearts``.
+            command_parser = getattr(args, "_parser", None) or parser
+            command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
         if args.command is None:
             parser.print_help()
             return 0
