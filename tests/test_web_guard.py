@@ -397,6 +397,18 @@ def test_every_per_address_limit_is_an_option_of_hearts_serve() -> None:
     assert settings.address_rates() == {name: index + 1 for index, name in enumerate(names)}
 
 
+@pytest.mark.parametrize("option", ["--allowed-host", "--allowed-origin", "--trusted-proxy"])
+def test_an_empty_name_is_refused(option: str) -> None:
+    """``--allowed-host ''`` stopped the warning that any Host name is answered, while
+    every Host name still was."""
+    from openhearts.cli import build_parser
+    from openhearts.web.exposure import exposure_settings
+
+    args = build_parser("serve").parse_args(["serve", "--host", "0.0.0.0", option, " "])
+    with pytest.raises(ValueError, match=f"^{option}: a name, not an empty one$"):
+        exposure_settings(args)
+
+
 def test_a_client_that_stops_reading_is_let_go_at_once() -> None:
     """Its outbox overflowed and was closed, but the server went on waiting for its next
     message, which never came: it kept its seat (no bot, no abandonment) for ever."""

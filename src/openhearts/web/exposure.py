@@ -151,6 +151,10 @@ def exposure_settings(args: argparse.Namespace) -> dict[str, Any]:
         )
     for option, (name, _) in _LISTS.items():
         values[name] = tuple(getattr(args, option[2:].replace("-", "_")))
+        if any(not given.strip() for given in values[name]):
+            # An empty host name silenced the "any Host name is answered" warning while
+            # every Host was still answered.
+            raise ValueError(f"{option}: a name, not an empty one")
     for proxy in values["trusted_proxies"]:
         try:
             ipaddress.ip_network(proxy, strict=False)
