@@ -908,6 +908,34 @@ def test_a_panel_keeps_its_cards_won_line_with_large_figures() -> None:
     assert lines[3].strip().startswith("won 3 tricks: Q♠ ♥×9"), lines
 
 
+def test_a_narrow_panel_writes_a_deal_below_zero_with_its_own_sign() -> None:
+    """Six players at 58 columns with the J♦ counting -10: a player who took the J♦
+    and no heart read "total 0 (+-10)"."""
+    import asyncio
+
+    from textual.app import App, ComposeResult
+
+    from openhearts.tui.widgets import SeatInfo, SeatPanel
+
+    class Panels(App[None]):
+        CSS = "SeatPanel { width: 18; height: 4; padding: 0 1; }"
+
+        def compose(self) -> ComposeResult:
+            yield SeatPanel(1, id="one")
+
+    async def run(taken: int) -> str:
+        app = Panels()
+        async with app.run_test(size=(40, 8)) as pilot:
+            panel = app.query_one(SeatPanel)
+            panel.show(SeatInfo(1, "Northeast", 2, taken, 85, CardSet.parse("JD 3C"), 1, jack=True))
+            await pilot.pause()
+            strips = panel.render_lines(panel.region.reset_offset)
+            return strips[2].text.strip()
+
+    assert asyncio.run(run(-10)) == "total 85 (-10)"
+    assert asyncio.run(run(13)) == "total 85 (+13)"
+
+
 def test_trick_labels_and_captions_are_cut_with_a_mark_or_told_short() -> None:
     """Six players in a narrow middle: compass names become NE, SW... where whole
     names do not fit, other names end in "…", and the caption too (it read "◀ South"

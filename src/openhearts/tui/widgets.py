@@ -525,7 +525,8 @@ class SeatPanel(Widget):
             # players at 60 columns), the total first, so that it is never cut.
             points_line = f"deal {info.taken} · total {info.total}"
             if len(points_line) > width:
-                points_line = f"total {info.total} (+{info.taken})"
+                # Signed as it comes: the J♦ taken alone is "(-10)", not "(+-10)".
+                points_line = f"total {info.total} ({info.taken:+d})"
         won = won_summary(info.won, info.tricks, info.jack)
         if info.you:
             head.append(f" · {points_line} · {won}")
