@@ -349,6 +349,23 @@ def test_the_options_say_what_the_chosen_level_does(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+def test_a_level_holding_brackets_is_shown_as_typed(tmp_path: Path) -> None:
+    """A level kept in the settings (an outside program, ``--level 'cmd:...'``) was read
+    as markup by the options screen: "[/]" in it stopped the game with a MarkupError
+    before the first screen, at every start, and "[v2]" in a path vanished."""
+
+    async def run() -> None:
+        level = "cmd:/opt/bots[v2]/mybot --tag [/]"
+        app = make_app(tmp_path, level=level, show_options=True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, OptionsScreen))
+            note = app.screen.query_one("#opt-level-note", Static)
+            assert str(note.render()).endswith("options: /opt/bots[v2]/mybot --tag [/]")
+            assert level in screen_text(app)
+
+    asyncio.run(run())
+
+
 def test_dialogs_refit_on_resize_and_keep_their_buttons_in_sight(tmp_path: Path) -> None:
     """A dialog opened wide and then squeezed is sized again (its text was cropped and
     Close went off screen); at 50 columns the three buttons of "New game?" stand one

@@ -11,6 +11,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -62,7 +63,10 @@ class OptionsResult:
 
 
 def _select(options: list[tuple[str, Any]], value: Any, id: str) -> Select[Any]:
-    return Select(options, value=value, allow_blank=False, id=id)
+    # Text, not str: a level kept in the settings (cmd:PROGRAM ...) is shown as typed;
+    # read as markup, "[/]" in it stopped the game before its first screen.
+    prompts = [(Text(prompt), choice) for prompt, choice in options]
+    return Select(prompts, value=value, allow_blank=False, id=id)
 
 
 class OptionsScreen(Screen[OptionsResult | None]):
@@ -102,7 +106,7 @@ class OptionsScreen(Screen[OptionsResult | None]):
             yield Label(label, classes="option-label")
             yield widget
         if help_text:
-            yield Static(help_text, id=help_id, classes="option-help")
+            yield Static(help_text, id=help_id, classes="option-help", markup=False)
 
     def compose(self) -> ComposeResult:
         s = self.settings
