@@ -502,6 +502,22 @@ def test_no_auto_play_one_is_taken_by_a_resumed_game(
     assert load_session(str(path))[1] == SessionInfo((0,), "random", False)
 
 
+def test_resume_and_save_naming_one_file_otherwise_spelled_keep_nothing_aside(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``--resume ./g.json --save g.json`` (one file, two spellings) moved the game being
+    resumed aside as "an unfinished game" to g-unfinished-1.json, and said to resume it
+    from there: a second copy of the same game. The terminal game compares the files,
+    not their spellings."""
+    monkeypatch.chdir(tmp_path)
+    save_session("g.json", Game(seed=3), SessionInfo((0,), "random", True))
+    console = Console(monkeypatch, lines=("quit",))
+    assert run_plain(parse_args("--resume", "./g.json", "--save", "g.json")) == 0
+    assert "An unfinished game was in" not in console.text
+    assert sorted(path.name for path in tmp_path.glob("*.json")) == ["g.json"]
+    assert load(str(tmp_path / "g.json")).seed == 3
+
+
 def test_save_to_the_games_own_files_and_the_copy_left_behind(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
