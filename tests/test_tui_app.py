@@ -21,7 +21,7 @@ from textual.widgets import Button, Footer, Input, RichLog, Static
 from textual.widgets._footer import FooterKey
 
 from openhearts import Action, Card, CardSet, Game, Rules, play
-from openhearts.bots import act, make_bot
+from openhearts.bots import RandomBot, act, make_bot
 from openhearts.cards import Suit
 from openhearts.game import Pass, Play
 from openhearts.options import asked_for
@@ -1234,6 +1234,37 @@ def test_random_keys_whole_games(tmp_path: Path, seed: int) -> None:
         app = make_app(tmp_path, seed=seed, end_score=40, players=3 + seed % 4)
         async with app.run_test(size=(90, 28)) as pilot:
             await random_keys_game(pilot, app, seed=seed, limit=3000)
+
+    asyncio.run(run())
+
+
+def test_a_game_left_lets_its_computer_players_go(tmp_path: Path) -> None:
+    """Each new game (N, Play again) left the last game's computer players holding what
+    they hold: with ``--level cmd:PROGRAM`` three more programs stayed running at every
+    game (``hard:workers=N``, its worker processes), until the terminal game ended, and
+    quitting did not stop them either."""
+    closed: list[int] = []
+
+    class Held(RandomBot):
+        def close(self) -> None:
+            closed.append(id(self))
+
+    def held_session() -> Session:
+        seats = Seats(frozenset([0]), {seat: Held(seat) for seat in (1, 2, 3)}, level="random")
+        return Session(Game(Rules(), seed=4, names=["You", "West", "North", "East"]), seats)
+
+    async def run() -> None:
+        app = make_app(tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: human_turn(app))
+            app._show_table(held_session())
+            await settle(pilot, lambda: human_turn(app))
+            app.start_game(app.settings)
+            await settle(pilot, lambda: human_turn(app))
+            assert len(closed) == 3  # the three of the game left
+            app._show_table(held_session())
+            await settle(pilot, lambda: human_turn(app))
+        assert len(set(closed)) == 6  # and the three of the game in play on quitting
 
     asyncio.run(run())
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from ..bots.base import close_bot
 from ..cards import Card, CardSet
 from ..game import Action, Game, MoonChoice, Pass, Play, PlayerView
 from ..phases import Phase
@@ -311,6 +312,12 @@ class Session:
 
     def memory(self, seat: int | None = None) -> MemoryAids:
         return memory_aids(self.view(seat))
+
+    def close(self) -> None:
+        """Let the computer players free what they hold (an outside program, worker
+        processes), once the face is done with this game."""
+        for bot in self.seats.bots.values():
+            close_bot(bot)
 
 
 def _seat_called(names: Sequence[str], name: str | None) -> int | None:

@@ -278,6 +278,9 @@ class HeartsApp(App[int]):
         self.table = table
         if old is not None:
             old.stop_driving()
+            # A cmd: program (or hard's worker processes) of the game left ran on until
+            # the terminal game ended, three more at every new game.
+            old.session.close()
         # Whatever is on the stack (options, dialogs, an old table) gives way to the table.
         while len(self.screen_stack) > 1:
             self.pop_screen()
@@ -309,3 +312,5 @@ class HeartsApp(App[int]):
 
     def on_unmount(self) -> None:
         self.speaker.close()
+        if self.table is not None:
+            self.table.session.close()
