@@ -972,6 +972,42 @@ def test_trick_labels_and_captions_are_cut_with_a_mark_or_told_short() -> None:
     assert "South…" not in text and "North…" not in text
 
 
+@pytest.mark.parametrize("size", [(40, 14), (30, 8)], ids=["around", "row"])
+def test_the_trick_keeps_its_width_with_names_two_columns_wide(size: tuple[int, int]) -> None:
+    """Names in Chinese or Japanese, or with an emoji, were written one character a
+    column in the middle of the table, each taking two on screen: the row ran past the
+    table's edge and pushed the panel beside it to the right (88 columns at 80)."""
+    import asyncio
+
+    from rich.cells import cell_len
+    from textual.app import App, ComposeResult
+
+    from openhearts.tui.widgets import TrickPicture, TrickView
+
+    names = ["東京太郎", "李小龍", "Zoë🦊🦊", "北京北京北京"]
+    width, height = size
+
+    class Middle(App[None]):
+        CSS = f"TrickView {{ width: {width}; height: {height}; }}"
+
+        def compose(self) -> ComposeResult:
+            yield TrickView(id="trick")
+
+    async def run() -> list[int]:
+        app = Middle()
+        async with app.run_test(size=(width + 4, height + 2)) as pilot:
+            view = app.query_one(TrickView)
+            plays = [(seat, Card.parse(card)) for seat, card in ((1, "2C"), (2, "9C"), (3, "KC"))]
+            view.show(
+                TrickPicture(4, list(range(4)), names, plays, 3, "北京北京北京 takes the trick")
+            )
+            await pilot.pause()
+            strips = view.render_lines(view.region.reset_offset)
+            return [sum(cell_len(segment.text) for segment in strip) for strip in strips]
+
+    assert set(asyncio.run(run())) == {width}
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -29,6 +29,7 @@ __all__ = [
     "JOINERS",
     "SHORT_COMPASS",
     "short_name",
+    "columns",
     "clean_name",
     "unique_name",
     "table_names",
@@ -196,16 +197,42 @@ def marked_names(names: Sequence[str], me: int) -> list[str]:
 SHORT_COMPASS: Final = {"Southwest": "SW", "Northwest": "NW", "Northeast": "NE", "Southeast": "SE"}
 
 
+def columns(text: str) -> int:
+    """The columns ``text`` takes on a terminal: two for a wide character (Chinese,
+    Japanese, most emoji), none for an accent or a joiner, one for any other.
+
+    >>> columns("Zoë"), columns("李小龍"), columns("e\u0301")
+    (3, 6, 1)
+    """
+    return sum(_char_columns(char) for char in text)
+
+
+def _char_columns(char: str) -> int:
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
 def short_name(name: str, width: int) -> str:
     """``name`` in at most ``width`` columns: whole, a compass name's short form, or cut
-    with "…".
+    with "…" (columns on screen, not characters: a name in Chinese takes two a letter).
 
     >>> short_name("Northeast", 20), short_name("Northeast", 6), short_name("Bartholomew", 6)
     ('Northeast', 'NE', 'Barth…')
+    >>> short_name("北京北京北京", 6)
+    '北京…'
     """
-    if len(name) <= width:
+    if columns(name) <= width:
         return name
     short = SHORT_COMPASS.get(name)
     if short is not None and len(short) <= width:
         return short
-    return name[: width - 1] + "…" if width > 0 else ""
+    if width <= 0:
+        return ""
+    kept, used = "", 0
+    for char in name:
+        used += _char_columns(char)
+        if used > width - 1:
+            break
+        kept += char
+    return kept + "…"

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -84,15 +85,38 @@ class Canvas:
         self.styles: list[list[Style | None]] = [[None] * self.width for _ in range(self.height)]
 
     def put(self, x: int, y: int, text: str, style: Style | None = None) -> None:
-        """Write text from ``(x, y)``, clipped to the canvas."""
+        """Write text from ``(x, y)``, clipped to the canvas, a column for each column
+        it takes on screen: a character two columns wide (Chinese, an emoji) takes two
+        cells, the second left empty; one of no width (an accent, a joiner) joins the
+        cell before it.  One cell a character, names in Chinese ran the row past the
+        canvas's edge and pushed what was beside it on screen to the right."""
         if not 0 <= y < self.height:
             return
         row, styles = self.chars[y], self.styles[y]
-        for offset, char in enumerate(text):
-            column = x + offset
-            if 0 <= column < self.width:
+        column = x
+        for char in text:
+            width = cell_len(char)
+            if width == 0:
+                if 0 < column <= self.width and row[column - 1]:
+                    row[column - 1] += char
+                continue
+            if column >= 0 and column + width <= self.width:
+                self._clear(row, column, width)
                 row[column] = char
                 styles[column] = style
+                for extra in range(column + 1, column + width):
+                    row[extra] = ""
+                    styles[extra] = style
+            column += width
+
+    def _clear(self, row: list[str], column: int, width: int) -> None:
+        """Make room for ``width`` cells from ``column``: a wide character cut in two by
+        them gives its half left outside them a space, so the row keeps its width."""
+        if row[column] == "" and column > 0:
+            row[column - 1] = " "
+        end = column + width
+        if end < self.width and row[end] == "":
+            row[end] = " "
 
     def strips(self, base: Style) -> list[Strip]:
         """The canvas as Textual strips, each cell's style laid over ``base``."""

@@ -20,7 +20,7 @@ from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
 from ..cards import Card, CardSet, Suit
-from ..session.names import short_name
+from ..session.names import columns, short_name
 from .drawing import (
     CARD_HEIGHT,
     CARD_WIDTH,
@@ -365,7 +365,7 @@ class TrickPicture:
         """
         forms = (self.caption, *self.short_captions)
         for form in forms:
-            if len(form) <= width:
+            if columns(form) <= width:
                 return form
         return short_name(forms[-1], width)
 
@@ -417,18 +417,20 @@ class TrickView(CanvasWidget):
                 room = width
             name = short_name(picture.names[seat], min(10, room - len(prefix) - len(star)))
             mark = prefix + name + star
+            # Placed by the columns it takes: a name in Chinese ran over its card.
+            span = columns(mark)
             style = label_style if winner or picture.winner is None else dim_label
             if math.cos(angle) < -0.3:
-                canvas.put(x - 1 - len(mark), y + 1, mark, style)
+                canvas.put(x - 1 - span, y + 1, mark, style)
             elif math.cos(angle) > 0.3:
                 canvas.put(x + card_width + 1, y + 1, mark, style)
             else:
-                left = min(max(0, x + (card_width - len(mark)) // 2), width - len(mark))
+                left = min(max(0, x + (card_width - span) // 2), width - span)
                 row = y - 1 if math.sin(angle) > 0 else y + card_height
                 canvas.put(left, row, mark, style)
         if picture.caption:
             caption = picture.caption_in(width)
-            canvas.put(max(0, (width - len(caption)) // 2), height - 1, caption, label_style)
+            canvas.put(max(0, (width - columns(caption)) // 2), height - 1, caption, label_style)
         return canvas
 
     def _draw_row(
@@ -453,7 +455,7 @@ class TrickView(CanvasWidget):
             canvas.put(x, top + CARD_HEIGHT, name, style)
         if picture.caption and height > CARD_HEIGHT + 1:
             caption = picture.caption_in(width)
-            canvas.put(max(0, (width - len(caption)) // 2), height - 1, caption, label_style)
+            canvas.put(max(0, (width - columns(caption)) // 2), height - 1, caption, label_style)
 
     def on_click(self) -> None:
         self.post_message(self.Clicked())
