@@ -1238,6 +1238,28 @@ def test_the_score_sheet_of_a_game_started_from_totals_shows_them(
     assert start.split()[1:] == total.split()[1:] == ["50", "73", "80", "90"]
 
 
+def test_the_score_tables_line_up_names_two_columns_wide(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Names in Chinese, or with an emoji, take two columns a letter on screen: the
+    score tables were padded by letters, and every number after such a name stood one
+    column (or three) out of line."""
+    from openhearts.session.names import columns
+
+    console = Console(monkeypatch)
+    argv = ("--seed", "3", "--end-score", "1", "--opponents", "李小龍,Zoë🦊,北京")
+    run_plain(parse_args(*argv, "--level", "random", "--save", str(tmp_path / "g.json")))
+    lines = console.text.splitlines()
+    after = lines[lines.index("Deal 1 is over.") + 1 :]
+    deal = after[:5]
+    assert deal[0].split() == ["This", "deal", "Total"], deal
+    assert len({columns(line) for line in deal}) == 1, deal
+    heading = next(line for line in after if "李小龍" in line and "北京" in line)
+    sheet = after[after.index(heading) :][:3]  # the names, deal 1, the totals
+    assert sheet[2].split()[0] == "Total", sheet
+    assert len({columns(line) for line in sheet}) == 1, sheet
+
+
 def test_quit_saves_elsewhere_when_the_save_file_cannot_be_written(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 from ..cards import Card, Suit
+from ..session.names import columns
 from ..session.words import join_words
 
 __all__ = ["Style", "supports_symbols", "table", "visible"]
@@ -117,10 +118,17 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]
     West      26
     """
     cells = [[str(c) for c in headers]] + [[str(c) for c in row] for row in rows]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    # Padded by the columns each cell takes on screen, not its letters: a name in
+    # Chinese (two columns a letter) put every number after it out of line.
+    widths = [max(columns(row[i]) for row in cells) for i in range(len(headers))]
     lines = []
     for row in cells:
-        parts = [row[0].ljust(widths[0])]
-        parts += [cell.rjust(max(widths[i], 5)) for i, cell in enumerate(row[1:], start=1)]
+        parts = [_pad(row[0], widths[0], left=True)]
+        parts += [_pad(cell, max(widths[i], 5)) for i, cell in enumerate(row[1:], start=1)]
         lines.append("  ".join(parts).rstrip())
     return lines
+
+
+def _pad(cell: str, width: int, left: bool = False) -> str:
+    room = " " * max(0, width - columns(cell))
+    return cell + room if left else room + cell
