@@ -972,6 +972,30 @@ def test_trick_labels_and_captions_are_cut_with_a_mark_or_told_short() -> None:
     assert "South…" not in text and "North…" not in text
 
 
+@pytest.mark.parametrize("room", [None, 60], ids=["whole", "compact"])
+def test_the_tricks_and_memory_aids_line_up_names_two_columns_wide(room: int | None) -> None:
+    """The tricks review (L) and the points in the memory aids (M) padded names by
+    letters: after a name in Chinese, or with an emoji, every card stood out of line."""
+    from openhearts.session.names import columns
+    from openhearts.session.review import deal_reviews
+    from openhearts.tui.screens import memory_text, review_text
+
+    names = ["東京太郎 (you)", "李小龍", "Zoë🦊", "Bob"]
+    game = Game(Rules(pass_cycle=("hold",)), seed=5, names=["東京太郎", *names[1:]])
+    while len(game.view(0).tricks) < 4:
+        game.play(game.legal_plays().cards()[0])
+    deal = deal_reviews(game)[0]
+    lines = review_text(deal, names, "Deal 1", room).plain.splitlines()[2:]
+    # Where each card's suit stands, line after line.
+    places = {
+        tuple(columns(line[:index]) for index, char in enumerate(line) if char in "♣♦♠♥")
+        for line in lines
+    }
+    assert len(places) == 1, lines
+    points = memory_text(game.view(0)).plain.split("Points taken this deal\n")[1]
+    assert len({columns(line) for line in points.splitlines()}) == 1, points
+
+
 @pytest.mark.parametrize("size", [(40, 14), (30, 8)], ids=["around", "row"])
 def test_the_trick_keeps_its_width_with_names_two_columns_wide(size: tuple[int, int]) -> None:
     """Names in Chinese or Japanese, or with an emoji, were written one character a

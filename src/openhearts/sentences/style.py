@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 from ..cards import Card, Suit
-from ..session.names import columns
+from ..session.names import columns, padded
 from ..session.words import join_words
 
 __all__ = ["Style", "supports_symbols", "table", "visible"]
@@ -123,12 +123,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]
     widths = [max(columns(row[i]) for row in cells) for i in range(len(headers))]
     lines = []
     for row in cells:
-        parts = [_pad(row[0], widths[0], left=True)]
-        parts += [_pad(cell, max(widths[i], 5)) for i, cell in enumerate(row[1:], start=1)]
+        parts = [padded(row[0], widths[0], left=True)]
+        parts += [padded(cell, max(widths[i], 5)) for i, cell in enumerate(row[1:], start=1)]
         lines.append("  ".join(parts).rstrip())
     return lines
-
-
-def _pad(cell: str, width: int, left: bool = False) -> str:
-    room = " " * max(0, width - columns(cell))
-    return cell + room if left else room + cell

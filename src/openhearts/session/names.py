@@ -30,6 +30,7 @@ __all__ = [
     "SHORT_COMPASS",
     "short_name",
     "columns",
+    "padded",
     "clean_name",
     "unique_name",
     "table_names",
@@ -205,6 +206,17 @@ def columns(text: str) -> int:
     (3, 6, 1)
     """
     return sum(_char_columns(char) for char in text)
+
+
+def padded(text: str, width: int, *, left: bool = False) -> str:
+    """``text`` made ``width`` columns wide with spaces before it (right-aligned) or,
+    ``left``, after it: :func:`columns`, not letters, as ``str.rjust`` counts.
+
+    >>> padded("李", 4), padded("Bo", 4, left=True)
+    ('  李', 'Bo  ')
+    """
+    room = " " * max(0, width - columns(text))
+    return text + room if left else room + text
 
 
 def _char_columns(char: str) -> int:

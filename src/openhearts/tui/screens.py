@@ -28,7 +28,7 @@ from ..game import Game, PlayerView
 from ..sentences.records import takes
 from ..session.keys import KEYS, Command, textual_keys
 from ..session.memory import hearts_free, known_voids
-from ..session.names import SHORT_COMPASS, marked_names, short_name
+from ..session.names import SHORT_COMPASS, columns, marked_names, padded, short_name
 from ..session.review import DealReview
 from ..session.words import plural
 from .widgets import FittingFooter
@@ -289,17 +289,18 @@ def review_text(
     trick wrapped onto a ragged second line), the names are short ("NW", "N", "Bar…")
     and each line ends with the trick's points only: the star says who took it."""
     text = Text(summary + "\n", style="bold")
-    width = max(len(name) for name in names)
+    # Columns, not letters: a name in Chinese put every card after it out of line.
+    width = max(columns(name) for name in names)
     players = len(names)
     # " 13 " + per play " name card★" + "  name takes 26"
     compact = room is not None and 4 + (players + 1) * (width + 6) + 5 > room
     if compact:
         names = [_REVIEW_SHORT.get(name) or short_name(name, 3) for name in names]
-        width = max(len(name) for name in names)
+        width = max(columns(name) for name in names)
     for trick in deal.tricks:
         text.append(f"\n{trick.number:>2} ")
         for seat, card in trick.plays:
-            text.append(f" {names[seat]:>{width}} ")
+            text.append(f" {padded(names[seat], width)} ")
             shown = card.pretty
             text.append(f"{shown:>3}", style="bold red" if card.suit.is_red else "bold")
             text.append("★" if seat == trick.winner else " ")
@@ -357,7 +358,7 @@ def memory_text(view: PlayerView) -> Text:
         text.append("broken" if view.hearts_broken else "not broken yet")
     text.append("\n\nPoints taken this deal", style="bold")
     for seat, name in enumerate(marked_names(view.names, view.seat)):
-        text.append(f"\n  {name:<14} {view.points_taken[seat]:>3}")
+        text.append(f"\n  {padded(name, 14, left=True)} {view.points_taken[seat]:>3}")
     return text
 
 
