@@ -908,6 +908,35 @@ def test_a_panel_keeps_its_cards_won_line_with_large_figures() -> None:
     assert lines[3].strip().startswith("won 3 tricks: Q♠ ♥×9"), lines
 
 
+def test_a_narrow_panel_shortens_a_name_two_columns_a_letter() -> None:
+    """Six players at 80 × 24: "Zoë🦊🦊 · dealer · pas…" lost what the seat is doing,
+    as "Southwest · dealer · p…" did before its name gave way; a name was measured in
+    letters, and an emoji or a Chinese letter takes two columns."""
+    import asyncio
+
+    from textual.app import App, ComposeResult
+
+    from openhearts.tui.widgets import SeatInfo, SeatPanel
+
+    class Panels(App[None]):
+        CSS = "SeatPanel { width: 25; height: 4; padding: 0 1; }"
+
+        def compose(self) -> ComposeResult:
+            yield SeatPanel(1, id="one")
+
+    async def run() -> str:
+        app = Panels()
+        async with app.run_test(size=(40, 8)) as pilot:
+            panel = app.query_one(SeatPanel)
+            info = SeatInfo(1, "Zoë🦊🦊", 8, 0, 0, CardSet(), 0, dealer=True, passed=True)
+            panel.show(info)
+            await pilot.pause()
+            return panel.render_lines(panel.region.reset_offset)[0].text.strip()
+
+    first = asyncio.run(run())
+    assert first.endswith("· dealer · passed"), first
+
+
 def test_a_narrow_panel_writes_a_deal_below_zero_with_its_own_sign() -> None:
     """Six players at 58 columns with the J♦ counting -10: a player who took the J♦
     and no heart read "total 0 (+-10)"."""

@@ -512,9 +512,10 @@ class SeatPanel(Widget):
             " · passed" if info.passed and not info.you else ""
         )
         name = info.name
-        if not info.you and len(arrow) + len(name) + len(notes) > width:
+        if not info.you and len(arrow) + columns(name) + len(notes) > width:
             # Five or six players at 80 columns: "Southwest · dealer · p…" lost what the
-            # seat is doing; the name gives way ("SW · dealer · passed").
+            # seat is doing; the name gives way ("SW · dealer · passed"), measured in
+            # columns (an emoji or a Chinese letter takes two).
             name = short_name(name, max(2, width - len(arrow) - len(notes)))
         head = Text(arrow, style=Style(bold=True))
         head.append(name, style=name_style)
@@ -540,7 +541,7 @@ class SeatPanel(Widget):
         if self.size.height < 4:
             # A small terminal: two lines, without the card backs; the count whole,
             # with a compass name written short where the panel is narrow.
-            if len(head) + len(cards) + 3 > width:
+            if columns(head.plain) + len(cards) + 3 > width:
                 head = Text(arrow, style=Style(bold=True))
                 room = width - len(arrow) - len(cards) - 3
                 head.append(short_name(info.name, max(2, room)), style=name_style)
