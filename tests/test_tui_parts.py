@@ -859,6 +859,33 @@ def test_a_score_sheet_of_long_names_cuts_the_names_not_the_figures() -> None:
         assert "Alexandria" in text or "Alex" in text
 
 
+@pytest.mark.parametrize("room", [None, 40], ids=["ruled", "tight"])
+def test_a_score_sheet_stands_its_figures_under_names_two_columns_wide(room: int | None) -> None:
+    """A heading in Chinese, or with an emoji, was padded by letters: the figures
+    under "李小龍" stood three columns left of its end, under every wide name."""
+    from rich.console import Console
+
+    from openhearts.session.names import columns
+    from openhearts.tui.screens import score_table
+
+    game = Game(Rules(end_score=200), seed=2, names=["東京太郎", "李小龍", "Zoë🦊", "Bob"])
+    bots = [make_bot("random", seat) for seat in range(4)]
+    while not game.results:
+        act(game, game.to_act()[0], bots[game.to_act()[0]])
+    console = Console(width=room or 120, record=True, color_system=None)
+    console.print(score_table(game, 0, room))
+    lines = console.export_text().splitlines()
+    heading = next(line for line in lines if "Deal" in line)
+    assert "李" in heading and "…" not in next(line for line in lines if "Total" in line)
+    total = next(line for line in lines if "Total" in line)
+
+    def ends(line: str) -> list[int]:
+        """Where each run of letters or figures ends, in columns."""
+        return [columns(line[: found.end()]) for found in re.finditer(r"[^\s│┃◀]+", line)]
+
+    assert ends(heading)[-4:] == ends(total)[-4:], (heading, total)
+
+
 def test_the_help_lists_every_key_and_wraps_in_its_column() -> None:
     from rich.console import Console
 

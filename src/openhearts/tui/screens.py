@@ -94,22 +94,24 @@ def score_table(
     totals above the deals, where a short screen shows them without scrolling.
     """
     names = marked_names(game.names, human)
-    # Each column: the heading or a number with its mark, and three of padding and rule.
-    wanted = 4 + 7 + 7 + sum(max(len(name) + 2, 6) + 3 for name in names)
+    # Each column: the heading or a number with its mark, and three of padding and rule;
+    # a heading measured in columns (a name in Chinese takes two a letter: measured in
+    # letters, the figures under it stood out of line, or read "…").
+    wanted = 4 + 7 + 7 + sum(max(columns(name) + 2, 6) + 3 for name in names)
     narrow = room is not None and wanted > room
     if narrow:
         names = [SHORT_COMPASS.get(name, name) for name in names]
     # Narrower still (six players at 60 columns): no rules between the columns and a
     # mark of one column, rather than headings and numbers cut to "…".
-    narrow_width = 4 + 7 + sum(max(len(name) + 2, 6) + 3 for name in names)
-    tight_width = 5 + sum(max(len(name) + 1, 5) + 2 for name in names)
+    narrow_width = 4 + 7 + sum(max(columns(name) + 2, 6) + 3 for name in names)
+    tight_width = 5 + sum(max(columns(name) + 1, 5) + 2 for name in names)
     if room is not None and tight_width > room:
         # Long names (24 letters) would squeeze the numbers to "…": the headings give
         # way instead, cut to the columns' share of the room.
         longest = max(3, (room - 5) // len(names) - 4)
-        names = [name if len(name) <= longest else name[: longest - 1] + "…" for name in names]
-        narrow_width = 4 + 7 + sum(max(len(name) + 2, 6) + 3 for name in names)
-        tight_width = 5 + sum(max(len(name) + 1, 5) + 2 for name in names)
+        names = [short_name(name, longest) for name in names]
+        narrow_width = 4 + 7 + sum(max(columns(name) + 2, 6) + 3 for name in names)
+        tight_width = 5 + sum(max(columns(name) + 1, 5) + 2 for name in names)
     tight = room is not None and narrow_width > room and tight_width <= room
     mark_width = 1 if tight else 2
     if tight:
@@ -126,10 +128,10 @@ def score_table(
     widths = []
     for heading in names:
         # Tight, the columns have no padding: each is one wider, for the space before.
-        widths.append(max(len(heading) + mark_width, 4 + mark_width) + (1 if tight else 0))
+        widths.append(max(columns(heading) + mark_width, 4 + mark_width) + (1 if tight else 0))
         # Text, not str: a name is shown as typed, never read as markup ("[/]" stopped the
         # game at the end of every deal).
-        table.add_column(Text(heading.rjust(widths[-1] - mark_width) + " " * mark_width))
+        table.add_column(Text(padded(heading, widths[-1] - mark_width) + " " * mark_width))
 
     def number(value: int, mark: str = "", seat: int = 0) -> Text:
         marked = f"{value}{mark.rjust(mark_width)}"
