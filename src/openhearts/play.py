@@ -51,7 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=file_name,
         default=None,
         metavar="FILE",
-        help="where the game is saved on quit (default: a file in your data directory)",
+        help="where the game is saved, after every move (default: a file in your data directory)",
     )
     parser.add_argument(
         "--resume", type=file_name, default=None, metavar="FILE", help="resume a saved game"
