@@ -155,6 +155,19 @@ def test_win_rates_share_each_game() -> None:
         Match(Rules(), ("easy", "random"), "short", games=True)
 
 
+def test_a_match_made_in_python_is_checked_and_keeps_its_seed_as_the_log_does() -> None:
+    """``Match(Rules(), "easy", ...)`` was four bots 'e', 'a', 's' and 'y' (refused only
+    at the first board), a preset's name for the rules an AttributeError, and a seed of 5
+    was not the log's "5" when the match was resumed."""
+    with pytest.raises(arena.ArenaError, match=r"^lineup: one bot name per seat"):
+        Match(Rules(), "easy", "s", games=False)  # type: ignore[arg-type]
+    with pytest.raises(arena.ArenaError, match=r"^rules: a Rules"):
+        Match("standard", ("easy",) * 4, "s", games=False)  # type: ignore[arg-type]
+    match = Match(Rules(), ["easy"] * 4, 5, games=False)  # type: ignore[arg-type]
+    assert match.lineup == ("easy",) * 4 and match.seed == "5"
+    assert Match.from_dict(match.to_dict()) == match
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -154,6 +154,18 @@ class Match:
     program: tuple[tuple[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
+        if not isinstance(self.rules, Rules):
+            raise ArenaError(f"rules: a Rules (Rules.preset('standard')), not {self.rules!r}")
+        # A text is no line-up: "easy" made a 4-player match of bots 'e', 'a', 's', 'y'.
+        if isinstance(self.lineup, str) or not all(isinstance(b, str) for b in self.lineup):
+            raise ArenaError(
+                f"lineup: one bot name per seat, such as ('expert', 'hard', 'hard', 'hard'), "
+                f"not {self.lineup!r}"
+            )
+        object.__setattr__(self, "lineup", tuple(self.lineup))
+        # Kept as text, as the results log keeps it: a seed of 5 was not the log's "5"
+        # when the match was resumed.
+        object.__setattr__(self, "seed", str(self.seed))
         if len(self.lineup) != self.rules.players:
             raise ArenaError(f"{len(self.lineup)} bots for {self.rules.players} seats")
 
