@@ -558,3 +558,12 @@ def test_a_record_missing_a_rules_option_is_refused(record: str) -> None:
     data["rules"] = {"players": 4}
     with pytest.raises(RecordError, match=r"rules: removed, pass_cycle, .* missing"):
         loads(json.dumps(data))
+
+
+def test_a_json_object_with_no_format_says_so() -> None:
+    """``{}`` was "not an OpenHearts record (format None)": Python's None, in no file."""
+    with pytest.raises(RecordError) as raised:
+        loads("{}")
+    assert str(raised.value) == (
+        'line 1: not an OpenHearts record (it has no "format": "openhearts-record")'
+    )

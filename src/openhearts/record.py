@@ -238,6 +238,9 @@ def loads(text: str | bytes) -> Game:
     if data.get("format") != FORMAT:
         if _arena_results(text):
             raise RecordError(_ARENA_FILE)
+        if "format" not in data:
+            # "(format None)" named Python's None, in no file.
+            raise at("format", f'not an OpenHearts record (it has no "format": "{FORMAT}")')
         raise at("format", f"not an OpenHearts record (format {_shown(data.get('format'))})")
     version = data.get("version")
     if isinstance(version, bool) or version != VERSION:
