@@ -3523,6 +3523,39 @@ def test_someone_watching_hears_who_the_host_is_now(server: str, browser: Browse
     heir.close()
 
 
+def test_a_host_moved_by_shuffled_seating_is_no_new_host(server: str, browser: Browser) -> None:
+    """Shuffled seating (source-002) moves the host to another seat when the game
+    starts: the host was told apart by seat, and every page heard "Ann is the host
+    now." of a host who had not changed."""
+    url = server.replace("http://", "ws://") + "/ws/"
+    # The seats are shuffled from a secret seed: one start in three leaves Ann in seat 0.
+    for _attempt in range(12):
+        made = post(
+            server,
+            "/api/tables",
+            {"name": "Ann", "level": "random", "preset": "source-002", "players": 3},
+        )
+        table_id = made["table_id"]
+        bob = post(server, f"/api/tables/{table_id}/join", {"name": "Bob"})
+        ann = Player(url + table_id, token=made["token"]).open()
+        guest = Player(url + table_id, token=bob["token"]).open()
+        with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+            page.add_init_script(SAID_LOG)
+            page.goto(server + f"/t/{table_id}")
+            expect(page.locator("#seat-list")).to_contain_text("Bob")
+            assert ann.request({"type": "start"})["type"] == "ack"
+            # Said after the welcome of the new game, where the host was compared.
+            page.wait_for_function("() => window.__said.includes('The game starts.')")
+            said = page.evaluate("() => window.__said")
+        ann.close()
+        guest.close()
+        seats = get_json(server, f"/api/tables/{table_id}")["seats"]
+        if next(seat["seat"] for seat in seats if seat["host"]) != 0:
+            assert not any("host" in sentence for sentence in said), said
+            return
+    pytest.fail("twelve shuffled starts left the host in seat 0")
+
+
 def test_someone_watching_a_table_everyone_left_is_told_it_waits(
     tmp_path_factory: pytest.TempPathFactory, browser: Browser
 ) -> None:

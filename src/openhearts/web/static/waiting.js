@@ -41,9 +41,11 @@ export function setTable(table) {
     if ($("scores-dialog").open) renderScoreActions();
   } else if (before && before.id === table.id) {
     // The host's seat passed between two others: said to the rest, spectators too.
+    // Told apart by name (unique at a table), not by seat: shuffled seating moves the
+    // host to another seat at the start of a game, and everyone heard of a new host.
     const was = (before.seats || []).find((seat) => seat.host);
     const heir = (table.seats || []).find((seat) => seat.host);
-    if (heir && heir.name && (!was || was.seat !== heir.seat)) {
+    if (heir && heir.name && (!was || was.name !== heir.name)) {
       announce(`${heir.name} is the host now.`, { queue: true });
     }
   }
