@@ -308,3 +308,20 @@ def test_an_unknown_argument_is_said_by_its_command(
     said = capsys.readouterr().err
     assert said.startswith(f"usage: hearts {argv[0]} "), said
     assert f"hearts {argv[0]}: error: unrecognized arguments: " in said
+
+
+def test_the_hands_as_dealt_line_up_after_names_two_columns_wide() -> None:
+    """The hands were padded by the letters of the names: after a name in Chinese, or
+    with an emoji (two columns a letter on screen), each hand began somewhere else."""
+    from openhearts.session.names import columns
+
+    game = Game(Rules(), seed=3, names=["李小龍", "Zoë🦊", "Bob", "北京"])
+    lines = replay.replay_lines(game, Style())
+    first = lines.index("  Hands as dealt:") + 1
+    # Where each hand begins, in columns.
+    starts = set()
+    for seat, line in enumerate(lines[first : first + 4]):
+        hand = Style().cards(game.hand(seat))
+        assert line.endswith(hand), line
+        starts.add(columns(line[: -len(hand)]))
+    assert len(starts) == 1, lines[first : first + 4]

@@ -20,6 +20,7 @@ from .options import file_name
 from .record import RecordError
 from .sentences import Style, direction_words, shot_line, supports_symbols, table, trick_line
 from .sentences.records import acts
+from .session.names import columns, padded
 from .session.words import plural
 
 __all__ = ["add_arguments", "run", "replay_lines"]
@@ -114,9 +115,11 @@ def _deal_lines(
     lines = [f"Deal {number + 1}: {acts(names[rules.dealer(number)], 'deal')}, {passing}."]
     if hands:
         lines.append("  Hands as dealt:")
-        width = max(len(n) for n in names)
+        # Columns, not letters: a name in Chinese put its hand out of line with the rest.
+        width = max(columns(n) for n in names)
         for seat, hand in enumerate(state.dealt):
-            lines.append(f"    {names[seat].ljust(width)}  {style.cards(CardSet(hand))}")
+            name = padded(names[seat], width, left=True)
+            lines.append(f"    {name}  {style.cards(CardSet(hand))}")
         if state.pass_offset:
             for seat, passed in enumerate(state.passes):
                 target = names[(seat + state.pass_offset) % players]
