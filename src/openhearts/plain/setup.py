@@ -19,6 +19,7 @@ from ..session.saving import (
     load_session,
     only_this_game_on,
     resumed_save_file,
+    same_file,
 )
 from ..session.seats import check_level
 from .game import PlainSession
@@ -127,14 +128,10 @@ def run_plain(args: argparse.Namespace) -> int:
         plain.table.slot.close()
 
 
-def _file_of(path: str) -> str:
-    return os.path.abspath(os.path.expanduser(path))
-
-
 def _play(plain: PlainSession, session: Session, args: argparse.Namespace) -> int:
     # The files compared, not their spellings: "--resume ./g.json --save g.json" moved
     # the game being resumed aside as another one.
-    elsewhere = _file_of(plain.save_path) != _file_of(args.resume or "")
+    elsewhere = not same_file(plain.save_path, args.resume or "")
     if not args.resume or elsewhere:
         # A new game, or a resumed one saved to another file: what that file holds is
         # kept aside, not written over.

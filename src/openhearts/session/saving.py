@@ -44,6 +44,7 @@ __all__ = [
     "keep_aside",
     "save_somewhere",
     "free_file",
+    "same_file",
     "SaveFileInUse",
     "only_this_game_on",
     "AskedFor",
@@ -325,7 +326,9 @@ def _free_name(path: str, kind: str) -> str:
     return kept
 
 
-def _same_file(one: str, other: str) -> bool:
+def same_file(one: str, other: str) -> bool:
+    """Whether two file names name one file, however spelled (``./g.json`` and ``g.json``;
+    ``~`` for the home folder)."""
     return os.path.abspath(os.path.expanduser(one)) == os.path.abspath(os.path.expanduser(other))
 
 
@@ -355,11 +358,11 @@ def save_somewhere(
     fallback = str(Path(tempfile.gettempdir()) / "openhearts-saved-game.json")
     tried: list[str] = []
     for wanted in (first, default, fallback):
-        if any(_same_file(wanted, done) for done in tried):
+        if any(same_file(wanted, done) for done in tried):
             continue
         tried.append(wanted)
         target = wanted
-        if claim is not None and not _same_file(wanted, first):
+        if claim is not None and not same_file(wanted, first):
             free = claim(wanted)
             if free is None:
                 problems.append(
@@ -368,7 +371,7 @@ def save_somewhere(
                 )
                 continue
             target = free
-        if not _same_file(target, first):
+        if not same_file(target, first):
             try:
                 kept = keep_aside(target, command)
             except OSError as error:
