@@ -7,6 +7,7 @@ in ``test_openspiel_crosscheck.py``.
 from __future__ import annotations
 
 import itertools
+import re
 import subprocess
 import sys
 
@@ -204,6 +205,20 @@ def test_card_conversions_refuse_out_of_range(bad: int) -> None:
         action_to_card(bad)
     with pytest.raises(ValueError, match="from 0 to 51"):
         actions_to_mask([0, bad])
+
+
+def test_a_card_name_given_as_an_action_is_told_the_way_to_its_action() -> None:
+    """``action_to_card("QS")`` said "Card.parse('QS') reads a card's name", and
+    ``action_to_card(Card.parse("QS"))`` is the J♣: our card numbers are not
+    OpenSpiel's actions.  The hint names the action of the card instead."""
+    for convert in (action_to_card, lambda action: actions_to_mask([action])):
+        with pytest.raises(ValueError) as refused:
+            convert("QS")  # type: ignore[arg-type]
+        said = str(refused.value)
+        assert said.endswith("(card_to_action(Card.parse('QS')) is its action)"), said
+    assert action_to_card(card_to_action(Card.parse("QS"))) == Card.parse("QS")
+    with pytest.raises(ValueError, match=re.escape("(Card.parse('QS') reads a card's name)")):
+        card_to_action("QS")  # type: ignore[arg-type]
 
 
 @given(st.integers(min_value=0, max_value=(1 << 52) - 1))

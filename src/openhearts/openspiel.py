@@ -111,7 +111,9 @@ def card_to_action(card: int) -> int:
     >>> card_to_action(Card.parse("2C")), card_to_action(Card.parse("AS"))
     (0, 51)
     """
-    return _CARD_TO_ACTION[_below_52(card, "card: a card number")]
+    return _CARD_TO_ACTION[
+        _below_52(card, "card: a card number", "Card.parse({!r}) reads a card's name")
+    ]
 
 
 def action_to_card(action: int) -> Card:
@@ -120,17 +122,26 @@ def action_to_card(action: int) -> Card:
     >>> action_to_card(0), action_to_card(2).pretty
     (Card.parse('2C'), '2♥')
     """
-    return _ACTION_TO_CARD[_below_52(action, "action: an OpenSpiel card action")]
+    # A name is pointed to card_to_action, not to Card.parse alone: our number of a card
+    # taken as an action is another card (Card.parse("QS") is the action of the J♣).
+    return _ACTION_TO_CARD[
+        _below_52(
+            action,
+            "action: an OpenSpiel card action",
+            "card_to_action(Card.parse({!r})) is its action",
+        )
+    ]
 
 
-def _below_52(value: object, what: str) -> int:
+def _below_52(value: object, what: str, named: str) -> int:
     """``value`` as a number from 0 to 51 (numpy's integers too), or a ValueError saying
-    ``what`` was expected.  A text or a float failed deep inside ("'<=' not supported",
-    "tuple indices must be integers") and True was taken as 1."""
+    ``what`` was expected, and for a text ``named`` (formatted with it): how to turn a
+    card's name into the number.  A text or a float failed deep inside ("'<=' not
+    supported", "tuple indices must be integers") and True was taken as 1."""
     number = None if isinstance(value, bool) else _index(value)
     if number is not None and 0 <= number < 52:
         return number
-    hint = f" (Card.parse({value!r}) reads a card's name)" if isinstance(value, str) else ""
+    hint = f" ({named.format(value)})" if isinstance(value, str) else ""
     raise ValueError(f"{what} from 0 to 51, not {value!r}{hint}")
 
 
