@@ -1425,6 +1425,29 @@ def test_someone_watching_a_table_everyone_left_is_told_it_waits(storage: Storag
         watcher.close()
 
 
+def test_someone_watching_a_table_reloaded_after_a_restart_is_told_it_waits(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the last person's leaving set the notice off: at a table loaded after a
+    restart, nobody back, the bots played on and then stopped without a word to
+    someone watching."""
+    from openhearts.web import hub
+
+    with running(storage, fast_settings(takeover_delay=60)) as server:
+        table_id, ann, bob = host_and_guest(server, options={"end_score": 100})
+        assert ann.request({"type": "start"})["type"] == "ack"
+        ann.close()
+        bob.close()
+    # The bots take over at once, as they would after the usual grace for reconnecting.
+    monkeypatch.setattr(hub, "RECONNECT_GRACE", 0.05)
+    settings = fast_settings(takeover_delay=0.05, bot_delay=0.01, abandon_after=1.5)
+    with running(Storage(storage.url), settings) as server:
+        watcher = Player(server.ws_url(table_id)).open()
+        watcher.until(lambda m: m["type"] == "table" and m["table"]["paused"])
+        assert server.get(f"/api/tables/{table_id}").json()["paused"] is True
+        watcher.close()
+
+
 def test_an_absent_host_hands_a_table_loaded_again_on(storage: Storage) -> None:
     """The host closed the waiting room and the table was unloaded before the friend
     came: whether the host was away was lost, and the friend could never start."""

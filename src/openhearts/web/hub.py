@@ -201,6 +201,9 @@ class Hub:
                 gone_since = self.people_gone_since.pop(table_id, None)
                 if gone_since is not None:
                     table.last_seen = gone_since
+                # Nobody is at a table just loaded: it pauses unless someone comes back
+                # (a restart, else only the last person leaving set the notice off).
+                table.say_when_paused()
                 # Nobody is connected to a table just loaded: each person is away after
                 # the takeover delay unless they come back (at start-up, or when
                 # someone returns): a bot plays for them, and a host away hands the

@@ -820,12 +820,16 @@ class Table:
             if not seat.connections and seat.kind == "human":
                 self.schedule_takeover(seat)
             if not any(s.connections for s in self.seats):
-                # The bots stop then, and nothing else would tell someone watching why.
-                asyncio.get_running_loop().call_later(
-                    self.hub.settings.abandon_after + 0.1, self._say_if_paused
-                )
+                self.say_when_paused()
         self.broadcast_table()
         self.hub.maybe_evict(self)
+
+    def say_when_paused(self) -> None:
+        """Tell anyone watching once the game pauses (``abandon_after`` past
+        :attr:`last_seen`, if nobody is back): the bots stop then, and nothing else would
+        say why."""
+        wait = self.last_seen + self.hub.settings.abandon_after - time.monotonic()
+        asyncio.get_running_loop().call_later(max(0.0, wait) + 0.1, self._say_if_paused)
 
     def _say_if_paused(self) -> None:
         if self.paused() and self.spectators:
