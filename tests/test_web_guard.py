@@ -405,7 +405,8 @@ def test_an_empty_name_is_refused(option: str) -> None:
     from openhearts.web.exposure import exposure_settings
 
     args = build_parser("serve").parse_args(["serve", "--host", "0.0.0.0", option, " "])
-    with pytest.raises(ValueError, match=f"^{option}: a name, not an empty one$"):
+    what = "an address" if option == "--trusted-proxy" else "a name"
+    with pytest.raises(ValueError, match=f"^{option}: {what}, not an empty one$"):
         exposure_settings(args)
 
 

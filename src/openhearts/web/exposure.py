@@ -154,7 +154,8 @@ def exposure_settings(args: argparse.Namespace) -> dict[str, Any]:
         if any(not given.strip() for given in values[name]):
             # An empty host name silenced the "any Host name is answered" warning while
             # every Host was still answered.
-            raise ValueError(f"{option}: a name, not an empty one")
+            what = "an address" if option == "--trusted-proxy" else "a name"
+            raise ValueError(f"{option}: {what}, not an empty one")
     for proxy in values["trusted_proxies"]:
         try:
             ipaddress.ip_network(proxy, strict=False)
