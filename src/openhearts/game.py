@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import operator
 import random
 import re
 import unicodedata
@@ -48,7 +47,15 @@ from .cards import (
 from .deal import DONE, MOON_CHOICE, PASSING, PLAYING, DealState
 from .phases import MoonScore, Phase
 from .results import DealResult, TrickRecord, conventional_moon_choice, pack_tricks
-from .rules import FirstTrick, MoonScoring, Rules, RulesError, Seating, seat_names
+from .rules import (
+    FirstTrick,
+    MoonScoring,
+    Rules,
+    RulesError,
+    Seating,
+    integer_or_none,
+    seat_names,
+)
 from .view import PlayerView
 
 __all__ = [
@@ -197,7 +204,7 @@ def _checked_seed(seed: object) -> int | str:
     # their text ("None": one same deal where a fresh one was meant, as random.seed(None)
     # would give).  Numpy's integers are ints here, as learning code passes them.
     if not isinstance(seed, str):
-        number = _whole_number(seed)
+        number = integer_or_none(seed)
         if number is None:
             raise ValueError(f"seed: a number or a text, not {seed!r}")
         return number
@@ -234,7 +241,7 @@ def _check_scores(scores: object, players: int) -> list[int]:
     given = list(scores)
     totals: list[int] = []
     for total in given:
-        number = _whole_number(total)
+        number = integer_or_none(total)
         if number is None:
             raise ValueError(f"scores: totals are whole numbers, not {given!r}")
         totals.append(number)
@@ -336,7 +343,7 @@ class Game:
         if isinstance(names, str):
             raise ValueError(f"names: one name per seat in a list, not the text {names!r}")
         # Numpy's integers too, as the seed and the scores take them.
-        deal_number = _whole_number(first_deal)
+        deal_number = integer_or_none(first_deal)
         if deal_number is None or deal_number < 0:
             raise ValueError(f"first_deal: a deal number from 0, not {first_deal!r}")
         first_deal = deal_number
@@ -594,7 +601,7 @@ class Game:
                 return Card.parse(card)
             except CardParseError as error:
                 raise IllegalActionError(str(error)) from None
-        number = _whole_number(card)
+        number = integer_or_none(card)
         if number is None or not 0 <= number < 52:
             raise IllegalActionError(f"not a card: {card!r}")
         return CARDS[number]
@@ -766,7 +773,7 @@ class Game:
 
     def _check_seat(self, seat: object) -> int:
         """``seat`` if it is one; else the error that says which seats there are."""
-        number = _whole_number(seat)
+        number = integer_or_none(seat)
         if number is None or not 0 <= number < self.rules.players:
             raise IllegalActionError(f"no seat {seat!r}: seats are 0 to {self.rules.players - 1}")
         return number
@@ -823,17 +830,6 @@ def _plain_card_mask(cards: object) -> int:
     return mask
 
 
-def _whole_number(value: object) -> int | None:
-    """``value`` as a plain int if it is a whole number (numpy's integers too, which
-    learning code passes), else None; True and False are no numbers here."""
-    if isinstance(value, bool):
-        return None
-    try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        return None
-
-
 def _cards_mask(cards: object) -> int:
     """The mask of cards given as a CardSet, a string of names, or an iterable of card
     names and numbers; anything else is refused saying what was given."""
@@ -846,7 +842,7 @@ def _cards_mask(cards: object) -> int:
             raise IllegalActionError(f"cards: a CardSet, card names or card numbers, not {cards!r}")
         mask = 0
         for card in cards:
-            number = Card.parse(card) if isinstance(card, str) else _whole_number(card)
+            number = Card.parse(card) if isinstance(card, str) else integer_or_none(card)
             if number is None or not 0 <= number < 52:
                 raise IllegalActionError(f"not a card: {card!r}")
             if mask >> number & 1:

@@ -47,12 +47,11 @@ one deal, so ``end_score``, ``seating`` and ``first_dealer`` do not enter the ma
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Mapping
 from typing import Any, Final
 
 from .cards import Card, CardSet, Suit
-from .rules import FirstTrick, HeartsBreak, MoonScoring, Rules, RulesError
+from .rules import FirstTrick, HeartsBreak, MoonScoring, Rules, RulesError, integer_or_none
 
 __all__ = [
     "OpenSpielMappingError",
@@ -138,7 +137,7 @@ def _below_52(value: object, what: str, named: str) -> int:
     ``what`` was expected, and for a text ``named`` (formatted with it): how to turn a
     card's name into the number.  A text or a float failed deep inside ("'<=' not
     supported", "tuple indices must be integers") and True was taken as 1."""
-    number = None if isinstance(value, bool) else _index(value)
+    number = integer_or_none(value)
     if number is not None and 0 <= number < 52:
         return number
     hint = f" ({named.format(value)})" if isinstance(value, str) else ""
@@ -288,18 +287,10 @@ def pass_outcome(rules: Rules, deal_number: int) -> int:
     """
     openspiel_parameters(rules)
     # Checked as Game checks first_deal: -1 was read as the cycle's last deal.
-    number = None if isinstance(deal_number, bool) else _index(deal_number)
+    number = integer_or_none(deal_number)
     if number is None or number < 0:
         raise ValueError(f"deal_number: a deal number from 0, not {deal_number!r}")
     return rules.pass_offset(number)
-
-
-def _index(value: object) -> int | None:
-    """``value`` as a plain int if it is an integer (numpy's too), else None."""
-    try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        return None
 
 
 def load_game(rules: Rules) -> Any:

@@ -146,9 +146,9 @@ def _card_set(value: Any) -> CardSet:
     return CardSet(Card.parse(v) if isinstance(v, str) else Card(v) for v in value)
 
 
-def _whole(value: object) -> int | None:
-    """``value`` as a plain int if it is an integer (numpy's too), else None; True and
-    False are no numbers of players or points."""
+def integer_or_none(value: object) -> int | None:
+    """``value`` as a plain int if it is an integer (numpy's too, which learning code
+    passes), else None; True and False are no numbers of players, points or cards."""
     if isinstance(value, bool):
         return None
     try:
@@ -195,10 +195,10 @@ class Rules:
         # Numpy's integers (a sweep over np.arange(3, 7)) are kept as plain ints, so
         # that equal rules compare, hash and save alike.
         for name in ("players", "cards_passed", "end_score", "first_dealer"):
-            number = _whole(getattr(self, name))
+            number = integer_or_none(getattr(self, name))
             if number is not None:
                 fix(name, number)
-        if _whole(self.players) is None:
+        if integer_or_none(self.players) is None:
             raise RulesError(f"players: a whole number from 3 to 6, not {self.players!r}")
         if not 3 <= self.players <= 6:
             raise RulesError(f"players: Hearts is played by 3 to 6 players, not {self.players}")
@@ -429,7 +429,7 @@ class Rules:
         # Checked here, as Rules would: the presets read a missing count (None) as their
         # default, and 0 would pass for it.
         if players is not None:
-            if _whole(players) is None:
+            if integer_or_none(players) is None:
                 raise RulesError(f"players: a whole number from 3 to 6, not {players!r}")
             players = operator.index(players)
             if not 3 <= players <= 6:
