@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import operator
 import random
 from collections.abc import Mapping
 from typing import Any, Final
@@ -52,7 +51,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - needs the extra unins
 
 from .bots import Bot, close_bot, decide, make_bot
 from .observation import bounds, encode
-from .rules import Rules, RulesError
+from .rules import Rules, RulesError, integer_or_none
 from .turns import ACTION_COUNT, TurnGame, action_name, action_number
 
 __all__ = ["HeartsEnv", "SingleSeatEnv", "env", "raw_env", "agent_name"]
@@ -178,18 +177,14 @@ def _episode_seed(seed: object) -> int | None:
     Python's, while a float, a text or True would each seed a deal of its own."""
     if seed is None:
         return None
-    if not isinstance(seed, bool | np.bool_):
-        try:
-            number = operator.index(seed)  # type: ignore[arg-type]
-        except TypeError:
-            pass
-        else:
-            # random.Random(-3) is random.Random(3): seeds -3 and 3 gave the same
-            # episodes.  Gymnasium refuses negative seeds too.
-            if number < 0:
-                raise ValueError(f"seed: a whole number from 0, not {seed!r}")
-            return number
-    raise TypeError(f"seed: an integer or None, not {seed!r}")
+    number = None if isinstance(seed, np.bool_) else integer_or_none(seed)
+    if number is None:
+        raise TypeError(f"seed: an integer or None, not {seed!r}")
+    # random.Random(-3) is random.Random(3): seeds -3 and 3 gave the same episodes.
+    # Gymnasium refuses negative seeds too.
+    if number < 0:
+        raise ValueError(f"seed: a whole number from 0, not {seed!r}")
+    return number
 
 
 def _check_render_mode(mode: str | None) -> None:

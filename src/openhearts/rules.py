@@ -429,9 +429,10 @@ class Rules:
         # Checked here, as Rules would: the presets read a missing count (None) as their
         # default, and 0 would pass for it.
         if players is not None:
-            if integer_or_none(players) is None:
+            number = integer_or_none(players)
+            if number is None:
                 raise RulesError(f"players: a whole number from 3 to 6, not {players!r}")
-            players = operator.index(players)
+            players = number
             if not 3 <= players <= 6:
                 raise RulesError(f"players: Hearts is played by 3 to 6 players, not {players}")
         cls._refuse_unknown(changes)
