@@ -2446,6 +2446,7 @@ def test_six_players_on_a_phone_on_its_side_keep_their_plates_apart(
         with new_page(browser, viewport={"width": width, "height": height}, has_touch=True) as page:
             open_seat(page, server, answer)
             wait_passing(page)
+            expect(page.locator(".opponent .plate")).to_have_count(5)
             boxes = page.eval_on_selector_all(
                 ".opponent .plate",
                 "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
@@ -2478,14 +2479,18 @@ def test_five_or_six_opponents_on_a_low_or_narrow_felt_never_cover_each_other(
     with new_page(browser, viewport={"width": width, "height": height}) as page:
         open_seat(page, server, answer)
         wait_passing(page)
-        boxes = page.eval_on_selector_all(
-            "#opponents .opponent",
-            "nodes => nodes.flatMap(n => [...n.querySelectorAll('.opp-backs, .plate')]"
-            ".filter(p => p.getBoundingClientRect().width > 0).map(p => {"
-            " const r = p.getBoundingClientRect();"
-            " return [Number(n.dataset.seat), r.left, r.top, r.right, r.bottom]; }))",
+        # Read once every opponent is laid out: on a busy machine the pass box showed
+        # before the seats were (CI read none).
+        handle = page.wait_for_function(
+            """n => { const boxes = [...document.querySelectorAll('#opponents .opponent')]
+              .flatMap(o => [...o.querySelectorAll('.opp-backs, .plate')]
+                .filter(p => p.getBoundingClientRect().width > 0).map(p => {
+                  const r = p.getBoundingClientRect();
+                  return [Number(o.dataset.seat), r.left, r.top, r.right, r.bottom]; }));
+              return new Set(boxes.map(b => b[0])).size === n ? boxes : null; }""",
+            arg=players - 1,
         )
-        assert len({box[0] for box in boxes}) == players - 1, boxes
+        boxes = handle.json_value()
         for a, b in itertools.combinations(boxes, 2):
             if a[0] == b[0]:
                 continue
