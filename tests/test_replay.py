@@ -310,6 +310,24 @@ def test_an_unknown_argument_is_said_by_its_command(
     assert f"hearts {argv[0]}: error: unrecognized arguments: " in said
 
 
+@pytest.mark.parametrize(
+    "argv", [("--bogus", "replay", "game.json"), ("--bogus", "rules"), ("--bogus", "play", "--x")]
+)
+def test_an_unknown_argument_before_the_command_is_said_by_hearts(
+    argv: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``hearts --bogus replay game.json`` blamed ``hearts replay`` for an option given
+    to ``hearts`` itself, before the command's name."""
+    from openhearts.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(list(argv))
+    assert stopped.value.code == 2
+    said = capsys.readouterr().err
+    assert said.startswith("usage: hearts [-h] COMMAND"), said
+    assert said.rstrip().endswith("hearts: error: unrecognized arguments: --bogus"), said
+
+
 def test_the_hands_as_dealt_line_up_after_names_two_columns_wide() -> None:
     """The hands were padded by the letters of the names: after a name in Chinese, or
     with an emoji (two columns a letter on screen), each hand began somewhere else."""

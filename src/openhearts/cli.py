@@ -51,8 +51,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser(chosen if chosen in SUBCOMMANDS else None)
         args, unknown = parser.parse_known_args(arguments)
         if unknown:
-            # Said by the command they were given to, with its usage, not by ``hearts``.
-            command_parser = getattr(args, "_parser", None) or parser
+            # Said by the command they were given to, with its usage: ``hearts`` for
+            # those before the command's name, the command for those after it.
+            command_at = arguments.index(args.command) if args.command else len(arguments)
+            before = [a for a in unknown if a in arguments[:command_at]]
+            command_parser = getattr(args, "_parser", None)
+            if before or command_parser is None:
+                parser.error(f"unrecognized arguments: {' '.join(before or unknown)}")
             command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
         if args.command is None:
             parser.print_help()
