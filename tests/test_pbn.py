@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import CONFIGS, config_id
-from openhearts import pbn
+from openhearts import pbn, record
 from openhearts.cli import main
 from openhearts.game import Game
 from openhearts.record import RecordError, dumps, loads, save
@@ -220,10 +220,26 @@ def test_hearts_export_import_and_replay(
     error = capsys.readouterr().err
     assert "a tag is written" in error and "JSON record" not in error
     # Each command given the other's form says which one reads it.
+    # Each command given the other's form says which one reads it, and only that (the
+    # library's complaint named its reader in Python, or the tags a JSON file lacks).
     assert main(["export", str(text_file)]) == 2
-    assert "(it is a text record: hearts import reads it" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert said.endswith(": it is a text record: hearts import reads it, and hearts replay\n")
     assert main(["import", str(saved)]) == 2
-    assert "(it is a JSON record: hearts export reads it" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert said.endswith(": it is a JSON record: hearts export reads it, and hearts replay\n")
+
+
+def test_each_reader_in_the_library_names_the_other_for_the_other_form() -> None:
+    """``pbn.loads`` of a JSON record said "[Players] is missing: a text record gives
+    every rules option", and ``record.loads`` of a text record "not valid JSON"."""
+    game = Game(Rules(), seed=4)
+    with pytest.raises(RecordError, match=r"^line 1: this is a JSON game record, .*record\.loads"):
+        pbn.loads("\ufeff " + record.dumps(game))
+    with pytest.raises(RecordError, match=r"^line 1: this is a PBN-style .*pbn\.loads"):
+        record.loads(pbn.dumps(game))
+    with pytest.raises(RecordError, match="not valid JSON"):
+        record.loads("[1, 2")
 
 
 def test_export_writes_to_standard_output_on_a_dash_and_never_over_its_record(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 from pathlib import Path
 
@@ -49,9 +48,6 @@ def _read(path: str) -> str:
         raise RecordError(f"{path} is not UTF-8 text (records are UTF-8)") from None
 
 
-_TAG_START = re.compile(r'\[[A-Za-z][A-Za-z0-9_]*\s+"')
-
-
 def _same_file(first: str, second: str) -> bool:
     one, other = os.path.expanduser(first), os.path.expanduser(second)
     try:
@@ -60,30 +56,19 @@ def _same_file(first: str, second: str) -> bool:
         return os.path.abspath(one) == os.path.abspath(other)
 
 
-def is_text_record(text: str) -> bool:
-    """Whether ``text`` is a PBN-style text record rather than a JSON one: a comment or
-    a tag first (a JSON array, ``[]``, was taken for one and refused in words about tags).
-
-    >>> is_text_record('[Event "x"]'), is_text_record("% a comment"), is_text_record("[1, 2]")
-    (True, True, False)
-    """
-    start = text.lstrip("\ufeff \t\r\n")
-    return start.startswith("%") or _TAG_START.match(start) is not None
-
-
 def load_any(path: str) -> Game:
     """A game from a JSON record or a PBN-style text record, whichever the file holds."""
     text = _read(path)
-    return pbn.loads(text) if is_text_record(text) else record.loads(text)
+    return pbn.loads(text) if record.is_text_record(text) else record.loads(text)
 
 
-def _other_form(text: str, exporting: bool) -> str:
-    """A hint when the file holds the record form the other command reads."""
-    if exporting and is_text_record(text):
-        return " (it is a text record: hearts import reads it, and hearts replay)"
-    if not exporting and text.lstrip().startswith("{"):
-        return " (it is a JSON record: hearts export reads it, and hearts replay)"
-    return ""
+def _other_form(text: str, exporting: bool) -> str | None:
+    """What to say when the file holds the record form the other command reads."""
+    if exporting and record.is_text_record(text):
+        return "it is a text record: hearts import reads it, and hearts replay"
+    if not exporting and text.lstrip("\ufeff \t\r\n").startswith("{"):
+        return "it is a JSON record: hearts export reads it, and hearts replay"
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -93,8 +78,9 @@ def run(args: argparse.Namespace) -> int:
         text = _read(args.file)
         game = record.loads(text) if exporting else pbn.loads(text)
     except RecordError as error:
-        hint = _other_form(text, exporting)
-        print(f"hearts {args.command}: {args.file}: {error}{hint}", file=sys.stderr)
+        # The library's words name its other reader; the command names the other command.
+        said = _other_form(text, exporting) or error
+        print(f"hearts {args.command}: {args.file}: {said}", file=sys.stderr)
         return 2
     converted = pbn.dumps(game) if exporting else record.dumps(game)
     if args.out in (None, "-"):

@@ -327,7 +327,13 @@ def loads(text: str | bytes) -> Game:
 
     Raises :class:`~openhearts.record.RecordError` with the line and the reason."""
     # A byte-order mark, as some editors write one, is not part of the record.
-    lines = _lines(record_text(text).removeprefix("\ufeff"))
+    text = record_text(text).removeprefix("\ufeff")
+    if text.lstrip().startswith("{"):
+        raise RecordError(
+            "line 1: this is a JSON game record, not a text record: "
+            "openhearts.record.loads reads it"
+        )
+    lines = _lines(text)
     header: dict[str, _Line] = {}
     position = 0
     while position < len(lines) and lines[position].tag not in (None, "Board"):

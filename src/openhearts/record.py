@@ -23,6 +23,7 @@ openhearts.record.RecordError: line 15: cannot read 'X2C' as a card: ...
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
@@ -208,6 +209,20 @@ def _arena_results(text: str) -> bool:
     return False
 
 
+_TAG_START: Final = re.compile(r'\[[A-Za-z][A-Za-z0-9_]*\s+"')
+
+
+def is_text_record(text: str) -> bool:
+    """Whether ``text`` is a PBN-style text record rather than a JSON one: a comment or
+    a tag first (a JSON array, ``[]``, was taken for one and refused in words about tags).
+
+    >>> is_text_record('[Event "x"]'), is_text_record("% a comment"), is_text_record("[1, 2]")
+    (True, True, False)
+    """
+    start = text.lstrip("\ufeff \t\r\n")
+    return start.startswith("%") or _TAG_START.match(start) is not None
+
+
 def loads(text: str | bytes) -> Game:
     """Rebuild a game from a record, replaying and checking every event."""
     # A byte-order mark, as some editors write one, is not part of the record.
@@ -219,6 +234,11 @@ def loads(text: str | bytes) -> Game:
     except json.JSONDecodeError as error:
         if _arena_results(text):
             raise RecordError(_ARENA_FILE) from None
+        if is_text_record(text):
+            raise RecordError(
+                "line 1: this is a PBN-style text record, not a JSON one: "
+                "openhearts.pbn.loads reads it"
+            ) from None
         # A file cut short (a full disk, a copy stopped) says so, not only what JSON
         # expected where it ends.
         cut = error.msg.startswith("Unterminated") or error.pos >= len(text.rstrip())

@@ -117,7 +117,7 @@ def loads_session(text: str) -> tuple[Game, SessionInfo | None]:
     none); raises :class:`~openhearts.record.RecordError` with the line and reason.  A
     PBN-style text record is read too (it holds no session data)."""
     from .. import pbn
-    from ..convert import is_text_record
+    from ..record import is_text_record
 
     if is_text_record(text):
         return pbn.loads(text), None
@@ -213,7 +213,7 @@ def resumed_save_file(resumed: str) -> tuple[str, str | None]:
         text = read_text(Path(os.path.expanduser(resumed)))
     except (OSError, UnicodeDecodeError):
         return resumed, None  # resuming it says why
-    from ..convert import is_text_record
+    from ..record import is_text_record
 
     if not is_text_record(text):
         return resumed, None
