@@ -255,6 +255,23 @@ def test_malformed_positions_are_refused() -> None:
             kernel.playout(rules, bad, "random", count=3)
 
 
+@needs_kernel
+@pytest.mark.parametrize("position", ["2C", None, [0, 0, 0, 0]])
+def test_a_position_that_is_no_tuple_is_a_type_error(position: object) -> None:
+    """The compiled kernel raised SystemError ("new style getargs format but argument is
+    not a tuple"), which reads as a fault of the kernel, not of the call."""
+    rules = Rules()
+    calls = (
+        lambda: kernel.legal_mask(rules, position),  # type: ignore[arg-type]
+        lambda: kernel.play(rules, position, []),  # type: ignore[arg-type]
+        lambda: kernel.playout(rules, position),  # type: ignore[arg-type]
+        lambda: kernel.evaluate(rules, position, [1], 0),  # type: ignore[arg-type]
+    )
+    for call in calls:
+        with pytest.raises(TypeError, match=r"^position: a kernel\.Position \(a tuple\), not "):
+            call()
+
+
 def test_position_needs_the_play_phase() -> None:
     state = DealState.new(Rules(), [0x1FFF << (13 * seat) for seat in range(4)], deal_number=0)
     assert state.phase == "passing"

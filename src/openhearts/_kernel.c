@@ -488,6 +488,12 @@ static int parse_position(PyObject *tuple, const rules_t *rules, position_t *pos
     PyObject *hands, *trick, *taken, *won;
     unsigned long long played;
     memset(pos, 0, sizeof *pos);
+    /* PyArg_ParseTuple on anything else is a SystemError, which reads as a bug of ours. */
+    if (!PyTuple_Check(tuple)) {
+        PyErr_Format(PyExc_TypeError, "position: a kernel.Position (a tuple), not %.100s",
+                     Py_TYPE(tuple)->tp_name);
+        return -1;
+    }
     if (!PyArg_ParseTuple(tuple, "OiOOOKp;position: a packed position tuple", &hands,
                           &pos->leader, &trick, &taken, &won, &played, &pos->hearts_broken))
         return -1;
