@@ -1009,6 +1009,56 @@ def test_a_new_game_never_replaces_the_file_given_to_resume(tmp_path: Path) -> N
     asyncio.run(run())
 
 
+def test_play_again_keeps_the_rules_of_the_game_played_unless_the_options_changed(
+    tmp_path: Path,
+) -> None:
+    """Play again after a resumed 5-player game started a 4-player one, by the options'
+    rules (the web page's Play again keeps the table's rules); once the options are
+    changed, though, their rules are the next game's, as the options screen says."""
+    rules = Rules.preset("source-003", players=5, end_score=1)
+    game = Game(rules, seed=2, names=["You", "A", "B", "C", "D"])
+    bots = [make_bot("random", seed=s) for s in range(5)]
+    while not game.is_over:
+        act(game, game.to_act()[0], bots[game.to_act()[0]])
+    path = tmp_path / "five.json"
+    save(game, str(path))
+
+    async def run() -> None:
+        app = HeartsApp(Storage(tmp_path), Settings(speed="off"), resume=str(path))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            await pilot.press("enter")  # Play again
+            await settle(pilot, lambda: app.table is not None and app.screen is app.table)
+            again = table(app).session.game
+            assert again.rules == rules and len(again.names) == 5 and not again.is_over
+            # N with the options as they were: the same rules again.
+            await pilot.press("n")
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            app.screen.query_one("#choice-new", Button).press()
+            await settle(pilot, lambda: table(app).session.game is not again)
+            assert table(app).session.game.rules == rules
+            # Options changed in the game: the next game is theirs.
+            app.settings.rules = Rules.preset("standard", players=3).to_dict()
+            before = table(app).session.game
+            await pilot.press("n")
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            app.screen.query_one("#choice-new", Button).press()
+            await settle(pilot, lambda: table(app).session.game is not before)
+            assert table(app).session.game.rules == Rules.preset("standard", players=3)
+
+        # Rules typed with --resume "apply to new games only": Play again's too.
+        typed = Settings(speed="off", preset="source-002")
+        asked = AskedFor(rules=True)
+        app = HeartsApp(Storage(tmp_path), typed, resume=str(path), asked=asked)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+            await pilot.press("enter")  # Play again
+            await settle(pilot, lambda: app.table is not None and app.screen is app.table)
+            assert table(app).session.game.rules == Rules.preset("source-002")
+
+    asyncio.run(run())
+
+
 @pytest.mark.parametrize("size", [(60, 20), (64, 22), (100, 32)])
 def test_the_pass_caption_keeps_its_arrow_and_target_at_any_width(
     tmp_path: Path, size: tuple[int, int]
@@ -1138,7 +1188,11 @@ def test_moon_choice_dialog(tmp_path: Path) -> None:
             # The keys that only look open over the choice, which stays (every other
             # key was ignored there, without a word): the sheet, the tricks, the keys.
             moon = app.screen
-            for key, title in (("D", "Score sheet"), ("L", "Tricks of deal 1"), ("?", "Keys")):
+            for key, title in (
+                ("D", "Score sheet"),
+                ("L", "Tricks of deal 1"),
+                ("?", "Keys and rules"),
+            ):
                 await pilot.press(key)
                 await settle(pilot, lambda: app.screen is not moon)
                 shown_title = app.screen.query_one(".dialog-title", Static).content

@@ -886,6 +886,25 @@ def test_a_score_sheet_stands_its_figures_under_names_two_columns_wide(room: int
     assert ends(heading)[-4:] == ends(total)[-4:], (heading, total)
 
 
+def test_the_help_ends_with_the_rules_of_the_game_in_play() -> None:
+    """The plain game's ``rules`` had no key in the terminal game: someone who resumed a
+    saved game of another variant could not see which rules it was played by."""
+    from rich.console import Console
+
+    from openhearts.tui.screens import keys_help
+
+    rules = Rules.preset("source-002", players=5)
+    console = Console(width=100, record=True, color_system=None)
+    console.print(keys_help(rules))
+    text = console.export_text()
+    assert text.index("The rules of this game") > text.index("Keys")
+    for line in rules.describe():
+        assert line in text, line
+    console = Console(width=100, record=True, color_system=None)
+    console.print(keys_help())
+    assert "The rules of this game" not in console.export_text()
+
+
 def test_the_help_lists_every_key_and_wraps_in_its_column() -> None:
     from rich.console import Console
 

@@ -59,6 +59,10 @@ class HeartsApp(App[int]):
         self.speaker = Speaker(self.settings.speech_command)
         self._speech_problem_shown: str | None = None
         self.table: TableScreen | None = None
+        #: The options' rules when the game at the table began (None: no rules they make).
+        self.options_rules_at_start: Rules | None = None
+        #: Whether the next game takes the options' rules even if they are unchanged.
+        self.next_game_by_options = False
 
     # Announcements ---------------------------------------------------------------------
 
@@ -216,12 +220,35 @@ class HeartsApp(App[int]):
         seed, self.first_seed = self.first_seed, None
         return game_seed(seed)
 
-    def start_game(self, settings: Settings) -> None:
+    def _options_rules(self) -> Rules | None:
         try:
-            rules = settings.make_rules()
-        except Exception as error:  # bad saved rules fall back to standard
-            self.notify(f"Rules problem: {error}; using the standard rules", severity="error")
-            rules = Rules.preset("standard")
+            return self.settings.make_rules()
+        except Exception:  # said when a game is started from them
+            return None
+
+    def start_again(self) -> None:
+        """Another game by the rules of the one at the table ("Play again", N), as the web
+        page's: after a resumed game of other rules, the options' rules were a surprise.
+        The options' rules, though, once changed since the game began ("changes apply to
+        the next game", the options screen says) or typed with ``--resume`` (said to
+        apply to new games only)."""
+        table = self.table
+        if (
+            table is None
+            or self.next_game_by_options
+            or self._options_rules() != self.options_rules_at_start
+        ):
+            self.start_game(self.settings)
+        else:
+            self.start_game(self.settings, table.session.game.rules)
+
+    def start_game(self, settings: Settings, rules: Rules | None = None) -> None:
+        if rules is None:
+            try:
+                rules = settings.make_rules()
+            except Exception as error:  # bad saved rules fall back to standard
+                self.notify(f"Rules problem: {error}; using the standard rules", severity="error")
+                rules = Rules.preset("standard")
         names = table_names(rules.players, settings.name, settings.opponents, rules.direction)
         session = Session.new(
             rules,
@@ -254,6 +281,8 @@ class HeartsApp(App[int]):
             no_auto_play_one=self.asked.no_auto_play_one,
         )
         self._show_table(session)
+        # Rules typed with --resume were said to be for new games: they are Play again's.
+        self.next_game_by_options = self.asked.rules
         notice = kept_from_save(self.asked, session.seats.level)
         self.asked = AskedFor()  # said once: the next resume in this run asks for nothing
         if notice:
@@ -262,6 +291,8 @@ class HeartsApp(App[int]):
         self.announce(" ".join(filter(None, (resumed, notice, words.status(session.view())))))
 
     def _show_table(self, session: Session) -> None:
+        self.options_rules_at_start = self._options_rules()
+        self.next_game_by_options = False
         if session.seats.problem:
             problem = as_sentence(session.seats.problem)
             self.notify(problem, severity="warning", timeout=8)

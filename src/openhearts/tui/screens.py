@@ -25,6 +25,7 @@ from textual.widgets import Button, Static
 
 from ..cards import CardSet, Suit
 from ..game import Game, PlayerView
+from ..rules import Rules
 from ..sentences.records import takes
 from ..session.keys import KEYS, Command, textual_keys
 from ..session.memory import hearts_free, known_voids
@@ -47,9 +48,10 @@ __all__ = [
 ]
 
 
-def keys_help() -> Group:
+def keys_help(rules: Rules | None = None) -> Group:
     """The help dialog: moving along the hand, then the one key map of every face, in two
-    columns, so a description that wraps stays in its column."""
+    columns, so a description that wraps stays in its column; then the rules in force
+    (the plain game's ``rules``), as no key of their own shows them."""
 
     def grid(rows: list[tuple[str, str]]) -> Table:
         table = Table.grid(padding=(0, 1))
@@ -81,6 +83,15 @@ def keys_help() -> Group:
         Text(""),
         Text.assemble(("Keys", "bold"), " (letters in either case; the same in every face)"),
         grid(keys),
+        *(
+            (
+                Text(""),
+                Text("The rules of this game", style="bold"),
+                Text("\n".join(rules.describe())),
+            )
+            if rules is not None
+            else ()
+        ),
     )
 
 

@@ -82,7 +82,7 @@ class DialogsMixin(TableBase):
 
     def _game_over_choice(self, choice: str | None) -> None:
         if choice == "again":
-            self.hearts.start_game(self.hearts.settings)
+            self.hearts.start_again()
         elif choice == "options":
             # With a way back to the finished table (Escape), not only Start or Quit.
             self.hearts.show_options(in_game=True)
@@ -229,7 +229,7 @@ class DialogsMixin(TableBase):
 
         def chosen(choice: str | None) -> None:
             if choice == "new":
-                self.hearts.start_game(self.hearts.settings)
+                self.hearts.start_again()
             elif choice == "options":
                 self.hearts.show_options(in_game=True)
             elif not over:
@@ -252,6 +252,7 @@ class DialogsMixin(TableBase):
     def action_help(self) -> None:
         self.hearts.announce(
             "Help: arrows move along your hand, Enter plays, P passes, H hint, G plays for you, "
-            "U undo, C table, 1 to 6 each card, S scores, T turn, R your hand, M memory aids."
+            "U undo, C table, 1 to 6 each card, S scores, T turn, R your hand, M memory aids. "
+            "The rules of this game follow the keys."
         )
-        self.app.push_screen(InfoScreen("Keys", keys_help()))
+        self.app.push_screen(InfoScreen("Keys and rules", keys_help(self.session.game.rules)))
