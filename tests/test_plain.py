@@ -714,6 +714,20 @@ def test_save_and_quit_commands(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
     assert load(str(other)).rules == Rules.preset("standard")
 
 
+def test_help_ends_with_the_rules_of_the_game(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """As the terminal and web games' help: the keys, then the rules in force."""
+    saved = tmp_path / "g.json"
+    console = Console(monkeypatch, lines=("help", "quit"))
+    assert run_plain(parse_args("--seed", "1", "--preset", "source-002", "--save", str(saved))) == 0
+    text = console.text
+    ending = "The rules of this game:\n" + "".join(
+        f"  {line}\n" for line in Rules.preset("source-002").describe()
+    )
+    assert ending in text[text.index("Commands (type them") :], text
+
+
 def _run(*argv: str, env: dict[str, str] | None = None, **kwargs: Any) -> subprocess.Popen[str]:
     environment = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
     return subprocess.Popen(

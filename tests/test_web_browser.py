@@ -625,6 +625,9 @@ def check_the_key_map(page: Page) -> None:
         "#help-keys dd[data-command]", "nodes => nodes.map(n => n.textContent)"
     )
     assert descriptions == [key_of(Command(c)).description for c in listed]
+    # Then the rules of the table's game (the plain game's `rules`), which no key shows.
+    expect(page.locator("#help-title")).to_have_text("Keys and rules")
+    expect(page.locator("#help-rules li")).to_have_text(Rules().describe())
     page.keyboard.press("Escape")
     for key, dialog in (("d", "scores"), ("W", "won"), ("l", "review"), ("i", "stats")):
         page.keyboard.press(key)

@@ -72,7 +72,7 @@ def run_command(plain: Table, text: str) -> bool:
         plain.say(spoken.table_item(view, number))
         return True
     handlers = {
-        Command.HELP: lambda: plain.say(HELP),
+        Command.HELP: lambda: _help_and_rules(plain),
         Command.READ_HAND: lambda: _hand(plain, view),
         Command.SHEET: lambda: _scores(plain, view),
         Command.LAST_TRICK: lambda: _last(plain),
@@ -260,6 +260,12 @@ def _play_for_me(plain: Table) -> None:
         return
     plain.say(chosen_line(hint, plain.console.style))
     plain.tell(after_chosen(hint, events))
+
+
+def _help_and_rules(plain: Table) -> None:
+    # As the terminal and web games' help: the rules in force end it.
+    plain.say(HELP)
+    _rules(plain)
 
 
 def _rules(plain: Table) -> None:

@@ -100,7 +100,7 @@ KEYS: tuple[Key, ...] = (
         "Auto play one", "Options", plain=False),
     Key(Command.NEW_GAME, ("N",), (), "start a new game, after asking while one is in "
         "progress", plain=False),
-    Key(Command.HELP, ("?",), ("help",), "the keys", "Help"),
+    Key(Command.HELP, ("?",), ("help",), "the keys, then the rules of the game in play", "Help"),
     Key(Command.TYPE_CARD, ("/",), (), "type cards by name (qs, 10h, queen of spades); several "
         "at once when passing", plain=False),
     Key(Command.CLEAR, ("Escape",), (), "close the card entry or clear the cards chosen",

@@ -10,12 +10,12 @@ import { announce, flash, toast } from "./announce.js";
 import { installSprite, parseCards } from "./cards.js";
 import { renderUnread, sendChat } from "./chat.js";
 import { connect, joinWithName, route, send } from "./connection.js";
-import { closeDialog, openDialog } from "./dialogs.js";
+import { closeDialog } from "./dialogs.js";
 import { $, storage } from "./dom.js";
 import { focusAfterDialog, landFocus } from "./game.js";
 import { focusCard } from "./hand.js";
 import { requestHint, requestPlayForMe, requestUndo } from "./hints.js";
-import { loadKeys, onKeyDown } from "./keys.js";
+import { loadKeys, onKeyDown, openHelp } from "./keys.js";
 import { askToLeave, giveUpSeat, leaveTable } from "./leave.js";
 import {
   createTable, goToLobby, keepPlayerName, LEVEL_SELECTS, playNow, updateLevelNote,
@@ -52,7 +52,7 @@ function init() {
     if (mySeat() !== null && gameInProgress()) askToLeave();
     else goToLobby();
   });
-  $("nav-help").addEventListener("click", () => openDialog("help-dialog"));
+  $("nav-help").addEventListener("click", openHelp);
   $("nav-stats").addEventListener("click", openStats);
   $("nav-options").addEventListener("click", openOptions);
   $("options-close").addEventListener("click", () => closeDialog("options-dialog"));

@@ -44,10 +44,20 @@ export const COMMANDS = {
   stats: openStats,
   options: openOptions,
   new_game: askNewGame,
-  help: () => openDialog("help-dialog"),
+  help: openHelp,
   type_card: () => $("type-card").focus(),
   clear: clearChoice,
 };
+
+/** The Keys dialog, ending with the rules of the table's game (the plain game's
+ * `rules`, which has no key): a game joined by a link, or resumed, may be of any. */
+export function openHelp() {
+  const described = (app.table && app.table.describe) || [];
+  $("help-rules").replaceChildren(...described.map((line) => h("li", { text: line })));
+  $("help-rules-part").hidden = !described.length;
+  $("help-title").textContent = described.length ? "Keys and rules" : "Keys";
+  openDialog("help-dialog");
+}
 
 /** The commands that work while the moon choice is open. */
 const MOON_COMMANDS = ["hint", "play_for_me", "undo"];
