@@ -17,8 +17,18 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from openhearts import Game, Rules
+from openhearts.bots import act, make_bot
 from openhearts.web.storage import Storage
-from web_support import Player, ServerThread, fast_settings, host_and_guest, running, wait_for
+from web_support import (
+    Player,
+    ServerThread,
+    fast_settings,
+    host_and_guest,
+    running,
+    store_game,
+    wait_for,
+)
 
 
 @pytest.fixture
@@ -435,3 +445,77 @@ def test_a_client_that_stops_reading_is_let_go_at_once() -> None:
         return message, connection.closed, connection.close_code
 
     assert asyncio.run(scenario()) == (None, True, 1008)
+
+
+def test_a_move_still_being_stored_when_the_clock_runs_out_takes_no_turn_from_the_next(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The clock ran out while the card a person played in time was still being stored
+    (their move already made in memory): the time-out was taken for the next person's,
+    whose move a bot then made at once, a turn they never had."""
+    rules = Rules.preset("standard")
+    game = Game(rules, seed="clock-race")
+    bots = [make_bot("random", seed=seat) for seat in range(rules.players)]
+    # Ann (seat 0) to play a card that is not the trick's last: Bob (seat 1) plays next.
+    while not (
+        game.phase == "playing" and game.current_player == 0 and len(game.view(0).trick) < 3
+    ):
+        act(game, game.to_act()[0], bots[game.to_act()[0]])
+    ann_token, bob_token = "A" * 32, "B" * 32
+    store_game(
+        storage, "ClockRace", "standard", game, 0, ann_token, auto_play_one=False,
+        guests={1: bob_token},
+    )  # fmt: skip
+    stored = storage.append_action
+
+    def slow_for_ann(table_id: str, number: int, action: Any) -> None:
+        if action.seat == 0:
+            time.sleep(4.0)  # past the clock: it runs out while the card is stored
+        stored(table_id, number, action)
+
+    monkeypatch.setattr(storage, "append_action", slow_for_ann)
+    with running(storage, fast_settings(turn_clock=3.0)) as server:
+        url = server.ws_url("ClockRace")
+        ann = Player(url, token=ann_token, auto_play_one=True).open()
+        bob = Player(url, token=bob_token, auto_play_one=True).open()
+        mine = ann.until(lambda m: m["type"] == "state")["state"]
+        assert mine["to_move"] == 0 and mine["clock_left"] is not None, mine
+        played = ann.request({"type": "play", "card": mine["legal"][0]}, timeout=10)
+        assert played["type"] == "ack", played
+        turn = bob.until(lambda m: m["type"] == "state" and m["state"]["to_move"] == 1)
+        table = server.hub.tables["ClockRace"]
+        assert table.seats[1].timeouts == 0 and not table.seats[1].overdue
+        assert turn["state"]["clock_left"] is not None, turn["state"]
+        for player in (ann, bob):
+            player.close()
+
+
+def test_a_pass_still_being_stored_when_the_clock_runs_out_gives_no_one_more_time(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While passing everyone's clock is one: when it ran out while one person's pass
+    was still being stored, the person who had not passed must not get the whole clock
+    again once that pass is stored."""
+    stored = storage.append_action
+
+    def slow_for_bob(table_id: str, number: int, action: Any) -> None:
+        if action.seat == 1:
+            time.sleep(3.0)  # past the clock: it runs out while the pass is stored
+        stored(table_id, number, action)
+
+    monkeypatch.setattr(storage, "append_action", slow_for_bob)
+    with running(storage, fast_settings(turn_clock=2.0, timeouts_to_bot=3)) as server:
+        table_id, ann, bob = host_and_guest(server)
+        assert ann.request({"type": "start"})["type"] == "ack"
+        hand = bob.until(lambda m: m["type"] == "state")["state"]["hand"]
+        assert bob.request({"type": "pass", "cards": hand[:3]}, timeout=10)["type"] == "ack"
+        shown = ann.until(
+            lambda m: m["type"] == "state" and {"event": "passed", "seat": 1} in m["events"]
+        )
+        assert shown["state"]["passed"] is None
+        assert not shown["state"]["clock_left"], shown["state"]["clock_left"]
+        # Her time is up: the computer passes for her.
+        ann.until(lambda m: m["type"] == "table" and m["table"]["seats"][0]["overdue"])
+        assert server.hub.tables[table_id].seats[0].timeouts == 1
+        for player in (ann, bob):
+            player.close()

@@ -481,13 +481,19 @@ def store_game(
     token: str,
     *,
     auto_play_one: bool = True,
+    guests: dict[int, str] | None = None,
 ) -> list[ActionRow]:
-    """Store ``game`` as the server would have, seat ``human`` a person's."""
+    """Store ``game`` as the server would have, seat ``human`` a person's (the host's),
+    and each seat of ``guests`` (seat: token) another person's."""
     storage.migrate()
     seats = [SeatRow(s, "bot", f"Bot {s}", level="random") for s in range(game.rules.players)]
     seats[human] = SeatRow(
         human, "human", "Ann", token_hash(token), host=True, auto_play_one=auto_play_one
     )
+    for seat, guest_token in (guests or {}).items():
+        seats[seat] = SeatRow(
+            seat, "human", f"Guest {seat}", token_hash(guest_token), auto_play_one=auto_play_one
+        )
     storage.create_table(
         TableRow(
             id=table_id,

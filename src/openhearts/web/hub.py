@@ -254,6 +254,9 @@ class Hub:
             if table.clock_handle is not None:
                 table.clock_handle.cancel()
                 table.clock_handle = None
+            # A clock that has just run out (its time-out waiting for the lock) does
+            # nothing now: it would set the bots of a table no longer here playing.
+            table.clock_key = None
             for seat in table.seats:
                 if seat.takeover is not None:
                     seat.takeover.cancel()

@@ -637,21 +637,32 @@ class Table:
         return max(0.0, round(self.clock_due - asyncio.get_running_loop().time(), 1))
 
     def _time_out(self, key: tuple[object, ...]) -> None:
+        """The clock ran out: what that means is decided once the table's lock is free.
+        Its handle stays meanwhile, so that the clock armed again for the same turn (by
+        another person's pass stored now) does not start afresh."""
+        self.hub.background(self._time_out_locked(key))
+
+    async def _time_out_locked(self, key: tuple[object, ...]) -> None:
         """The clock ran out with nothing done: a bot moves for whoever is to act, and
-        after ``timeouts_to_bot`` such moves in a row keeps the seat until they act."""
-        self.clock_handle = None
-        game = self.game
-        if key != self.clock_key or game is None or game.is_over:
-            return
-        self.clock_key = None
-        for index in game.to_act():
-            seat = self.seats[index]
-            if self._on_the_clock(seat):
-                seat.overdue = True
-                seat.timeouts += 1
-                if seat.timeouts >= self.hub.settings.timeouts_to_bot:
-                    seat.away = True
-        self.broadcast_table()
+        after ``timeouts_to_bot`` such moves in a row keeps the seat until they act.
+
+        Under the lock: a move made in time may still be being stored, already made in
+        memory, and the next person to act is not the one whose time ran out (they lost
+        a turn they never had).  Once it is stored, a clock runs for the turn it made."""
+        async with self.lock:
+            game = self.game
+            if key != self.clock_key or game is None or game.is_over:
+                return
+            self.clock_handle = None
+            self.clock_key = None
+            for index in game.to_act():
+                seat = self.seats[index]
+                if self._on_the_clock(seat):
+                    seat.overdue = True
+                    seat.timeouts += 1
+                    if seat.timeouts >= self.hub.settings.timeouts_to_bot:
+                        seat.away = True
+            self.broadcast_table()
         self.kick()
 
     def _automatic(self) -> tuple[Seat, str] | None:
