@@ -20,7 +20,7 @@ from websockets.sync.client import connect
 from openhearts import Game, Rules, record
 from openhearts.bots import act, make_bot
 from openhearts.cards import Card
-from openhearts.session.checks import not_now, pass_problem
+from openhearts.session.checks import moon_problem, not_now, pass_problem
 from openhearts.web.settings import Settings
 from openhearts.web.storage import Storage
 from openhearts.web.table import Table
@@ -532,6 +532,7 @@ def test_refusals_are_said_in_the_words_of_every_face(server: ServerThread) -> N
             pass_problem(view, [*hand[:2], not_mine]),
         ),
         ({"type": "play", "card": state["hand"][0]}, not_now(view)),
+        ({"type": "moon", "others_add": True}, moon_problem(view)),
     ]
     for message, said in cases:
         answer = player.request(message)

@@ -32,6 +32,7 @@ __all__ = [
     "SessionError",
     "pass_problem",
     "play_problem",
+    "moon_problem",
     "repeat_problem",
     "not_now",
     "no_hint_now",
@@ -160,4 +161,11 @@ def play_problem(view: PlayerView, card: Card, why_illegal: str) -> str | None:
         return f"You do not hold the {card.pretty}."
     if card not in view.legal:
         return f"You cannot play the {card.pretty}: {why_illegal}."
+    return None
+
+
+def moon_problem(view: PlayerView) -> str | None:
+    """What is wrong with choosing how a moon is scored now, or None."""
+    if view.phase != Phase.MOON_CHOICE or view.to_move != view.seat:
+        return "There is no moon to choose for now."
     return None

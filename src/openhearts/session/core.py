@@ -28,9 +28,8 @@ from dataclasses import replace
 from ..bots.base import close_bot
 from ..cards import Card, CardSet
 from ..game import Action, Game, MoonChoice, Pass, Play, PlayerView
-from ..phases import Phase
 from ..rules import Rules, seat_names
-from .checks import SessionError, not_now, pass_problem, play_problem
+from .checks import SessionError, moon_problem, not_now, pass_problem, play_problem
 from .driver import Decision, decide
 from .events import AutoPlay, BotReplaced, Event, apply_with_events
 from .hints import Hint, HintKind, make_hint, turn_of
@@ -240,9 +239,9 @@ class Session:
         return apply_with_events(self.game, Pass(seat, CardSet(named)))
 
     def choose_moon(self, seat: int, others_add: bool) -> list[Event]:
-        view = self._person(seat)
-        if view.phase != Phase.MOON_CHOICE or view.to_move != seat:
-            raise SessionError("There is no moon to choose for now.")
+        problem = moon_problem(self._person(seat))
+        if problem is not None:
+            raise SessionError(problem)
         return apply_with_events(self.game, MoonChoice(seat, others_add))
 
     def apply(self, action: Action) -> list[Event]:

@@ -16,7 +16,14 @@ from ..game import (
     Pass,
     Play,
 )
-from ..session.checks import no_hint_now, not_now, pass_problem, picks_problem, play_problem
+from ..session.checks import (
+    moon_problem,
+    no_hint_now,
+    not_now,
+    pass_problem,
+    picks_problem,
+    play_problem,
+)
 from ..session.names import JOINERS
 from ..session.undo import UndoError, undo_last_choice
 from .connection import Connection
@@ -184,7 +191,10 @@ async def _play(hub: Hub, connection: Connection, table: Table, message: Any) ->
 async def _moon(hub: Hub, connection: Connection, table: Table, message: Any) -> None:
     seat = _seated(connection)
     async with table.lock:
-        _fresh_turn(table, seat, message.seq)
+        game = _fresh_turn(table, seat, message.seq)
+        problem = moon_problem(game.view(seat.index))
+        if problem is not None:
+            raise WebError("illegal", problem)
         events = await table.commit(MoonChoice(seat.index, message.others_add))
         changed = table.moved_in_person(seat)
         _ack(connection, message)
