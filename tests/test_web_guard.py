@@ -83,6 +83,27 @@ def test_forwarded_for_is_believed_only_from_named_proxies(storage: Storage) -> 
     assert creates(trusted, spoofed) == [201] * 4
 
 
+def test_an_ipv6_network_of_one_client_counts_as_one_address(storage: Storage) -> None:
+    """Each client of an IPv6 network holds a whole /64: counted address by address, one
+    of them made tables (and took sockets, hellos, hints) without end by taking a new
+    address for each."""
+    settings = fast_settings(create_rate=2, trusted_proxies=("127.0.0.1",))
+    with running(storage, settings) as server:
+
+        def create(forwarded: str) -> int:
+            return httpx.post(
+                server.base + "/api/tables", json={}, headers={"X-Forwarded-For": forwarded}
+            ).status_code
+
+        same_network = ["2001:db8:5:6::1", "2001:db8:5:6::2", "2001:db8:5:6:ffff::3"]
+        assert [create(address) for address in same_network] == [201, 201, 429]
+        # Another network has its own allowance; an IPv4 address mapped into IPv6 is
+        # that IPv4 address.
+        assert create("2001:db8:5:7::1") == 201
+        assert [create("198.51.100.9"), create("::ffff:198.51.100.9")] == [201, 201]
+        assert create("198.51.100.9") == 429
+
+
 def test_every_odd_request_gets_a_4xx_with_a_message(server: ServerThread) -> None:
     table_id = server.post("/api/tables", {}).json()["table_id"]
     for path in (

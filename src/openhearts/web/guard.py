@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["Guard", "SECURITY_HEADERS", "client_address", "host_of"]
+__all__ = ["Guard", "SECURITY_HEADERS", "client_address", "counted_address", "host_of"]
 
 log = logging.getLogger("openhearts.web")
 
@@ -36,7 +36,8 @@ SECURITY_HEADERS: Final[list[tuple[bytes, bytes]]] = [
     (b"x-frame-options", b"DENY"),
 ]
 
-#: Where the server's scope entry for the client's address is kept.
+#: Where the server's scope entry for the client's address (as the limits count it,
+#: :func:`counted_address`) is kept.
 ADDRESS_KEY: Final = "openhearts.address"
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -74,6 +75,27 @@ def client_address(peer: str, forwarded: str | None, proxies: list[Network]) -> 
             except ValueError:
                 return peer
     return peer
+
+
+def counted_address(address: str) -> str:
+    """The address the per-address limits count: an IPv6 address by its /64 network
+    (a home or a rented server is given a whole /64, and could take a new address for
+    every request), an IPv4 address, mapped into IPv6 or not, as it is.
+
+    >>> counted_address("2001:db8:1:2:aaaa::1"), counted_address("::ffff:198.51.100.7")
+    ('2001:db8:1:2::/64', '198.51.100.7')
+    >>> counted_address("203.0.113.9"), counted_address("unknown")
+    ('203.0.113.9', 'unknown')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
 
 
 def host_of(value: str) -> str:
@@ -118,7 +140,9 @@ class Guard:
             return
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         peer = scope["client"][0] if scope.get("client") else "unknown"
-        scope[ADDRESS_KEY] = client_address(peer, headers.get("x-forwarded-for"), self.proxies)
+        scope[ADDRESS_KEY] = counted_address(
+            client_address(peer, headers.get("x-forwarded-for"), self.proxies)
+        )
         refusal = self._refusal(scope, headers)
         if refusal is not None:
             await self._refuse(scope, receive, send, *refusal)
