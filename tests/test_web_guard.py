@@ -142,6 +142,10 @@ def test_tables_per_address_are_capped(storage: Storage) -> None:
         answers = [server.post("/api/tables", {}) for _ in range(3)]
         assert [a.status_code for a in answers] == [201, 201, 429]
         assert answers[2].json()["error"] == "too_many_tables"
+        # Leaving a table does not free a place (its game waits for the player): the
+        # refusal says what does.
+        message = answers[2].json()["message"]
+        assert "finish one" in message and "leave one" not in message, message
 
 
 def test_friends_tables_are_unlisted_unless_the_host_says_so(server: ServerThread) -> None:

@@ -364,9 +364,12 @@ class Hub:
             still = await self.store(self.storage.open_table_ids, sorted(mine))
             mine &= still
         if limit and len(mine) >= limit:
+            # Leaving a table does not close it (its game waits for the player), so
+            # only finishing a game frees a place: the refusal said "or leave one".
             raise WebError(
                 "too_many_tables",
-                "your address has too many tables open: finish or leave one first",
+                f"your address has {limit} tables open (not started yet, or with a game "
+                "not finished, even one you left): finish one of those games first",
                 429,
             )
 
