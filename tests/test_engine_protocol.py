@@ -7,9 +7,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import queue
 import shlex
 import shutil
+import signal
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -17,7 +21,7 @@ import pytest
 from openhearts import Game, MoonChoice, Play, Rules
 from openhearts.arena import add_arguments, run
 from openhearts.bots import BotError, RandomBot, act, make_bot
-from openhearts.bots.engine import EngineBot, view_message
+from openhearts.bots.engine import EngineBot, EngineFault, _Program, view_message
 from openhearts.session import Session
 from openhearts.session.events import BotReplaced
 
@@ -51,6 +55,9 @@ for line in sys.stdin:
             reply = {"others_add": True}
         else:
             reply = {"card": message["legal"][0]}
+            held_but_not_legal = [c for c in message["hand"] if c not in message["legal"]]
+            if mode == "illegal" and len(message["tricks"]) >= 2 and held_but_not_legal:
+                reply = {"card": held_but_not_legal[0]}
             if len(message["tricks"]) == 2:
                 if mode == "slow":
                     time.sleep(30)
@@ -62,6 +69,12 @@ for line in sys.stdin:
                 if mode == "garbled":
                     print("I play the queen!", flush=True)
                     continue
+                if mode == "chatty":  # thinks aloud without end
+                    while True:
+                        sys.stdout.write('{"type": "info", "text": "hmm"}\\n' * 1000)
+                if mode == "endless":  # a line without end
+                    while True:
+                        sys.stdout.write("x" * 100000)
         print(json.dumps(reply), flush=True)
 """
 
@@ -156,19 +169,122 @@ def test_a_program_is_out_of_the_terminal_process_group(tmp_path: Path) -> None:
         bot.close()
 
 
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+def test_a_program_run_by_a_script_is_stopped_with_it(tmp_path: Path) -> None:
+    """Found by a tester: ``cmd:./run.sh`` whose script runs the bot (without exec)
+    left the bot running after the game, only the script being killed."""
+    pid_file = tmp_path / "pid"
+    bot_program = tmp_path / "bot.py"
+    bot_program.write_text(
+        "import os, sys, time\n"
+        f"open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+        "sys.stdin.readline()\n"
+        "time.sleep(60)\n",
+        encoding="utf-8",
+    )
+    script = tmp_path / "run.sh"
+    script.write_text(f"#!/bin/sh\n{shlex.join([sys.executable, str(bot_program)])}\n")
+    bot = EngineBot(f"sh {shlex.quote(str(script))}", seed=1, start_limit=2)
+    with pytest.raises(EngineFault, match="gave no answer"):
+        bot.check()
+    pid = int(pid_file.read_text(encoding="utf-8"))
+    try:
+        # The host itself waited as long as the bot lived, reading its output.
+        closing = threading.Thread(target=bot.close, daemon=True)
+        closing.start()
+        closing.join(timeout=30)
+        assert not closing.is_alive(), "closing waited for the bot the script ran"
+        for _ in range(100):  # a killed process is gone within moments
+            if not _running(pid):
+                break
+            time.sleep(0.05)
+        assert not _running(pid), "the bot the script ran is still running"
+    finally:
+        if _running(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+#: A program that writes info lines without end, reading nothing.
+CHATTER = 'import sys\nwhile True:\n    sys.stdout.write(\'{"type": "info"}\\n\' * 100)\n'
+
+
+def test_closing_a_program_that_still_writes_raises_nothing_in_the_host() -> None:
+    """Found by a tester: "Exception in thread (_pump): ValueError: I/O operation on
+    closed file" was printed over the game when a program was stopped while writing."""
+    raised: list[BaseException | None] = []
+    previous = threading.excepthook
+    threading.excepthook = lambda hook: raised.append(hook.exc_value)
+    try:
+        program = _Program(shlex.join([sys.executable, "-c", CHATTER]))
+        program.lines.get(timeout=10)  # it writes
+        assert program.process.stdout is not None
+        program.process.stdout.close()  # as stopping it does, under the reader
+        program.stop()
+        for thread in threading.enumerate():
+            if thread.name.endswith(("(_pump)", "(_pump_errors)")):
+                thread.join(timeout=10)
+    finally:
+        threading.excepthook = previous
+    assert raised == []
+
+
+def test_a_program_that_writes_without_end_is_given_its_time_limit() -> None:
+    """Found by a tester: the host read one info line after another for as long as
+    they came, so a program thinking aloud in a loop was never timed out."""
+
+    class Endless(queue.Queue[str | EngineFault | None]):
+        def get(self, block: bool = True, timeout: float | None = None) -> str:
+            time.sleep(0.001)
+            return '{"type": "info", "text": "hmm"}\n'
+
+    program = _Program(shlex.join([sys.executable, "-c", "import time; time.sleep(60)"]))
+    program.lines = Endless()
+    caught: list[BaseException] = []
+
+    def receive() -> None:
+        try:
+            program.receive(0.2)
+        except EngineFault as error:
+            caught.append(error)
+
+    try:
+        reading = threading.Thread(target=receive, daemon=True)
+        reading.start()
+        reading.join(timeout=30)
+        assert not reading.is_alive(), "the host kept reading"
+        assert "gave no answer within 0.2 s" in str(caught[0])
+    finally:
+        program.stop()
+
+
 def test_a_well_behaved_program_plays_a_whole_game(tmp_path: Path) -> None:
     bot = EngineBot(program(tmp_path, "fine"), seed=1)
     game = play_game(bot)
     assert game.is_over and bot.faults == [] and bot.engine_name == "fine"
 
 
+@pytest.mark.timeout(60)
 @pytest.mark.parametrize(
     ("mode", "reported"),
     [
         ("slow", "gave no answer within 0.5 s"),
         ("crash", "stopped (exit code 3): out of memory, or so"),
-        ("liar", "which it may not play now"),
+        ("liar", "which it does not hold"),
+        ("illegal", "which it may not play now"),
         ("garbled", "'I play the queen!', which is not JSON"),
+        # Found by a tester: the host waited for ever, reading one info line after
+        # another, and kept them all in memory.
+        ("chatty", "gave no answer within 0.5 s"),
+        ("endless", "wrote a line longer than 1,048,576 characters"),
         ("handshake", 'not "ready"'),
     ],
 )
@@ -233,7 +349,7 @@ def test_the_arena_reports_a_lying_program_and_finishes_the_match(
     assert results["boards"] == 2
     faults = results["faults"]
     assert isinstance(faults, list) and len(faults) == 2 * 4  # every board, every rotation
-    assert all(f["bot"] == liar and "may not play" in f["fault"] for f in faults)
+    assert all(f["bot"] == liar and "does not hold" in f["fault"] for f in faults)
     said = capsys.readouterr()
     assert "a bot program failed and a fallback bot took its seat" in said.err
     # Found by a tester: the table read as the program's results, and the run ended with
@@ -301,8 +417,10 @@ def test_the_web_server_seats_a_program_as_a_bot_level(tmp_path: Path) -> None:
     [
         ([1, 2], "instead of a JSON object"),
         ({"cards": "4C 5C QC"}, "a pass answer is"),
-        ({"cards": ["4C", "5C"]}, "passed 2 different cards, not 3"),
-        ({"cards": ["4C", "4C", "5C"]}, "passed 2 different cards"),
+        ({"cards": ["4C", "5C"]}, "passed 2 cards, not 3"),
+        ({"cards": ["4C"]}, "passed 1 card, not 3"),
+        ({"cards": ["4C", "4C", "5C"]}, "passed 4♣ more than once"),
+        ({"cards": ["4C", "4C"]}, "passed 4♣ more than once"),
         ({"cards": ["4C", "5C", "XX"]}, "not one"),
         ({"card": "4C"}, "a pass answer is"),
     ],
@@ -349,7 +467,7 @@ def test_the_arena_gives_programs_more_time_or_no_fallback(
     status, _ = arena(tmp_path, liar, "random", "--program-fallback", "none")
     err = capsys.readouterr().err
     assert status == 1
-    assert "may not play" in err and "no fallback bot plays on for it" in err
+    assert "does not hold" in err and "no fallback bot plays on for it" in err
     assert "Traceback" not in err
     status, results = arena(tmp_path / "t", "--program-time-limit", "30", liar, "random")
     assert results["match"]["programs"] == {"start_limit": 30.0, "time_limit": 30.0}  # type: ignore[index]

@@ -29,8 +29,10 @@ import contextlib
 import hashlib
 import json
 import logging
+import os
 import queue
 import shlex
+import signal
 import subprocess
 import threading
 import time
@@ -57,6 +59,11 @@ PROTOCOL_VERSION: Final = 1
 #: Seconds a program has for each decision, and to answer ``hello`` when it starts.
 DEFAULT_TIME_LIMIT: Final = 10.0
 DEFAULT_START_LIMIT: Final = 10.0
+#: The longest line a program may write: an answer is a few dozen characters, and a
+#: line without end must not fill the host's memory.
+MAX_LINE: Final = 1 << 20
+#: Lines read ahead of the host's questions.
+_READ_AHEAD: Final = 256
 T = TypeVar("T")
 _DECISIONS: Final = {PASSING: "pass", PLAYING: "play", MOON_CHOICE: "moon"}
 
@@ -118,17 +125,21 @@ def read_answer(view: PlayerView, answer: object) -> Action:
             cards = _field(answer, "cards", list, 'a pass answer is {"cards": ["QS", ...]}')
             if not all(isinstance(c, str) for c in cards):
                 raise EngineFault('a pass answer is {"cards": ["QS", ...]}')
-            chosen = CardSet(Card.parse(c) for c in cards)
-            if len(cards) != view.rules.cards_passed or len(chosen) != len(cards):
-                raise EngineFault(
-                    f"passed {len(chosen)} different cards, not {view.rules.cards_passed}"
-                )
+            parsed = [Card.parse(c) for c in cards]
+            chosen = CardSet(parsed)
+            if len(chosen) != len(parsed):
+                twice = CardSet(card for card in chosen if parsed.count(card) > 1)
+                raise EngineFault(f"passed {twice.pretty} more than once")
+            if len(parsed) != view.rules.cards_passed:
+                raise EngineFault(f"passed {_count(len(parsed))}, not {view.rules.cards_passed}")
             foreign = CardSet(int(chosen) & ~int(view.hand))
             if foreign:
                 raise EngineFault(f"passed cards it does not hold: {foreign.pretty}")
             return Pass(view.seat, chosen)
         if view.phase == PLAYING:
             played = Card.parse(_field(answer, "card", str, 'a play answer is {"card": "QS"}'))
+            if played not in view.hand:
+                raise EngineFault(f"played {played.pretty}, which it does not hold")
             if played not in view.legal:
                 raise EngineFault(f"played {played.pretty}, which it may not play now")
             return Play(view.seat, played)
@@ -138,6 +149,10 @@ def read_answer(view: PlayerView, answer: object) -> Action:
     except CardParseError as error:
         raise EngineFault(f"answered a card that is not one: {error}") from None
     raise EngineFault(f"asked for a decision in phase {view.phase!r}")
+
+
+def _count(cards: int) -> str:
+    return "1 card" if cards == 1 else f"{cards} cards"
 
 
 def _field(answer: dict[str, Any], name: str, kind: type[T], usage: str) -> T:
@@ -164,11 +179,16 @@ class _Program:
                 bufsize=1,
                 # Out of the terminal's process group: a Ctrl-C meant for the game (which
                 # waits for the program's move, then stops) must not kill the program.
+                # A group of its own also lets stop() end what it started in turn (the
+                # bot a shell script runs, say).
                 start_new_session=True,
             )
         except (OSError, ValueError) as error:
             raise EngineFault(f"could not start: {error}") from None
-        self.lines: queue.Queue[str | None] = queue.Queue()
+        # Bounded: a program that writes without end (info lines in a loop) is held up
+        # by its full pipe instead of filling the host's memory.
+        self.lines: queue.Queue[str | EngineFault | None] = queue.Queue(maxsize=_READ_AHEAD)
+        self.stopped = threading.Event()
         #: The last lines the program wrote on its standard error, for the report.
         self.errors: deque[str] = deque(maxlen=3)
         # Reader threads make every read interruptible by a time limit, on every OS.
@@ -177,15 +197,34 @@ class _Program:
 
     def _pump(self) -> None:
         assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.put(line)
-        self.lines.put(None)
+        ending: EngineFault | None = None
+        # stop() closes the stream under the reader: that is its end, not an error.
+        with contextlib.suppress(OSError, ValueError):
+            while line := self.process.stdout.readline(MAX_LINE + 1):
+                if len(line) > MAX_LINE:
+                    ending = EngineFault(f"wrote a line longer than {MAX_LINE:,} characters")
+                    break
+                if not self._put(line):
+                    return
+        self._put(ending)
+
+    def _put(self, item: str | EngineFault | None) -> bool:
+        """Hand ``item`` to the reader, waiting for room; False once the program is stopped."""
+        while not self.stopped.is_set():
+            try:
+                self.lines.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
 
     def _pump_errors(self) -> None:
         assert self.process.stderr is not None
-        for line in self.process.stderr:
-            if line.strip():
-                self.errors.append(line.strip())
+        with contextlib.suppress(OSError, ValueError):
+            # Lines read in pieces: one without end must not fill the host's memory.
+            while piece := self.process.stderr.readline(MAX_LINE):
+                if piece.strip():
+                    self.errors.append(_shorten(piece.strip(), 200))
 
     def send(self, message: dict[str, Any]) -> None:
         assert self.process.stdin is not None
@@ -199,10 +238,17 @@ class _Program:
         """The next JSON object the program writes (``info`` messages are skipped)."""
         deadline = time.monotonic() + seconds
         while True:
+            # Checked before every line, not only when none comes: a program writing
+            # info lines without end never lets the queue run dry.
+            left = deadline - time.monotonic()
             try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+                if left <= 0:
+                    raise queue.Empty
+                line = self.lines.get(timeout=left)
             except queue.Empty:
                 raise EngineFault(f"gave no answer within {seconds:g} s") from None
+            if isinstance(line, EngineFault):
+                raise line
             if line is None:
                 raise self._ended()
             if not line.strip():
@@ -226,7 +272,7 @@ class _Program:
         return EngineFault(f"stopped (exit code {code}){said}")
 
     def stop(self) -> None:
-        """Ask it to quit, then make sure it has."""
+        """Ask it to quit, then make sure it has, and whatever it started with it."""
         with contextlib.suppress(Exception):
             self.send({"type": "quit"})
         try:
@@ -234,10 +280,26 @@ class _Program:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        self.stopped.set()
+        _kill_group(self.process.pid)
         for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
             if stream is not None:
                 with contextlib.suppress(Exception):
                     stream.close()
+
+
+def _kill_group(group: int) -> None:
+    """End what is left of the program's process group (started in its own session):
+    a shell script's bot outlived the script, holding on to its pipes.  The group's
+    number is not given to another process while any of its members is alive."""
+    killpg = getattr(os, "killpg", None)  # POSIX only
+    if killpg is not None:
+        with contextlib.suppress(OSError):
+            killpg(group, signal.SIGKILL)
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def program_seed(seed: object) -> str:
