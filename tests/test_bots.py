@@ -675,3 +675,14 @@ def test_a_level_that_is_no_name_is_refused_in_words(level: object) -> None:
     """``make_bot(3)`` said "'int' object has no attribute 'startswith'"."""
     with pytest.raises(BotError, match=r"^a bot level is a name such as 'easy', not "):
         make_bot(level)  # type: ignore[arg-type]
+
+
+def test_the_note_on_a_program_or_a_class_names_no_options() -> None:
+    """Found by a tester: the terminal game's options said "a computer player; options:
+    python3 mybot.py" under a ``cmd:`` level, taking the program for a bot's options."""
+    from openhearts.bots import level_note
+
+    assert "options" not in level_note("cmd:python3 mybot.py --depth 3")
+    assert "engine protocol" in level_note("cmd:python3 mybot.py --depth 3")
+    assert "options" not in level_note("mybots.smart:Bot")
+    assert level_note("hard:budget=30").endswith("; options: budget=30")

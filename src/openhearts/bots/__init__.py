@@ -230,8 +230,19 @@ def level_note(level: str) -> str:
     'searches the cards it cannot see; options: budget=30'
     >>> level_note("program")
     'a computer player'
+
+    An outside program or a class from a module has no options: what follows its
+    colon is the program or the class (the terminal game said "a computer player;
+    options: ./mybot --flag").
+
+    >>> level_note("cmd:./mybot --flag"), level_note("mybots.smart:Bot")
+    ('a program of your own, speaking the engine protocol', 'a bot class from a Python module')
     """
+    if level.startswith(ENGINE_PREFIX):
+        return "a program of your own, speaking the engine protocol"
     name, _, options = level.partition(":")
+    if options and name not in BOTS:
+        return "a bot class from a Python module"
     note = LEVEL_NOTES.get(name, "a computer player")
     return f"{note}; options: {options}" if options else note
 
