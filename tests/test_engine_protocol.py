@@ -11,6 +11,7 @@ import queue
 import shlex
 import shutil
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -210,6 +211,64 @@ def test_a_program_run_by_a_script_is_stopped_with_it(tmp_path: Path) -> None:
         assert not _running(pid), "the bot the script ran is still running"
     finally:
         if _running(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+#: Worker processes each seating a program that writes its process number into the
+#: folder ``argv[1]`` and then hangs, never answering ``hello``.
+HUNG_IN_WORKERS = """
+import os, shlex, sys
+from pathlib import Path
+from openhearts.bots.engine import EngineBot
+from openhearts.workers import Stopped, map_unordered
+
+MARKS = Path(sys.argv[1])
+HANG = "import os, sys, time; open(sys.argv[1], 'w').write(str(os.getpid())); time.sleep(300)"
+
+def work(item):
+    command = shlex.join([sys.executable, "-c", HANG, str(MARKS / str(item))])
+    EngineBot(command, start_limit=300).check()
+
+if __name__ == "__main__":
+    try:
+        list(map_unordered(work, range(2), 2))
+    except Stopped as stop:
+        sys.exit(stop.exit_status)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+def test_programs_end_with_the_workers_a_second_ctrl_c_ends(tmp_path: Path) -> None:
+    """Found by a tester: a second Ctrl+C in ``hearts arena --workers 2`` ended the
+    worker processes, and the programs they had started (in sessions of their own, out
+    of reach of the terminal's Ctrl+C) ran on alone, a hung one for ever."""
+    script = tmp_path / "work.py"
+    script.write_text(HUNG_IN_WORKERS, encoding="utf-8")
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    process = subprocess.Popen(
+        [sys.executable, str(script), str(marks)], stderr=subprocess.PIPE, text=True
+    )
+    pids: list[int] = []
+    try:
+        deadline = time.monotonic() + 30
+        while len([m for m in marks.iterdir() if m.read_text()]) < 2:
+            assert time.monotonic() < deadline, "the programs never started"
+            time.sleep(0.05)
+        pids = [int(mark.read_text()) for mark in marks.iterdir()]
+        for _ in range(2):
+            process.send_signal(signal.SIGINT)
+            time.sleep(0.3)
+        process.communicate(timeout=20)
+        for _ in range(100):  # a killed process is gone within moments
+            if not any(map(_running, pids)):
+                break
+            time.sleep(0.05)
+        assert not any(map(_running, pids)), "a program outlived its worker"
+    finally:
+        if process.poll() is None:
+            process.kill()
+        for pid in filter(_running, pids):
             os.kill(pid, signal.SIGKILL)
 
 

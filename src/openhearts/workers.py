@@ -18,6 +18,7 @@ behind the running ones could not be taken back at the first Ctrl+C.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 import threading
@@ -103,7 +104,17 @@ def _worker_signals() -> None:
     # end at once on SIGTERM (a forked worker would otherwise run the main process's
     # handler and stop with a traceback).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _end_worker)
+
+
+def _end_worker(signum: int, frame: FrameType | None) -> None:
+    """End the worker at once, as SIGTERM does, with the bot programs it started: they
+    run in sessions of their own and would run on alone (a hung one for ever)."""
+    engine = sys.modules.get("openhearts.bots.engine")
+    if engine is not None:
+        engine.end_programs()
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def map_unordered(

@@ -52,6 +52,7 @@ __all__ = [
     "read_answer",
     "program_seed",
     "program_problem",
+    "end_programs",
 ]
 
 PROTOCOL: Final = "openhearts-engine"
@@ -185,6 +186,8 @@ class _Program:
             )
         except (OSError, ValueError) as error:
             raise EngineFault(f"could not start: {error}") from None
+        with _RUNNING_LOCK:
+            _RUNNING.add(self)
         # Bounded: a program that writes without end (info lines in a loop) is held up
         # by its full pipe instead of filling the host's memory.
         self.lines: queue.Queue[str | EngineFault | None] = queue.Queue(maxsize=_READ_AHEAD)
@@ -282,6 +285,8 @@ class _Program:
             self.process.wait()
         self.stopped.set()
         _kill_group(self.process.pid)
+        with _RUNNING_LOCK:
+            _RUNNING.discard(self)
         for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
             if stream is not None:
                 with contextlib.suppress(Exception):
@@ -296,6 +301,26 @@ def _kill_group(group: int) -> None:
     if killpg is not None:
         with contextlib.suppress(OSError):
             killpg(group, signal.SIGKILL)
+
+
+#: The programs started and not yet stopped, for :func:`end_programs`.
+_RUNNING: set[_Program] = set()
+_RUNNING_LOCK = threading.Lock()
+
+
+def end_programs() -> None:
+    """End every program this process started and has not stopped, at once (each
+    with its process group), without a word to them: for a process about to end
+    abruptly.  A program runs in a session of its own, out of reach of the terminal's
+    Ctrl+C, so it would outlive the process that started it (the arena's worker
+    processes, ended by a second Ctrl+C)."""
+    with _RUNNING_LOCK:
+        programs = list(_RUNNING)
+        _RUNNING.clear()
+    for program in programs:
+        with contextlib.suppress(OSError):
+            program.process.kill()
+        _kill_group(program.process.pid)
 
 
 def _shorten(text: str, limit: int) -> str:
