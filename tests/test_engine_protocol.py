@@ -32,7 +32,7 @@ EXAMPLE = ROOT / "examples" / "engines" / "ducker.js"
 #: A test program: plays its first legal card, and misbehaves on the third trick
 #: in the way its first argument names.
 PROGRAM = """
-import json, sys, time
+import json, os, sys, time
 
 mode = sys.argv[1]
 for line in sys.stdin:
@@ -61,6 +61,9 @@ for line in sys.stdin:
                 reply = {"card": held_but_not_legal[0]}
             if len(message["tricks"]) == 2:
                 if mode == "slow":
+                    time.sleep(30)
+                if mode == "mute":  # closes its output, and runs on
+                    os.close(1)
                     time.sleep(30)
                 if mode == "crash":
                     print("out of memory, or so", file=sys.stderr, flush=True)
@@ -337,6 +340,7 @@ def test_a_well_behaved_program_plays_a_whole_game(tmp_path: Path) -> None:
     [
         ("slow", "gave no answer within 0.5 s"),
         ("crash", "stopped (exit code 3): out of memory, or so"),
+        ("mute", "closed its standard output without ending"),
         ("liar", "which it does not hold"),
         ("illegal", "which it may not play now"),
         ("garbled", "'I play the queen!', which is not JSON"),

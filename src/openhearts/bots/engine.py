@@ -272,6 +272,9 @@ class _Program:
         code = self.process.poll()
         time.sleep(0.05)  # let the error reader catch the last lines
         said = f": {' / '.join(self.errors)}" if self.errors else ""
+        if code is None:
+            # It closed its output and runs on ("exit code None" said nothing).
+            return EngineFault(f"closed its standard output without ending{said}")
         return EngineFault(f"stopped (exit code {code}){said}")
 
     def stop(self) -> None:
