@@ -379,7 +379,8 @@ def test_a_person_at_the_table_is_told_when_a_program_fails() -> None:
     while session.bot_to_act() is not None:
         replaced += [e for e in session.step() if isinstance(e, BotReplaced)]
     assert sorted(e.seat for e in replaced) == [1, 2, 3]
-    assert all(e.reason.startswith("the program could not start") for e in replaced)
+    # Found by a tester: the program was not named ("the program could not start").
+    assert all(e.reason.startswith("the program '/no/such/bot' could not start") for e in replaced)
     assert all(isinstance(session.seats.bots[s], RandomBot) for s in (1, 2, 3))
 
 

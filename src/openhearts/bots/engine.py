@@ -471,7 +471,8 @@ class EngineBot:
 
         moment = "the pass" if view.phase == PASSING else f"trick {len(view.tricks) + 1}"
         where = f"deal {view.deal_number}, {moment}, seat {view.seat}"
-        self.fault_reason = f"the program {reason}"
+        # Named: the person at the table may have chosen the level long ago.
+        self.fault_reason = f"the program {_shorten(self.command, 60)!r} {reason}"
         self.close()
         if self.fallback_level is None:
             self.faults.append(f"{where}: {reason}")
