@@ -308,7 +308,9 @@ def _kill_group(group: int) -> None:
 
 #: The programs started and not yet stopped, for :func:`end_programs`.
 _RUNNING: set[_Program] = set()
-_RUNNING_LOCK = threading.Lock()
+# Reentrant: end_programs() runs in a signal handler, which may interrupt the main
+# thread while it holds the lock.
+_RUNNING_LOCK = threading.RLock()
 
 
 def end_programs() -> None:
