@@ -47,6 +47,9 @@ for line in sys.stdin:
             with open(sys.argv[2], "a") as log:
                 print(message["decision"], file=log)
         print(json.dumps({"type": "info", "text": "thinking"}), flush=True)
+        if mode == "longest":  # an info line as long as a line may be
+            padding = "x" * (1_048_576 - len('{"type":"info","text":""}'))
+            print('{"type":"info","text":"' + padding + '"}', flush=True)
         decision = message["decision"]
         if decision == "pass":
             reply = {"cards": message["hand"][: message["rules"]["cards_passed"]]}
@@ -328,10 +331,11 @@ def test_a_program_that_writes_without_end_is_given_its_time_limit() -> None:
         program.stop()
 
 
-def test_a_well_behaved_program_plays_a_whole_game(tmp_path: Path) -> None:
-    bot = EngineBot(program(tmp_path, "fine"), seed=1)
+@pytest.mark.parametrize("mode", ["fine", "longest"])
+def test_a_well_behaved_program_plays_a_whole_game(tmp_path: Path, mode: str) -> None:
+    bot = EngineBot(program(tmp_path, mode), seed=1)
     game = play_game(bot)
-    assert game.is_over and bot.faults == [] and bot.engine_name == "fine"
+    assert game.is_over and bot.faults == [] and bot.engine_name == mode
 
 
 @pytest.mark.timeout(60)

@@ -204,7 +204,7 @@ class _Program:
         # stop() closes the stream under the reader: that is its end, not an error.
         with contextlib.suppress(OSError, ValueError):
             while line := self.process.stdout.readline(MAX_LINE + 1):
-                if len(line) > MAX_LINE:
+                if len(line) > MAX_LINE and not line.endswith("\n"):
                     ending = EngineFault(f"wrote a line longer than {MAX_LINE:,} characters")
                     break
                 if not self._put(line):
