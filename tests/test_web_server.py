@@ -1000,6 +1000,28 @@ def test_serve_refuses_bad_options_with_a_message(capsys: pytest.CaptureFixture[
     assert "cannot prepare the database" in errors and "Traceback" not in errors
 
 
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--end-score", "5000"], "end_score: "),
+        (["-o", "players=5"], "players: use --players"),
+        (["-o", "first_lead=1C"], "first_lead: '1' is no rank here"),
+    ],
+)
+def test_serve_refuses_rules_its_tables_could_not_have(argv: list[str], said: str) -> None:
+    """The server's rules are read as every face reads them, and as a table stores them:
+    an end score past a table's limit started the server, and then every "Play now" was
+    refused; ``-o players=5`` was refused in a Python TypeError's words."""
+    import argparse
+
+    from openhearts.web.server import add_arguments, settings_from_args
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    with pytest.raises(ValueError, match=re.escape(said)):
+        settings_from_args(parser.parse_args(argv))
+
+
 def test_serve_says_a_database_it_cannot_use_in_one_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

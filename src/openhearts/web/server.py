@@ -34,7 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..bots import add_level, level_note
 from ..extras import missing_extra_message
-from ..options import add_rules_arguments, parse_option, whole_number
+from ..options import add_rules_arguments, parse_option, rules_from_args, whole_number
 from ..rules import (
     PRESET_SOURCES,
     PRESETS,
@@ -62,7 +62,7 @@ from .protocol import (
     WebError,
     error_response,
 )
-from .schema import CreateTable, JoinTable, parse_body
+from .schema import CreateTable, JoinTable, parse_body, rules_of_stored
 from .settings import Settings
 from .storage import Storage, StorageError, default_database_url, token_hash
 from .table import Table
@@ -636,12 +636,10 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     options = dict(parse_option(text) for text in args.option)
     if args.end_score is not None:
         options["end_score"] = args.end_score
-    # Check the defaults now rather than on the first new table.
-    Rules.preset(
-        args.preset,
-        players=args.players,
-        **{k: tuple(v) if isinstance(v, list) else v for k, v in options.items()},
-    )
+    # Check the defaults now rather than on the first new table, as the other faces read
+    # them (`-o players=5` was a Python TypeError), and as a table stores them: an end
+    # score past a table's limit started the server, then refused every "Play now".
+    rules_of_stored(rules_from_args(args).to_dict())
     for name, value in (
         ("bot-delay", args.bot_delay),
         ("auto-delay", args.auto_delay),
