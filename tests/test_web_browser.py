@@ -2202,6 +2202,40 @@ def test_the_new_table_form_starts_with_the_servers_own_options(
         expect(page.locator("#opt-end-score")).to_have_value("30")
 
 
+def test_play_now_says_the_rules_of_the_server(
+    browser: Browser, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """With `hearts serve --preset source-003 --players 6`, "Play now" said "You and three
+    computer players, standard rules" and the new table form started at four players,
+    while the game it started had six players and shot the sun."""
+    folder = tmp_path_factory.mktemp("served6")
+    with (
+        running_server(
+            free_port(), folder / "web.sqlite3", folder / "server.log",
+            more=("--preset", "source-003", "--players", "6"),
+        ) as server,
+        new_page(browser, viewport={"width": 1100, "height": 800}) as page,
+    ):  # fmt: skip
+        page.goto(server + "/")
+        expect(page.locator("#play-now-rules")).to_have_text(
+            "You and five computer players, source-003 rules."
+        )
+        expect(page.locator("#play-now-describe")).to_contain_text("6 players, 8 cards each")
+        expect(page.locator("#play-now-describe")).to_contain_text("Shooting the sun")
+        expect(page.locator("#opt-players")).to_have_value("6")
+        expect(page.locator("#preset-describe")).to_contain_text("6 players, 8 cards each")
+
+
+def test_play_now_says_standard_rules_in_a_line(server: str, browser: Browser) -> None:
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        page.goto(server + "/")
+        expect(page.locator("#play-now-rules")).to_have_text(
+            "You and three computer players, standard rules."
+        )
+        expect(page.locator("#play-now-describe")).to_be_hidden()
+        expect(page.locator("#opt-players")).to_have_value("4")
+
+
 def test_the_lobby_forms_wait_for_the_server_settings(server: str, browser: Browser) -> None:
     """Until the lobby has the server's levels and presets, its lists are empty: a form
     sent then named no level, and the server refused it (seen as a table that never

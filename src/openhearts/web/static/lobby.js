@@ -6,7 +6,7 @@ import { cardSvg, parseCards } from "./cards.js";
 import { closeSocket, openTable } from "./connection.js";
 import { $, h, hostKey, seatKey, show, storage } from "./dom.js";
 import { app } from "./store.js";
-import { listWords, plural } from "./words.js";
+import { counted, listWords, plural } from "./words.js";
 
 export async function loadConfig() {
   if (app.config) return app.config;
@@ -72,6 +72,9 @@ export async function showLobby() {
     },
   );
   $("opt-end-score").value = String((config.default_options || {}).end_score ?? 100);
+  describePlayNow(config);
+  // The server's number of players too (`hearts serve --players 6`), as "Play now" has it.
+  $("opt-players").value = String(playNowPlayers(config));
   updatePlayerChoices();
   // Not before: a form sent while the lists were still empty named no level or preset,
   // and the server refused it with words about fields the person never saw empty.
@@ -80,6 +83,27 @@ export async function showLobby() {
   loadMyTables();
   loadOpenTables();
   watchOpenTables();
+}
+
+/** The number of players of a table that asks for none: the server's, else its preset's. */
+function playNowPlayers(config) {
+  const preset = (config.presets || []).find((p) => p.name === config.default_preset);
+  return config.default_players ?? (preset && preset.rules && preset.rules.players) ?? 4;
+}
+
+/** What "Play now" starts: the server's own rules (`hearts serve --preset`, `--players`,
+ * `-o`), which the panel said were always "three computer players, standard rules". */
+function describePlayNow(config) {
+  const name = config.default_preset || "standard";
+  const preset = (config.presets || []).find((p) => p.name === name);
+  const players = playNowPlayers(config);
+  $("play-now-rules").textContent =
+    `You and ${counted(players - 1, "computer player")}, ${name} rules.`;
+  const served = Object.keys(config.default_options || {}).length > 0;
+  const lines = (preset && preset.describe_by_players && preset.describe_by_players[players]) || [];
+  const unusual = name !== "standard" || players !== 4 || served;
+  $("play-now-describe").textContent = unusual ? lines.join(" · ") : "";
+  $("play-now-describe").hidden = !unusual || lines.length === 0;
 }
 
 /** A word for the lobby from the table just left (shown once). */
