@@ -204,6 +204,17 @@ def test_describe_summarises_the_options() -> None:
     assert "2♣" in plain
 
 
+@pytest.mark.parametrize("hearts_break", [HeartsBreak.HEART, HeartsBreak.POINT_CARD])
+def test_describe_says_a_hand_of_hearts_may_lead_one(hearts_break: HeartsBreak) -> None:
+    """The line read "only after a heart has been played", as if a leader holding
+    nothing but hearts could not move; the engine lets that player lead one."""
+    lines = Rules(hearts_break=hearts_break).describe()
+    leading = next(line for line in lines if line.startswith("Leading hearts: "))
+    assert leading.endswith(", or when you hold nothing but hearts")
+    free = Rules(hearts_break=HeartsBreak.NEVER_RESTRICTED).describe()
+    assert "Leading hearts: allowed at any time" in free
+
+
 def test_describe_says_the_direction_seating_and_first_dealer() -> None:
     """source-004 read exactly like source-001, and 002's random order went unsaid."""
     assert Rules.preset("source-004").describe() == [

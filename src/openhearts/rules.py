@@ -476,8 +476,12 @@ class Rules:
             }[self.first_trick],
             "Leading hearts: "
             + {
-                HeartsBreak.HEART: "only after a heart has been played",
-                HeartsBreak.POINT_CARD: "only after a heart or the Q♠ has been played",
+                # A leader holding nothing but hearts leads one all the same: unsaid,
+                # the line read as if that player could not move.
+                HeartsBreak.HEART: "only after a heart has been played, "
+                "or when you hold nothing but hearts",
+                HeartsBreak.POINT_CARD: "only after a heart or the Q♠ has been played, "
+                "or when you hold nothing but hearts",
                 HeartsBreak.NEVER_RESTRICTED: "allowed at any time",
             }[self.hearts_break],
             f"Shooting the moon: {moon}",
