@@ -2236,6 +2236,44 @@ def test_play_now_says_standard_rules_in_a_line(server: str, browser: Browser) -
         expect(page.locator("#opt-players")).to_have_value("4")
 
 
+def test_the_new_table_form_keeps_the_servers_first_dealer(
+    browser: Browser, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """`hearts serve -o first_dealer=2`: "Play now" tables had North deal first, but the
+    form had no field for it and its tables silently had South deal; every other face
+    sets it."""
+    folder = tmp_path_factory.mktemp("dealer")
+    with (
+        running_server(
+            free_port(), folder / "web.sqlite3", folder / "server.log",
+            more=("-o", "first_dealer=2"),
+        ) as server,
+        new_page(browser, viewport={"width": 1100, "height": 900}) as page,
+    ):  # fmt: skip
+        page.goto(server + "/")
+        page.fill("#player-name", "Dealer")
+        page.click("details.rules-options summary")
+        expect(page.locator("#opt-first-dealer")).to_have_value("2")
+        page.select_option("#opt-players", "3")
+        page.fill("#opt-first-dealer", "3")
+        page.click("#create-table")
+        expect(page.locator("#new-table-error")).to_contain_text(
+            "First dealer: a seat from 0 to 2."
+        )
+        page.fill("#opt-first-dealer", "1")
+        page.click("#create-table")
+        page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+        rules = get_json(server, f"/api/tables/{page.url.rsplit('/', 1)[1]}")["rules"]
+        assert (rules["players"], rules["first_dealer"]) == (3, 1)
+        page.goto(server + "/")
+        page.click("details.rules-options summary")
+        expect(page.locator("#opt-first-dealer")).to_have_value("2")
+        page.click("#create-table")
+        page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+        rules = get_json(server, f"/api/tables/{page.url.rsplit('/', 1)[1]}")["rules"]
+        assert rules["first_dealer"] == 2
+
+
 def test_the_lobby_forms_wait_for_the_server_settings(server: str, browser: Browser) -> None:
     """Until the lobby has the server's levels and presets, its lists are empty: a form
     sent then named no level, and the server refused it (seen as a table that never

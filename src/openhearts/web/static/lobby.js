@@ -242,6 +242,7 @@ const SERVED_FIELDS = [
   ["opt-moon", "moon"], ["opt-seating", "seating"], ["opt-direction", "direction"],
   ["opt-cards-passed", "cards_passed"], ["opt-pass-cycle", "pass_cycle"],
   ["opt-removed", "removed"], ["opt-first-lead", "first_lead"],
+  ["opt-first-dealer", "first_dealer"],
 ];
 
 function playerName() {
@@ -332,6 +333,18 @@ export async function createTable(event) {
       return;
     }
     options.cards_passed = count;
+  }
+  // The seat that deals first, which every other face sets (`-o first_dealer=2`): a
+  // server's own was dropped from the tables made here.
+  const dealer = $("opt-first-dealer").value.trim();
+  if (dealer) {
+    const seat = Number(dealer);
+    if (!Number.isInteger(seat) || seat < 0 || seat >= body.players) {
+      errorBox.textContent = `First dealer: a seat from 0 to ${body.players - 1}.`;
+      $("opt-first-dealer").focus();
+      return;
+    }
+    options.first_dealer = seat;
   }
   const cycle = $("opt-pass-cycle").value.trim().toLowerCase().split(/[\s,]+/).filter(Boolean);
   if (cycle.length) options.pass_cycle = cycle;
