@@ -37,6 +37,7 @@ from pydantic import (
 
 from ..cards import Card, CardParseError
 from ..rules import FirstTrick, HeartsBreak, MoonScoring, Rules, RulesError, Seating
+from ..session.checks import lone_one_problem
 from .protocol import CHAT_CHARS, MAX_CARDS_PASSED, MAX_END_SCORE, MIN_TURN_CLOCK, WebError
 
 __all__ = [
@@ -60,6 +61,11 @@ SAFE_INT: Final = 2**53
 
 
 def _card_text(text: str) -> str:
+    # A "1" is refused as every face refuses it (a first lead of "1C" was the A♣ here
+    # alone): more likely a ten that lost its 0 than the ace it reads as.
+    problem = lone_one_problem(text)
+    if problem is not None:
+        raise ValueError(problem)
     try:
         return str(Card.parse(text))
     except CardParseError:
