@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from openhearts import Game, Rules, record
+from openhearts import FirstTrick, Game, HeartsBreak, MoonScoring, Rules, record
 from openhearts.bots import act, make_bot
 from openhearts.cards import Card
 from openhearts.session.checks import moon_problem, not_now, pass_problem
@@ -927,6 +927,18 @@ def test_pages_and_config_are_served(server: ServerThread) -> None:
     headers = server.get("/").headers
     assert "default-src 'self'" in headers["content-security-policy"]
     assert headers["x-content-type-options"] == "nosniff"
+
+
+def test_the_new_table_form_words_each_rule_as_the_engine_plays_it(server: ServerThread) -> None:
+    """The first-trick choice of 001 and 004 read "No heart or Q♠ at all", while the
+    engine lets a player holding nothing but hearts and the Q♠ play a heart (as the rules
+    summary says); every choice of the rules is offered."""
+    page = server.get("/").text
+    offered = dict(re.findall(r'<option value="([a-z_]+)">([^<]+)</option>', page))
+    for kind in (FirstTrick, HeartsBreak, MoonScoring):
+        assert {member.value for member in kind} <= set(offered), kind
+    assert "at all" not in offered["no_points"]
+    assert "a heart if nothing else" in offered["no_points"]
 
 
 def test_the_config_limits_are_the_ones_the_server_takes(server: ServerThread) -> None:
