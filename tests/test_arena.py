@@ -138,6 +138,20 @@ def test_one_board_is_said_in_the_singular(capsys: Any) -> None:
     assert capsys.readouterr().out.startswith("1 duplicate deal of 4 players")
 
 
+def test_the_heading_names_the_options_given_beside_the_preset(capsys: Any) -> None:
+    """`--preset source-003 -o jack_of_diamonds=true` was headed "(source-003)", the
+    preset's name standing for other rules."""
+    assert _run("--deals", "1", "--workers", "1", "--preset", "source-003", "--players", "6",
+                "-o", "jack_of_diamonds=true", "--end-score", "50") == 0  # fmt: skip
+    heading = capsys.readouterr().out.splitlines()[0]
+    assert heading == (
+        "1 duplicate deal of 6 players (source-003, jack_of_diamonds=true, end_score=50), "
+        "each in 6 seat rotations"
+    )
+    assert _run("--deals", "1", "--workers", "1", "--preset", "source-002", "--players", "5") == 0
+    assert "(source-002)" in capsys.readouterr().out.splitlines()[0]
+
+
 def test_whole_games_report_win_rates(capsys: Any) -> None:
     assert _run("--bot", "easy", "--bot", "random", "--games", "2", "--end-score", "30",
                 "--workers", "1", "--players", "3") == 0  # fmt: skip

@@ -279,6 +279,22 @@ def record_name(board: int, rotation: int) -> str:
     return f"board-{board:06d}-rotation-{rotation}.json"
 
 
+def _rules_named(preset: str, rules: Rules) -> str:
+    """The preset, and each option given that changes it (``source-003,
+    jack_of_diamonds=true``): the preset's name alone stood for other rules.
+
+    >>> _rules_named("source-003", Rules.preset("source-003", jack_of_diamonds=True))
+    'source-003, jack_of_diamonds=true'
+    """
+    own = Rules.preset(preset, players=rules.players).to_dict()
+    changed = [
+        f"{name}={value if isinstance(value, str) else json.dumps(value)}"
+        for name, value in rules.to_dict().items()
+        if own[name] != value
+    ]
+    return ", ".join([preset, *changed])
+
+
 def _seat_names(labels: Sequence[str]) -> list[str] | None:
     """The players' names of a record: each seat's bot, with its seat where the bot
     sits in more than one (``random (seat 2)``); None where a bot's name cannot be a
@@ -1169,7 +1185,8 @@ def run(args: argparse.Namespace) -> int:
     unit = "game" if match.games else "deal"
     print(
         f"{len(records)} duplicate {unit}{'' if len(records) == 1 else 's'} of "
-        f"{rules.players} players ({args.preset}), each in {rules.players} seat rotations"
+        f"{rules.players} players ({_rules_named(args.preset, rules)}), "
+        f"each in {rules.players} seat rotations"
     )
     print(markdown_table(summary, match.games))
     _report_faults(summary["faults"])
