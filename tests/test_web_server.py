@@ -664,8 +664,9 @@ def test_the_http_api_refuses_bad_requests(server: ServerThread) -> None:
         assert answer.json()["message"] == said, answer.text
     # A lone "1" is refused as every face refuses it: "1C" led the first trick with the
     # A♣ at a table made through the API, where `hearts play -o first_lead=1C` is refused.
-    for options in ({"first_lead": "1C"}, {"removed": ["1D", "2C", "2S", "2H"]}):
-        answer = server.post("/api/tables", {"players": 6, "options": options})
+    lone_ones: list[dict[str, Any]] = [{"first_lead": "1C"}, {"removed": ["1D", "2C", "2S", "2H"]}]
+    for lone_one in lone_ones:
+        answer = server.post("/api/tables", {"players": 6, "options": lone_one})
         assert "'1' is no rank here" in answer.json()["message"], answer.text
     assert error("/api/tables", {"options": {"players": 3}}, 400) == "bad_request"
     assert error("/api/tables", {"options": {"end_score": 10**9}}, 400) == "bad_request"
