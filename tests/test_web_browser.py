@@ -607,6 +607,34 @@ def test_a_key_pressed_before_the_key_map_came_is_carried_out_when_it_comes(
         assert listed and len(listed) == len(set(listed)), listed
 
 
+def test_the_keys_dialog_says_the_rules_of_the_table(server: str, browser: Browser) -> None:
+    """A game from "Play now" never showed its rules (only a table waiting for players
+    did); the plain game says them with `rules`, the page in its Keys dialog, and not in
+    the lobby, which is at no table."""
+    answer = post(
+        server,
+        "/api/play-now",
+        {"name": "Rue", "level": "random", "preset": "source-003", "players": 5,
+         "options": {"jack_of_diamonds": True}},
+    )  # fmt: skip
+    with new_page(browser, viewport={"width": 1280, "height": 800}) as page:
+        open_seat(page, server, answer)
+        wait_passing(page)
+        page.keyboard.press("?")
+        expect(page.locator("#help-dialog")).to_be_visible()
+        rules = page.locator("#help-rules li")
+        expect(rules).to_have_text(Rules.preset("source-003", 5, jack_of_diamonds=True).describe())
+        page.keyboard.press("Escape")
+        page.click("#nav-lobby")
+        expect(page.locator("#leave-dialog")).to_be_visible()
+        page.click("#leave-confirm")
+        expect(page.locator("#lobby")).to_be_visible()
+        page.click("#nav-help")
+        expect(page.locator("#help-dialog")).to_be_visible()
+        expect(page.locator("#help-rules-part")).to_be_hidden()
+        expect(page.locator("#help-title")).to_have_text("Keys")
+
+
 def check_the_key_map(page: Page) -> None:
     """Every command of the shared key map is either done by the page with the map's keys
     (listed in the Keys dialog) or has no place on the web; the dialogs open by key."""
