@@ -954,6 +954,10 @@ def test_hint(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     ranked = re.findall(r"\n  \S+: -?\d+\.\d \(([+-]\d+\.\d)\)", text)
     assert len(ranked) >= 2 and [float(v) for v in ranked] == sorted(float(v) for v in ranked)
     assert re.search(r"\n  A♣: -?\d+\.\d \([+-]\d+\.\d\)\n", text)
+    # The number holds the fear of moons, and says so (a likely moon by another player
+    # showed +34.7 "against the others" where the deal would give +8.7).
+    said = "against the others' average, another player's moon counting its full points once more"
+    assert said in " ".join(text.split())
 
 
 def test_pass_hint(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -969,6 +973,7 @@ def test_pass_hint(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         float(v) for v in ranked[: len(ranked) // 2]
     )
     assert "Hints are for choosing a card to play." not in console.text
+    assert "moon counting" not in text  # passes are ranked without the fear
 
 
 def test_play_for_me(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

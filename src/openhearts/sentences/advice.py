@@ -94,10 +94,18 @@ def hint_lines(hint: Hint, style: Style, names: Sequence[str]) -> list[str]:
         return [hint_line(hint, style, names)]
     best = hint.best
     every = "card" if hint.kind == HintKind.PLAY else "pass it weighed"
+    # A card's number holds the expert's fear of moons: without a word, a likely moon
+    # by another player showed +34.7 "against the others" where the deal gave +8.7.
+    feared = (
+        ", another player's moon counting its full points once more"
+        if hint.kind == HintKind.PLAY
+        else ""
+    )
     lines = [
         f"Hint: the strongest computer player would {hint.kind} {_cards(style, best.cards)}.",
         f"Every {every}, best first: the points you can expect to take in the rest of this "
-        "deal, and in brackets those points against the others' average (lower is better):",
+        f"deal, and in brackets those points against the others' average{feared} (lower is "
+        "better):",
     ]
     lines += [f"  {style.cards(option.cards)}: {_value(option)}" for option in hint.options]
     return lines
