@@ -328,6 +328,30 @@ def test_an_unknown_argument_before_the_command_is_said_by_hearts(
     assert said.rstrip().endswith("hearts: error: unrecognized arguments: --bogus"), said
 
 
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (("play", "--plain", "--players", "abc"), "argument --players: a whole number, not 'abc'"),
+        (("arena", "--end-score", "x"), "argument --end-score: a whole number, not 'x'"),
+        (("serve", "--bot-delay", "soon"), "argument --bot-delay: a number, not 'soon'"),
+        (("serve", "--create-rate", "1e9"), "argument --create-rate: a whole number, not '1e9'"),
+        (("prune", "--days", "many"), "argument --days: a number, not 'many'"),
+        (("train", "--rate", "fast"), "argument --rate: a number, not 'fast'"),
+    ],
+)
+def test_a_number_that_is_no_number_is_said_in_words(
+    argv: tuple[str, ...], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """These options said argparse's "invalid int value: 'abc'" (or float), where every
+    other option says what it wants in words."""
+    from openhearts.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(list(argv))
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.rstrip().endswith(f"hearts {argv[0]}: error: {said}")
+
+
 def test_the_hands_as_dealt_line_up_after_names_two_columns_wide() -> None:
     """The hands were padded by the letters of the names: after a name in Chinese, or
     with an emoji (two columns a letter on screen), each hand began somewhere else."""

@@ -93,7 +93,7 @@ def whole_number(low: int = 1, high: int | None = None) -> Callable[[str], int]:
     )
 
     def read(text: str) -> int:
-        typed = text if len(text) <= 20 else f"{text[:20]}…"
+        typed = _typed(text)
         try:
             value = int(text)
         except ValueError:
@@ -103,6 +103,44 @@ def whole_number(low: int = 1, high: int | None = None) -> Callable[[str], int]:
         return value
 
     return read
+
+
+def _typed(text: str) -> str:
+    return text if len(text) <= 20 else f"{text[:20]}…"
+
+
+def integer(text: str) -> int:
+    """An argparse ``type``: any whole number, the range left to the option's own check
+    (argparse's "invalid int value" stood out among the other options' sentences).
+
+    >>> integer("-3")
+    -3
+    >>> integer("five")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: a whole number, not 'five'
+    """
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number, not {_typed(text)!r}") from None
+
+
+def number(text: str) -> float:
+    """An argparse ``type``: any number (seconds, days, a rate), the range left to the
+    option's own check, which says what it wants.
+
+    >>> number("0.5")
+    0.5
+    >>> number("soon")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: a number, not 'soon'
+    """
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number, not {_typed(text)!r}") from None
 
 
 class Given(argparse.Action):
@@ -158,8 +196,10 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
         choices=list(PRESETS),
         help="rules preset (see `hearts rules`); default: standard",
     )
-    group.add_argument("--players", type=int, default=None, help="number of players, 3 to 6")
-    group.add_argument("--end-score", type=int, default=None, help="the game ends at this total")
+    group.add_argument("--players", type=integer, default=None, help="number of players, 3 to 6")
+    group.add_argument(
+        "--end-score", type=integer, default=None, help="the game ends at this total"
+    )
     group.add_argument(
         "-o",
         "--option",

@@ -38,7 +38,7 @@ import numpy.typing as npt
 from .bots import make_bot
 from .bots.learned import INPUTS, WEIGHTS, Array, PolicyNet, card_bits, inputs, public_rows
 from .game import PASSING, PLAYING, Game
-from .options import whole_number
+from .options import number, whole_number
 from .rules import Rules
 from .workers import MAX_WORKERS, map_unordered
 
@@ -105,7 +105,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rate",
         metavar="X",
-        type=float,
+        type=number,
         default=1e-3,
         help="Adam's step size (default: %(default)s)",
     )

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
+from ..options import number
 from .storage import Storage, StorageError, default_database_url, retention_cutoff
 
 __all__ = ["add_arguments", "run"]
@@ -23,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--database", default=None, metavar="URL", help="as for hearts serve")
     parser.add_argument(
         "--days",
-        type=float,
+        type=number,
         default=30.0,
         metavar="N",
         help="forget tables finished or left waiting more than N days ago (default: 30; "
@@ -31,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--abandoned-days",
-        type=float,
+        type=number,
         default=None,
         metavar="N",
         help="forget games in progress nobody has moved in for more than N days "

@@ -34,7 +34,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..bots import add_level, level_note
 from ..extras import missing_extra_message
-from ..options import add_rules_arguments, parse_option, rules_from_args, whole_number
+from ..options import (
+    add_rules_arguments,
+    integer,
+    number,
+    parse_option,
+    rules_from_args,
+    whole_number,
+)
 from ..rules import (
     PRESET_SOURCES,
     PRESETS,
@@ -588,35 +595,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--bot-delay",
-        type=float,
+        type=number,
         default=0.6,
         metavar="SECONDS",
         help="how long a bot waits before it moves, so people can follow (default: 0.6)",
     )
     parser.add_argument(
         "--auto-delay",
-        type=float,
+        type=number,
         default=1.5,
         metavar="SECONDS",
         help='longest random wait before "Auto play one" plays a card (default: 1.5)',
     )
     parser.add_argument(
         "--takeover-delay",
-        type=float,
+        type=number,
         default=5.0,
         metavar="SECONDS",
         help="how long after a player drops a bot takes over their seat (default: 5)",
     )
     parser.add_argument(
         "--create-rate",
-        type=int,
+        type=integer,
         default=30,
         metavar="N",
         help="new tables one address may open per minute; 0 for no limit (default: 30)",
     )
     parser.add_argument(
         "--message-rate",
-        type=float,
+        type=number,
         default=20.0,
         metavar="N",
         help="messages per second one connection may send, bursts of twice that (default: 20)",
