@@ -536,6 +536,7 @@ def test_the_arena_gives_programs_more_time_or_no_fallback(
     err = capsys.readouterr().err
     assert status == 1
     assert "does not hold" in err and "no fallback bot plays on for it" in err
+    assert "EngineFault" not in err  # the fault is a sentence; its class says nothing more
     assert "Traceback" not in err
     status, results = arena(tmp_path / "t", "--program-time-limit", "30", liar, "random")
     assert results["match"]["programs"] == {"start_limit": 30.0, "time_limit": 30.0}  # type: ignore[index]

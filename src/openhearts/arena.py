@@ -62,7 +62,7 @@ from .bots import (
     split_options,
 )
 from .bots.base import Bot
-from .bots.engine import program_problem
+from .bots.engine import EngineFault, program_problem
 from .bots.hard import MAX_BUDGET
 from .game import PLAYING, Game, name_problem
 from .options import add_rules_arguments, file_name_problem, rules_from_args, whole_number
@@ -430,9 +430,13 @@ def _play_rotation(
         try:
             act(game, seat, bots[seat])
         except Exception as error:  # someone else's bot: report it, do not crash
+            # A program's fault is a sentence of ours; another error is named by its
+            # class, which a bot's author needs (a KeyError says only the key).
+            said = (
+                str(error) if isinstance(error, EngineFault) else f"{type(error).__name__}: {error}"
+            )
             raise ArenaError(
-                f"{where}: bot {labels[seat]!r} in seat {seat} "
-                f"failed: {type(error).__name__}: {error}"
+                f"{where}: bot {labels[seat]!r} in seat {seat} failed: {said}"
             ) from None
         if playing:
             row = timing.setdefault(labels[seat], [0.0, 0.0, 0.0])
