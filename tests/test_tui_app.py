@@ -70,10 +70,15 @@ def toasts_shown(app: HeartsApp) -> str:
     )
 
 
-def finished_record(folder: Path, end_score: int = 1) -> tuple[Game, Path]:
-    """A game of random players played to its end (seed 2), saved as ``done.json``."""
-    game = Game(Rules.preset("standard", end_score=end_score), seed=2, names=["You", "W", "N", "E"])
-    bots = [make_bot("random", seed=s) for s in range(4)]
+def finished_record(
+    folder: Path, end_score: int = 1, rules: Rules | None = None
+) -> tuple[Game, Path]:
+    """A game of random players played to its end (seed 2), saved as ``done.json``; by
+    the standard rules to ``end_score`` unless ``rules`` are given."""
+    rules = rules or Rules.preset("standard", end_score=end_score)
+    names = ["You", "W", "N", "E", "S", "X"][: rules.players]
+    game = Game(rules, seed=2, names=names)
+    bots = [make_bot("random", seed=s) for s in range(rules.players)]
     while not game.is_over:
         act(game, game.to_act()[0], bots[game.to_act()[0]])
     path = folder / "done.json"
@@ -1016,12 +1021,7 @@ def test_play_again_keeps_the_rules_of_the_game_played_unless_the_options_change
     rules (the web page's Play again keeps the table's rules); once the options are
     changed, though, their rules are the next game's, as the options screen says."""
     rules = Rules.preset("source-003", players=5, end_score=1)
-    game = Game(rules, seed=2, names=["You", "A", "B", "C", "D"])
-    bots = [make_bot("random", seed=s) for s in range(5)]
-    while not game.is_over:
-        act(game, game.to_act()[0], bots[game.to_act()[0]])
-    path = tmp_path / "five.json"
-    save(game, str(path))
+    _, path = finished_record(tmp_path, rules=rules)
 
     async def run() -> None:
         app = HeartsApp(Storage(tmp_path), Settings(speed="off"), resume=str(path))

@@ -472,6 +472,20 @@ def test_a_client_that_stops_reading_is_let_go_at_once() -> None:
     assert asyncio.run(scenario()) == (None, True, 1008)
 
 
+def slow_to_store(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch, seat: int, seconds: float
+) -> None:
+    """Storing ``seat``'s actions takes ``seconds``: the clock runs out meanwhile."""
+    stored = storage.append_action
+
+    def slowly(table_id: str, number: int, action: Any) -> None:
+        if action.seat == seat:
+            time.sleep(seconds)
+        stored(table_id, number, action)
+
+    monkeypatch.setattr(storage, "append_action", slowly)
+
+
 def test_a_move_still_being_stored_when_the_clock_runs_out_takes_no_turn_from_the_next(
     storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -491,14 +505,7 @@ def test_a_move_still_being_stored_when_the_clock_runs_out_takes_no_turn_from_th
         storage, "ClockRace", "standard", game, 0, ann_token, auto_play_one=False,
         guests={1: bob_token},
     )  # fmt: skip
-    stored = storage.append_action
-
-    def slow_for_ann(table_id: str, number: int, action: Any) -> None:
-        if action.seat == 0:
-            time.sleep(4.0)  # past the clock: it runs out while the card is stored
-        stored(table_id, number, action)
-
-    monkeypatch.setattr(storage, "append_action", slow_for_ann)
+    slow_to_store(storage, monkeypatch, seat=0, seconds=4.0)  # past the 3 s clock
     with running(storage, fast_settings(turn_clock=3.0)) as server:
         url = server.ws_url("ClockRace")
         ann = Player(url, token=ann_token, auto_play_one=True).open()
@@ -521,14 +528,7 @@ def test_a_pass_still_being_stored_when_the_clock_runs_out_gives_no_one_more_tim
     """While passing everyone's clock is one: when it ran out while one person's pass
     was still being stored, the person who had not passed must not get the whole clock
     again once that pass is stored."""
-    stored = storage.append_action
-
-    def slow_for_bob(table_id: str, number: int, action: Any) -> None:
-        if action.seat == 1:
-            time.sleep(3.0)  # past the clock: it runs out while the pass is stored
-        stored(table_id, number, action)
-
-    monkeypatch.setattr(storage, "append_action", slow_for_bob)
+    slow_to_store(storage, monkeypatch, seat=1, seconds=3.0)  # past the 2 s clock
     with running(storage, fast_settings(turn_clock=2.0, timeouts_to_bot=3)) as server:
         table_id, ann, bob = host_and_guest(server)
         assert ann.request({"type": "start"})["type"] == "ack"
