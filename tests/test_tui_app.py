@@ -97,6 +97,13 @@ async def settle(pilot: Pilot[int], until: Callable[[], bool] | None = None) -> 
     raise AssertionError("the app did not reach the expected state")
 
 
+async def play_again(pilot: Pilot[int], app: HeartsApp) -> None:
+    """From the Game over dialog (once it shows), Play again, to the new game's table."""
+    await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+    await pilot.press("enter")  # Play again
+    await settle(pilot, lambda: app.table is not None and app.screen is app.table)
+
+
 def table(app: HeartsApp) -> TableScreen:
     assert app.table is not None
     return app.table
@@ -986,9 +993,7 @@ def test_a_new_game_never_replaces_the_file_given_to_resume(tmp_path: Path) -> N
     async def run() -> None:
         app = HeartsApp(Storage(tmp_path), Settings(speed="off"), resume=str(path))
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
-            await pilot.press("enter")  # Play again
-            await settle(pilot, lambda: app.table is not None and app.screen is app.table)
+            await play_again(pilot, app)
             assert not table(app).session.game.is_over
             kept = tmp_path / "saved-game-unfinished-1.json"
             assert load(str(kept)).seed == 99
@@ -1026,9 +1031,7 @@ def test_play_again_keeps_the_rules_of_the_game_played_unless_the_options_change
     async def run() -> None:
         app = HeartsApp(Storage(tmp_path), Settings(speed="off"), resume=str(path))
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
-            await pilot.press("enter")  # Play again
-            await settle(pilot, lambda: app.table is not None and app.screen is app.table)
+            await play_again(pilot, app)
             again = table(app).session.game
             assert again.rules == rules and len(again.names) == 5 and not again.is_over
             # N with the options as they were: the same rules again.
@@ -1051,9 +1054,7 @@ def test_play_again_keeps_the_rules_of_the_game_played_unless_the_options_change
         asked = AskedFor(rules=True)
         app = HeartsApp(Storage(tmp_path), typed, resume=str(path), asked=asked)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, lambda: isinstance(app.screen, ChoiceScreen))
-            await pilot.press("enter")  # Play again
-            await settle(pilot, lambda: app.table is not None and app.screen is app.table)
+            await play_again(pilot, app)
             assert table(app).session.game.rules == Rules.preset("source-002")
 
     asyncio.run(run())
