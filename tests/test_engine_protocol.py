@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import queue
 import shlex
@@ -22,7 +23,7 @@ import pytest
 from openhearts import Game, MoonChoice, Play, Rules
 from openhearts.arena import add_arguments, run
 from openhearts.bots import BotError, RandomBot, act, make_bot
-from openhearts.bots.engine import EngineBot, EngineFault, _Program, view_message
+from openhearts.bots.engine import EngineBot, EngineFault, EngineStopped, _Program, view_message
 from openhearts.session import Session
 from openhearts.session.events import BotReplaced
 
@@ -552,3 +553,40 @@ def test_the_arena_gives_programs_more_time_or_no_fallback(
         except SystemExit as stop:  # argparse's own refusal
             status = int(stop.code or 0)
         assert status == 2 and said in capsys.readouterr().err
+
+
+def test_a_program_stopped_by_the_host_while_it_thinks_is_no_fault(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Found stopping ``hearts serve`` while a program bot thought: the log said the
+    program "stopped (exit code -9); easy plays on for it", a fault it never made.  The
+    question is dropped, and nothing is reported."""
+    decisions = tmp_path / "decisions.log"
+    bot = EngineBot(program(tmp_path, "slow", decisions), seed=1, fallback="random")
+    game = Game(Rules.preset("standard", end_score=40), seed=3)
+    others = [make_bot("random", seat) for seat in range(1, 4)]
+    ended: list[BaseException | None] = []
+
+    def play() -> None:
+        try:
+            while not game.is_over:
+                seat = game.to_act()[0]
+                act(game, seat, bot if seat == 0 else others[seat - 1])
+        except BaseException as error:  # what the host's question ended with
+            ended.append(error)
+        else:
+            ended.append(None)
+
+    thread = threading.Thread(target=play, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    # Its third card is the one it thinks over for 30 s.
+    while not decisions.exists() or decisions.read_text().split().count("play") < 3:
+        assert time.monotonic() < deadline and thread.is_alive(), "the program was not asked"
+        time.sleep(0.05)
+    with caplog.at_level(logging.WARNING):
+        bot.close()
+        thread.join(timeout=20)
+    assert len(ended) == 1 and isinstance(ended[0], EngineStopped), ended
+    assert bot.faults == [] and bot.fault_reason is None
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.records

@@ -46,6 +46,7 @@ from .base import Bot
 __all__ = [
     "EngineBot",
     "EngineFault",
+    "EngineStopped",
     "PROTOCOL",
     "PROTOCOL_VERSION",
     "view_message",
@@ -76,6 +77,16 @@ log.addHandler(logging.NullHandler())
 
 class EngineFault(RuntimeError):
     """What a program did wrong (the message says it in words)."""
+
+
+class EngineStopped(EngineFault):
+    """The host stopped the program while it was being asked (the server stopping, a
+    game given up): no fault of the program's, and none is reported."""
+
+
+#: Seconds between looks, while waiting for a program's answer, at whether the host
+#: has stopped it meanwhile.
+_POLL: Final = 0.1
 
 
 def _cards(cards: CardSet) -> list[str]:
@@ -192,6 +203,8 @@ class _Program:
         # by its full pipe instead of filling the host's memory.
         self.lines: queue.Queue[str | EngineFault | None] = queue.Queue(maxsize=_READ_AHEAD)
         self.stopped = threading.Event()
+        #: Set as soon as the host stops it: what it then fails to answer is no fault.
+        self.stopping = threading.Event()
         #: The last lines the program wrote on its standard error, for the report.
         self.errors: deque[str] = deque(maxlen=3)
         # Reader threads make every read interruptible by a time limit, on every OS.
@@ -241,15 +254,19 @@ class _Program:
         """The next JSON object the program writes (``info`` messages are skipped)."""
         deadline = time.monotonic() + seconds
         while True:
+            if self.stopping.is_set():
+                # Stopped by the host while it thought (the server stopping): its end
+                # is no fault ("stopped (exit code -9)" was reported as one).
+                raise EngineStopped("was stopped by the host")
             # Checked before every line, not only when none comes: a program writing
             # info lines without end never lets the queue run dry.
             left = deadline - time.monotonic()
+            if left <= 0:
+                raise EngineFault(f"gave no answer within {seconds:g} s")
             try:
-                if left <= 0:
-                    raise queue.Empty
-                line = self.lines.get(timeout=left)
+                line = self.lines.get(timeout=min(left, _POLL))
             except queue.Empty:
-                raise EngineFault(f"gave no answer within {seconds:g} s") from None
+                continue
             if isinstance(line, EngineFault):
                 raise line
             if line is None:
@@ -267,6 +284,8 @@ class _Program:
             return message
 
     def _ended(self) -> EngineFault:
+        if self.stopping.is_set():
+            return EngineStopped("was stopped by the host")
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=1.0)
         code = self.process.poll()
@@ -279,6 +298,7 @@ class _Program:
 
     def stop(self) -> None:
         """Ask it to quit, then make sure it has, and whatever it started with it."""
+        self.stopping.set()
         with contextlib.suppress(Exception):
             self.send({"type": "quit"})
         try:
@@ -422,6 +442,8 @@ class EngineBot:
         if self._replacement is None:
             try:
                 return self._ask(view)
+            except EngineStopped:
+                raise  # closed by the host meanwhile: nothing to report, nobody to play on
             except EngineFault as error:
                 self._fault(view, str(error))
         from . import decide  # the bots package imports this module
