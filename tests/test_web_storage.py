@@ -410,3 +410,28 @@ def test_a_file_name_where_a_database_url_belongs_is_said_so(
 
     assert main(["prune", "--database", "/etc/passwd"]) == 1
     assert "'/etc/passwd' is not a database URL: write sqlite:///FILE" in capsys.readouterr().err
+
+
+def test_an_action_stored_under_a_number_taken_back_replaces_it(storage: Storage) -> None:
+    """A commit whose connection dropped may have been made all the same: the server,
+    told it failed, took the action back, and the next action under that number (the
+    same bot's move made again, or another card of the person's) stored nothing: the
+    number was taken, for ever.  It replaces what the database kept from that number."""
+    storage.migrate()
+    storage.create_table(_table("table-two"))
+    game = Game(seed="kept", names=["Ann", "Bot 1", "Bot 2", "Bot 3"])
+    storage.start_game(
+        "table-two", GameRow(1, "kept", game.rules.to_dict(), list(game.names), "playing"), []
+    )
+    storage.append_action("table-two", 1, ActionRow(0, "pass", 0, "2C 3C 4C"))
+    storage.append_action("table-two", 1, ActionRow(1, "pass", 1, "5C 6C 7C"))
+    # Number 1 again: the server had taken the second pass back.
+    storage.append_action("table-two", 1, ActionRow(1, "pass", 1, "8C 9C TC"))
+    loaded = storage.load_table("table-two")
+    assert loaded is not None and loaded.game is not None
+    assert [(a.seq, a.data) for a in loaded.game.actions] == [(0, "2C 3C 4C"), (1, "8C 9C TC")]
+    # And number 0 again forgets the rest after it, which nobody heard of either.
+    storage.append_action("table-two", 1, ActionRow(0, "pass", 0, "JC QC KC"))
+    loaded = storage.load_table("table-two")
+    assert loaded is not None and loaded.game is not None
+    assert [(a.seq, a.data) for a in loaded.game.actions] == [(0, "JC QC KC")]

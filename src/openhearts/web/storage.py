@@ -548,18 +548,33 @@ class Storage:
             self._touch(connection, table_id, status="playing", game_number=game.number)
 
     def append_action(self, table_id: str, game: int, action: ActionRow) -> None:
-        with self.engine.begin() as connection:
-            connection.execute(
-                actions_table.insert().values(
-                    table_id=table_id,
-                    game=game,
-                    seq=action.seq,
-                    kind=action.kind,
-                    seat=action.seat,
-                    data=action.data,
-                    created_at=_now(),
+        """Store the game's action number ``action.seq``, in place of any stored from
+        that number on: those are actions the server took back, having been told that
+        storing them failed (a connection lost while committing may yet have committed),
+        so that nobody heard of them."""
+        row = actions_table.insert().values(
+            table_id=table_id,
+            game=game,
+            seq=action.seq,
+            kind=action.kind,
+            seat=action.seat,
+            data=action.data,
+            created_at=_now(),
+        )
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(row)
+        except sa.exc.IntegrityError:
+            # Rare, so the common case costs one statement: the number was taken.
+            with self.engine.begin() as connection:
+                connection.execute(
+                    actions_table.delete().where(
+                        actions_table.c.table_id == table_id,
+                        actions_table.c.game == game,
+                        actions_table.c.seq >= action.seq,
+                    )
                 )
-            )
+                connection.execute(row)
 
     def mark_unrated(self, table_id: str, game: int) -> None:
         """The game will not count in anyone's statistics (a move taken back, a hint)."""
