@@ -21,8 +21,9 @@ from openhearts import FirstTrick, Game, HeartsBreak, MoonScoring, Rules, record
 from openhearts.bots import act, make_bot
 from openhearts.cards import Card
 from openhearts.session.checks import moon_problem, not_now, pass_problem
+from openhearts.web import hub as hub_module
 from openhearts.web.settings import Settings
-from openhearts.web.storage import Storage
+from openhearts.web.storage import ActionRow, Storage
 from openhearts.web.table import Table
 from web_support import (
     ACTIONS,
@@ -1780,4 +1781,164 @@ def test_undo_of_a_forced_first_lead_goes_back_to_the_pass(
         assert ann.request({"type": "undo"})["type"] == "ack"
         back = ann.until(lambda m: m["type"] == "state" and m["state"]["phase"] == "passing")
         assert back["state"]["passed"] is None and 0 in back["state"]["waiting_for"]
+        ann.close()
+
+
+class Outage:
+    """The database refusing every write while ``down``, as a SQLite file another
+    program holds locked does (reads still work); stands for the storage's engine."""
+
+    def __init__(self, engine: sa.engine.Engine) -> None:
+        self.engine = engine
+        self.down = False
+        self.refused = 0
+
+    def begin(self) -> Any:
+        if self.down:
+            self.refused += 1
+            raise sa.exc.OperationalError("INSERT", {}, Exception("database is locked"))
+        return self.engine.begin()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
+
+
+def last_summary(player: Player) -> dict[str, Any]:
+    """The table summary of the last ``table`` message ``player`` received."""
+    tables = [json.loads(t) for t in player.texts if json.loads(t)["type"] == "table"]
+    summary: dict[str, Any] = tables[-1]["table"]
+    return summary
+
+
+def database_lines(records: list[logging.LogRecord]) -> list[str]:
+    return [r.getMessage() for r in records if "the database" in r.getMessage()]
+
+
+def test_a_game_waits_while_the_database_cannot_store_and_goes_on_exactly(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Found with PostgreSQL gone: the bot driver wrote a traceback every half second
+    and slept holding the table's lock, so a spectator's hello waited on it, and the
+    people at the table were told nothing.  The log says once that the database fails
+    and once that it works; the bots wait with the lock free; the pages are told; and
+    the move that could not be stored is made, once, when it can be."""
+    monkeypatch.setattr(hub_module, "STORE_RETRY_FIRST", 0.02, raising=False)
+    outage = Outage(storage.engine)
+    monkeypatch.setattr(storage, "engine", outage)
+    real_append = storage.append_action
+
+    def append(table_id: str, game: int, action: ActionRow) -> None:
+        real_append(table_id, game, action)
+        if action.seq == 3:  # the last pass: the first card of the deal cannot be stored
+            outage.down = True
+
+    monkeypatch.setattr(storage, "append_action", append)
+    with caplog.at_level(logging.INFO, logger="openhearts.web"), running(storage) as server:
+        data = server.post("/api/play-now", {"name": "Ann", "options": {"end_score": 30}}).json()
+        table_id = data["table_id"]
+        # "Auto play one" on: the first card is the server's to play (a bot's, or the
+        # 2♣ for Ann), never a person's.
+        ann = Player(server.ws_url(table_id), token=data["token"], auto_play_one=True).open()
+        ann.until(lambda m: m["type"] == "state" and m["state"]["waiting_for"] == [0])
+        assert ann.request({"type": "pass", "cards": ann.state["hand"][:3]})["type"] == "ack"
+        told = ann.until(lambda m: m["type"] == "table" and m["table"]["cannot_save"])
+        assert told["table"]["status"] == "playing"
+        wait_for(lambda: outage.refused >= 4, what="the database tried again")
+        table = server.hub.tables[table_id]
+        assert on_server_loop(server, lambda: table.seq) == 4
+        # Nothing holds the table meanwhile: a spectator comes in, a chat line goes out.
+        for _ in range(5):
+            assert not on_server_loop(server, lambda: table.lock.locked())
+            time.sleep(0.02)
+        watcher = Player(server.ws_url(table_id)).open()
+        assert watcher.welcome is not None and watcher.welcome["type"] == "welcome"
+        assert watcher.welcome["table"]["cannot_save"] is True
+        assert ann.request({"type": "chat", "text": "still there?"})["type"] == "ack"
+        # A setting that cannot be stored is refused, and not changed.
+        refused = ann.request({"type": "auto", "play_one": False})
+        assert refused["code"] == "unavailable", refused
+        assert "cannot save" in refused["message"]
+        assert table.seats[0].auto_play_one is True
+        lines = database_lines(caplog.records)
+        assert len(lines) == 1 and "cannot store" in lines[0], lines
+        assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
+        outage.down = False
+        ann.until(lambda m: m["type"] == "table" and not m["table"]["cannot_save"])
+        watcher.until(lambda m: m["type"] == "table" and not m["table"]["cannot_save"])
+        ann.play()
+        watcher.close()
+        ann.close()
+        final = ann.latest
+        # Every move stored once, in order: the record replays to the end the pages saw.
+        text = finished_record(server, table_id)
+    lines = database_lines(caplog.records)
+    assert len(lines) == 2 and "stores again" in lines[1], lines
+    replayed = record.loads(text)
+    assert final is not None and replayed.action_count == final["seq"]
+    assert list(replayed.scores) == final["state"]["scores"]
+
+
+def test_a_persons_move_the_database_cannot_store_is_not_made(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Their card is refused in words (not "something went wrong"), stays in their
+    hand, and is played when they play it again once the database works."""
+    monkeypatch.setattr(hub_module, "STORE_RETRY_FIRST", 0.02, raising=False)
+    outage = Outage(storage.engine)
+    monkeypatch.setattr(storage, "engine", outage)
+    with running(storage) as server:
+        table_id, players = four_players(server)
+        assert players[0].request({"type": "start"})["type"] == "ack"
+        for player in players:
+            player.until(lambda m: m["type"] == "state" and m["state"]["phase"] == "passing")
+        for player in players:
+            passed = player.request({"type": "pass", "cards": player.state["hand"][:3]})
+            assert passed["type"] == "ack", passed
+        for player in players:
+            player.until(lambda m: m["type"] == "state" and m["state"]["phase"] == "playing")
+        leader = next(p for p in players if "2C" in p.state["hand"])
+        outage.down = True
+        refused = leader.request({"type": "play", "card": "2C"})
+        assert refused["type"] == "error" and refused["code"] == "unavailable", refused
+        assert refused["message"] == (
+            "The game cannot be saved right now, so your move was not made: make it again "
+            "when the game goes on."
+        )
+        # Told before the refusal: the table summary says the server cannot save.
+        assert last_summary(leader)["cannot_save"] is True
+        assert server.hub.tables[table_id].seq == 4
+        assert "2C" in server.hub.tables[table_id].game.hand(leader.state["seat"])  # type: ignore[union-attr]
+        outage.down = False
+        leader.until(lambda m: m["type"] == "table" and not m["table"]["cannot_save"])
+        assert leader.request({"type": "play", "card": "2C"})["type"] == "ack"
+        shown = leader.until(lambda m: m["type"] == "state" and m["seq"] == 5)
+        assert shown["state"]["trick"] == [[leader.state["seat"], "2C"]]
+        loaded = storage.load_table(table_id)
+        assert loaded is not None and loaded.game is not None
+        assert [a.data for a in loaded.game.actions][4:] == ["2C"]
+        for player in players:
+            player.close()
+
+
+def test_a_start_the_database_cannot_store_leaves_the_seats_free(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Starting fills the free seats with bots: refused by the database, the bots
+    stayed in memory alone, and nobody could take those seats any more."""
+    monkeypatch.setattr(hub_module, "STORE_RETRY_FIRST", 0.02, raising=False)
+    outage = Outage(storage.engine)
+    monkeypatch.setattr(storage, "engine", outage)
+    with running(storage) as server:
+        host = new_table(server, name="Ann")
+        table_id = host["table_id"]
+        ann = Player(server.ws_url(table_id), token=host["token"]).open()
+        outage.down = True
+        refused = ann.request({"type": "start"})
+        assert refused["type"] == "error" and refused["code"] == "unavailable", refused
+        seats = server.get(f"/api/tables/{table_id}").json()["seats"]
+        assert [s["kind"] for s in seats] == ["human", "empty", "empty", "empty"]
+        outage.down = False
+        ann.until(lambda m: m["type"] == "table" and not m["table"]["cannot_save"])
+        joined = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"})
+        assert joined.status_code == 200, joined.text
         ann.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hmac
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from ..cards import Card, CardSet
@@ -285,8 +286,11 @@ async def _auto(hub: Hub, connection: Connection, table: Table, message: Any) ->
     value = message.play_one
     async with table.lock:
         if seat.auto_play_one != value:
+            # Stored first: a setting the database refused is not changed.
+            await hub.store(
+                hub.storage.update_seats, table.id, [replace(seat.row(), auto_play_one=value)]
+            )
             seat.auto_play_one = value
-            await hub.store(hub.storage.update_seats, table.id, [seat.row()])
             table.version += 1
         _ack(connection, message)
         if table.game is not None:
@@ -345,8 +349,9 @@ async def _clear(hub: Hub, connection: Connection, table: Table, message: Any) -
         if not wanted < len(table.seats) or table.seats[wanted].kind != "bot":
             raise WebError("bad_message", "there is no bot in that seat")
         seat = table.seats[wanted]
+        # Stored first: a seat the database did not free keeps its bot.
+        await hub.store(hub.storage.update_seats, table.id, [seat.emptied()])
         seat.empty()
-        await hub.store(hub.storage.update_seats, table.id, [seat.row()])
         _ack(connection, message)
         table.broadcast_table()
 
@@ -378,11 +383,12 @@ async def _remove(hub: Hub, connection: Connection, table: Table, message: Any) 
 async def _free(hub: Hub, table: Table, seat: Seat) -> list[Connection]:
     """Empty a person's seat before the start; the connections it had, for the caller
     to close or keep as spectators."""
+    # Stored first: a seat the database did not free stays its person's.
+    await hub.store(hub.storage.update_seats, table.id, [seat.emptied()])
     if seat.takeover is not None:
         seat.takeover.cancel()
         seat.takeover = None
     seat.empty()
-    await hub.store(hub.storage.update_seats, table.id, [seat.row()])
     gone = list(seat.connections)
     seat.connections.clear()
     return gone

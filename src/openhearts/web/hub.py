@@ -28,7 +28,7 @@ from .botwork import BotWork, available_levels, close_bot
 from .connection import Connection
 from .handlers import COMING_BACK, HANDLERS
 from .limits import AddressLimits
-from .protocol import MAX_REFUSALS, TABLE_ID_RE, WebError, new_token
+from .protocol import MAX_REFUSALS, NOT_SAVED, TABLE_ID_RE, WebError, new_token
 from .schema import (
     CreateTable,
     JoinTable,
@@ -43,6 +43,7 @@ from .storage import (
     SeatRow,
     Storage,
     TableRow,
+    database_complaint,
     retention_cutoff,
     token_hash,
 )
@@ -58,6 +59,15 @@ T = TypeVar("T")
 
 #: Seconds at least that people have after a restart to reconnect before a bot plays.
 RECONNECT_GRACE: Final = 10.0
+
+
+#: Seconds between tries of the database while it cannot store: the first pause, then
+#: twice as long each time, up to the last.
+STORE_RETRY_FIRST: Final = 0.5
+STORE_RETRY_MOST: Final = 30.0
+#: A database failing again within this many seconds of working again goes on with the
+#: pause it had reached: one that fails on and off must not fill the log.
+STORE_STEADY: Final = 60.0
 
 
 #: Words the page says for its own player or a seat: a player named so is numbered
@@ -101,6 +111,15 @@ class Hub:
         self.people_gone_since: dict[str, float] = {}
         self.sweeper: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        #: Whether the database failed to store something and has not stored anything
+        #: since: the tables wait (the table summary's ``cannot_save`` says so).
+        self.store_failing = False
+        #: Set while the database stores; what waits for it to work again waits on it.
+        self.store_works = asyncio.Event()
+        self.store_works.set()
+        self._store_retry = STORE_RETRY_FIRST
+        self._store_worked_at = 0.0
+        self._store_watch: asyncio.Task[None] | None = None
 
     def background(self, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` as a task kept alive until it ends."""
@@ -108,22 +127,81 @@ class Hub:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def store(self, function: Callable[..., T], *args: Any) -> T:
+    async def read(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)``, a read of the storage, in the storage's thread."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.store_pool, function, *args)
+
+    async def store(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)``, a write to the storage, in the storage's thread.
+
+        :raises WebError: ``unavailable`` (503) when it failed: nothing was stored.  The
+            log says once that the database cannot store, and once that it can again
+            (a traceback for every failed write filled the log every half second)."""
+        try:
+            result = await self.read(function, *args)
+        except Exception as error:
+            self._store_failed(error)
+            raise WebError("unavailable", NOT_SAVED, 503) from error
+        if self.store_failing:
+            self._store_back()
+        return result
+
+    def _store_failed(self, error: Exception) -> None:
+        if self.store_failing:
+            return
+        self.store_failing = True
+        self.store_works.clear()
+        if time.monotonic() - self._store_worked_at > STORE_STEADY:
+            self._store_retry = STORE_RETRY_FIRST
+        # A database's own failure is said in its words; anything else is a fault of the
+        # program's, whose traceback matters.
+        log.error(
+            "the database cannot store anything now (%s): the games wait, and go on once it can",
+            database_complaint(error) if isinstance(error, SQLAlchemyError) else repr(error),
+            exc_info=None if isinstance(error, SQLAlchemyError) else error,
+        )
+        for table in list(self.tables.values()):
+            table.broadcast_table()
+        if not self.closing:
+            self._store_watch = asyncio.get_running_loop().create_task(self._try_store_again())
+
+    def _store_back(self) -> None:
+        self.store_failing = False
+        self._store_worked_at = time.monotonic()
+        self.store_works.set()
+        # Said at the failure's level: whoever saw that it failed sees that it is over.
+        log.warning("the database stores again: the games go on")
+        for table in list(self.tables.values()):
+            table.storing_again()
+
+    async def _try_store_again(self) -> None:
+        """While the database fails, try it now and then (each pause twice the last, up
+        to 30 s), so that the tables go on once it works, even with nobody acting."""
+        while self.store_failing and not self.closing:
+            await asyncio.sleep(self._store_retry)
+            self._store_retry = min(2 * self._store_retry, STORE_RETRY_MOST)
+            if not self.store_failing or self.closing:
+                return
+            try:
+                await self.read(self.storage.check_writable)
+            except Exception:  # still failing: said once already
+                continue
+            if self.store_failing:
+                self._store_back()
 
     # Life cycle ------------------------------------------------------------------
 
     async def startup(self) -> None:
         """Migrate the database and resume every table waiting or in play."""
         self.loop = asyncio.get_running_loop()
-        await self.store(self.storage.migrate)
-        self.key = await self.store(self.storage.server_key, "player-tokens")
+        await self.read(self.storage.migrate)
+        self.key = await self.read(self.storage.server_key, "player-tokens")
         self.levels = available_levels()
         if self.settings.default_level not in self.levels:
             self.settings.default_level = "easy" if "easy" in self.levels else self.levels[0]
         grace = max(self.settings.takeover_delay, RECONNECT_GRACE)
-        for table_id in await self.store(self.storage.active_table_ids):
+        for table_id in await self.read(self.storage.active_table_ids):
             try:
                 table = await self.get(table_id)
             except WebError:
@@ -142,6 +220,8 @@ class Hub:
         self.closing = True
         if self.sweeper is not None:
             self.sweeper.cancel()
+        if self._store_watch is not None:
+            self._store_watch.cancel()
         for table in list(self.tables.values()):
             if table.clock_handle is not None:
                 table.clock_handle.cancel()
@@ -174,15 +254,17 @@ class Hub:
                 return None
             try:
                 table = await self._load(table_id)
-            except SQLAlchemyError as error:
+            except (SQLAlchemyError, WebError) as error:
                 # The database failed (a dropped connection, a restarted server), not the
                 # table's rows: it is not set aside (every page would be told it does not
                 # exist, and forget its seat), only refused until the database is back.
-                log.error(
-                    "table %s cannot be read now: the database failed (%s)",
-                    table_id,
-                    type(error).__name__,
-                )
+                # (A write made while loading has said so already.)
+                if isinstance(error, SQLAlchemyError):
+                    log.error(
+                        "table %s cannot be read now: the database failed (%s)",
+                        table_id,
+                        type(error).__name__,
+                    )
                 raise WebError(
                     "unavailable", "the server cannot read that table now; try again soon", 503
                 ) from None
@@ -221,7 +303,7 @@ class Hub:
         return table_id
 
     async def _load(self, table_id: str) -> Table | None:
-        row = await self.store(self.storage.load_table, table_id)
+        row = await self.read(self.storage.load_table, table_id)
         if row is None:
             return None
         check_stored(json.dumps(dataclasses.asdict(row), default=str))
@@ -291,8 +373,8 @@ class Hub:
             return
         try:
             gone = await self.store(self.storage.prune, done, set(self.tables), abandoned)
-        except Exception:
-            log.exception("pruning old tables failed")
+        except WebError:
+            return  # the database's failure is said once, not by each of its writes
         else:
             log.info("pruned %d old table(s)", gone)
 
@@ -361,7 +443,7 @@ class Hub:
         if limit and len(mine) >= limit:
             # Counted from the tables it created, in memory or not (one unloaded from
             # memory is still open); those finished or pruned since are forgotten.
-            still = await self.store(self.storage.open_table_ids, sorted(mine))
+            still = await self.read(self.storage.open_table_ids, sorted(mine))
             mine &= still
         if limit and len(mine) >= limit:
             # Leaving a table does not close it (its game waits for the player), so

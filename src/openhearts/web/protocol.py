@@ -21,6 +21,7 @@ __all__ = [
     "MAX_END_SCORE",
     "MAX_CARDS_PASSED",
     "MIN_TURN_CLOCK",
+    "NOT_SAVED",
     "WebError",
     "new_token",
     "now_text",
@@ -63,6 +64,13 @@ MAX_END_SCORE: Final = 1000
 MAX_CARDS_PASSED: Final = 13
 #: The shortest turn clock a table may ask for: a person needs time to see the turn.
 MIN_TURN_CLOCK: Final = 10
+
+
+#: What a person is told of a request the server could not store (its database fails
+#: now): nothing of it was done.
+NOT_SAVED: Final = (
+    "The server cannot save anything right now, so that was not done: try again in a moment."
+)
 
 
 class WebError(Exception):

@@ -60,6 +60,10 @@ class Seat:
             True, False, False, 0, False
         )  # fmt: skip
 
+    def emptied(self) -> SeatRow:
+        """The row of this seat once :meth:`empty` (stored before it is emptied)."""
+        return SeatRow(seat=self.index, host=self.host)
+
     @property
     def bot_playing(self) -> bool:
         return self.kind == "bot" or (self.kind == "human" and self.away)
@@ -76,6 +80,12 @@ class Seat:
             auto_play_one=self.auto_play_one,
             helped=self.helped,
         )
+
+    def restore(self, row: SeatRow) -> None:
+        """Put back what :meth:`row` said, a change that could not be stored undone."""
+        self.index, self.kind, self.name, self.level = row.seat, row.kind, row.name, row.level
+        self.token_hash, self.player_hash = row.token_hash, row.player_hash
+        self.host, self.auto_play_one, self.helped = row.host, row.auto_play_one, row.helped
 
     @classmethod
     def of_row(cls, row: SeatRow) -> Seat:

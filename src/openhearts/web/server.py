@@ -336,7 +336,7 @@ async def game_record(request: Request) -> Response:
     number = request.path_params["number"]
     if not (number.isascii() and number.isdigit() and len(number) <= 9):
         return error_response(WebError("no_game", "there is no such game", 404))
-    found = await hub.store(hub.storage.game_record, table_id, int(number))
+    found = await hub.read(hub.storage.game_record, table_id, int(number))
     if found is None:
         return error_response(WebError("no_game", "there is no such game", 404))
     status, text = found
@@ -360,7 +360,7 @@ async def stats(request: Request) -> Response:
         return error_response(
             WebError("bad_token", "send Authorization: Bearer <player token>", 401)
         )
-    found = await hub.store(hub.storage.stats, token_hash(token))
+    found = await hub.read(hub.storage.stats, token_hash(token))
     empty = {
         "name": None,
         "games": 0,

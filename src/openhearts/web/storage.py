@@ -576,6 +576,15 @@ class Storage:
                 )
                 connection.execute(row)
 
+    def check_writable(self) -> None:
+        """Raise unless the database can store now (a write that changes nothing)."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                keys_table.update()
+                .where(keys_table.c.name == "player-tokens")
+                .values(value=keys_table.c.value)
+            )
+
     def mark_unrated(self, table_id: str, game: int) -> None:
         """The game will not count in anyone's statistics (a move taken back, a hint)."""
         with self.engine.begin() as connection:

@@ -11,6 +11,7 @@ import logging
 import random
 import secrets
 import time
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final
 
 from .. import record
@@ -25,6 +26,7 @@ from ..game import (
     MoonChoice,
     Pass,
     Play,
+    PlayerView,
 )
 from ..rules import Rules
 from ..session.driver import decide, fallback_action
@@ -37,7 +39,7 @@ from ..session.undo import has_choice_to_undo
 from .botwork import close_bot
 from .connection import Connection
 from .memory import memory_json
-from .protocol import PROTOCOL, WebError
+from .protocol import NOT_SAVED, PROTOCOL, WebError
 from .seat import BOT_NAMES, Seat
 from .storage import (
     ActionRow,
@@ -83,9 +85,32 @@ def _action_of_row(row: ActionRow) -> Action:
     raise ValueError(f"unknown action kind {row.kind!r}")
 
 
+#: A person's move that could not be stored (the database fails now): not made.
+MOVE_NOT_SAVED: Final = (
+    "The game cannot be saved right now, so your move was not made: make it again when "
+    "the game goes on."
+)
+
 #: Why a person's move was made by the computer, beside "Auto play one"'s reasons: the
 #: turn clock ran out, or a bot keeps the seat of someone gone.
 FOR_YOU: Final = "for_you"
+
+
+@dataclass
+class _Move:
+    """A move the bot driver makes for a seat, and what it was decided from."""
+
+    #: The seat and how it is moved for (``bot`` or ``auto``), as ``Table._automatic``.
+    step: tuple[Seat, str]
+    #: The seat's situation it answers (``Table._situation``).
+    asked: tuple[object, ...]
+    action: Action
+    #: Why the person's move was made for them (their own message says so), if it was.
+    reason: str | None
+    view: PlayerView | None = None
+    bot: Bot | None = None
+    #: What went wrong with the bot (its move is then a stand-in's).
+    problem: str | None = None
 
 
 def _mark_auto(events: list[Event], seat: int, reason: str) -> None:
@@ -162,6 +187,11 @@ class Table:
         self.owner = row.id
         #: Sockets and requests holding this object: it is not forgotten while any do.
         self.users = 0
+        #: What was told but could not be stored (the database failed), stored once it
+        #: works again: the seats, that the game is unrated, the finished game.
+        self.unstored_seats = False
+        self.unstored_unrated = False
+        self.unstored_finish: tuple[int, Game, list[StatsDelta]] | None = None
 
     # Summaries -------------------------------------------------------------------
 
@@ -186,6 +216,7 @@ class Table:
             "turn_clock": self.clock,
             "rated": self.rated,
             "paused": self.paused(),
+            "cannot_save": self.hub.store_failing,
         }
 
     @property
@@ -202,9 +233,13 @@ class Table:
             self.rated = False
             # The pages learn it at once (the statistics dialog says why a game did not count).
             self.broadcast_table()
-            self.hub.background(
-                self.hub.store(self.hub.storage.mark_unrated, self.id, self.game_number)
-            )
+            self.hub.background(self._store_unrated())
+
+    async def _store_unrated(self) -> None:
+        try:
+            await self.hub.store(self.hub.storage.mark_unrated, self.id, self.game_number)
+        except WebError:
+            self.unstored_unrated = True  # stored once the database works again
 
     def connections(self) -> list[Connection]:
         result = list(self.spectators)
@@ -345,10 +380,30 @@ class Table:
         self.hub.background(self._store_seats([seat.row() for seat in changed]))
 
     async def _store_seats(self, rows: list[SeatRow]) -> None:
+        """Store seats whose change has been told already: when the database fails,
+        every seat is stored once it works again."""
         try:
             await self.hub.store(self.hub.storage.update_seats, self.id, rows)
-        except Exception:  # kept in memory; only a restart would forget it
-            log.exception("table %s: storing seats failed", self.id)
+        except WebError:
+            self.unstored_seats = True
+
+    def storing_again(self) -> None:
+        """The database stores again: store what waited for it, tell the pages (their
+        notice goes), and let the bots go on (a driver waiting for it goes on itself)."""
+        self.hub.background(self._store_what_waited())
+        self.broadcast_table()
+        self.kick()
+
+    async def _store_what_waited(self) -> None:
+        async with self.lock:
+            if self.unstored_seats:
+                self.unstored_seats = False
+                await self._store_seats([seat.row() for seat in self.seats])
+            if self.unstored_unrated and self.game is not None:
+                self.unstored_unrated = False
+                await self._store_unrated()
+            if self.unstored_finish is not None:
+                await self._store_finish(*self.unstored_finish)
 
     def bar_player(self, player_hash: str) -> None:
         """The host removed this player (by its player token's hash): it may watch, not
@@ -425,6 +480,14 @@ class Table:
                     "people at the table, start a new game from the lobby",
                 )
             abandoned = self.game_number
+        if self.unstored_finish is not None:
+            # The last game's end first: the next game would leave it unfinished.
+            await self._store_finish(*self.unstored_finish)
+            if self.unstored_finish is not None:
+                raise WebError("unavailable", NOT_SAVED, 503)
+        # Taken back if the start cannot be stored: bots in the free seats, kept in
+        # memory alone, left no seat for the people still to come.
+        before = [(seat, seat.row()) for seat in self.seats]
         for seat in self.seats:
             if seat.kind == "empty":
                 self.fill_seat(seat, self.level)
@@ -441,18 +504,25 @@ class Table:
             for index, seat in enumerate(moved):
                 seat.index = index
             self.seats = moved
+        rows = [replace(seat.row(), helped=False) for seat in self.seats]
+        number = self.game_number + 1
+        try:
+            await self.hub.store(
+                self.hub.storage.start_game,
+                self.id,
+                GameRow(number, seed, self.rules.to_dict(), list(game.names), "playing"),
+                rows,
+                abandoned,
+            )
+        except WebError:
+            self.seats = [seat for seat, _ in before]
+            for seat, row in before:
+                seat.restore(row)
+            raise
         for seat in self.seats:
             close_bot(seat.bot)
             seat.bot = None
             seat.helped = False
-        number = self.game_number + 1
-        await self.hub.store(
-            self.hub.storage.start_game,
-            self.id,
-            GameRow(number, seed, self.rules.to_dict(), list(game.names), "playing"),
-            [s.row() for s in self.seats],
-            abandoned,
-        )
         self.game = game
         self.seed = seed
         self.acted = [0] * self.rules.players
@@ -506,11 +576,11 @@ class Table:
                 self.game_number,
                 _action_row(action, self.seq - 1),
             )
-        except Exception:
-            log.exception("table %s: storing an action failed; taking it back", self.id)
+        except WebError:
+            # Taken back: nobody heard of it (the hub has said in the log why).
             game.undo()
             self.version += 1
-            raise WebError("internal", "the server could not store that; try again", 500) from None
+            raise WebError("unavailable", MOVE_NOT_SAVED, 503) from None
         self.acted[action.seat] += 1
         self.last_active = time.monotonic()
         if game.is_over:
@@ -529,18 +599,24 @@ class Table:
             for seat in self.seats
             if seat.kind == "human" and seat.player_hash and self.rated and not seat.helped
         ]
+        await self._store_finish(self.game_number, game, stats)
+
+    async def _store_finish(self, number: int, game: Game, stats: list[StatsDelta]) -> None:
         try:
             await self.hub.store(
                 self.hub.storage.finish_game,
                 self.id,
-                self.game_number,
+                number,
                 record.dumps(game),
                 list(game.scores),
                 stats,
             )
-        except Exception:
-            # The last action is stored; a restart finishes the game from it.
-            log.exception("table %s: storing the finished game failed", self.id)
+        except WebError:
+            # The last action is stored: the end is stored again once the database
+            # works, before any next game (a restart finishes it from the actions).
+            self.unstored_finish = (number, game, stats)
+        else:
+            self.unstored_finish = None
 
     def moved_in_person(self, seat: Seat) -> bool:
         """The person made a move of their own: the clock's count of time-outs starts
@@ -721,83 +797,122 @@ class Table:
             self.hub.maybe_evict(self, idle=True)
 
     async def _drive_steps(self) -> None:
+        # A move decided but not stored (the database failed): made again, unchanged,
+        # once the database stores, unless the game moved on meanwhile.  The bot is not
+        # asked again: its play would depend on when the database came back.
+        unstored: _Move | None = None
         while not self.hub.closing:
             step = self._automatic()
             if step is None:
                 return
-            seat, how = step
-            version = self.version
-            if how == "bot":
-                delay = self.hub.settings.bot_delay
+            seat = step[0]
+            move: _Move | None
+            if (
+                unstored is not None
+                and unstored.step == step
+                and unstored.asked == self._situation(seat.index)
+            ):
+                move = unstored
             else:
-                # A forced card must not be told apart from a chosen one by its timing:
-                # it waits a random while, as a person would, never a fixed delay.
-                delay = random.uniform(0, self.hub.settings.auto_delay)
-            if delay > 0:
-                await asyncio.sleep(delay)
-                if self.version != version:
-                    continue
-            game = self.game
-            assert game is not None
-            asked = self._situation(seat.index)
-            reason: str | None = FOR_YOU if seat.kind == "human" else None
-            if how == "auto":
-                card = game.auto_play_card()
-                assert card is not None  # the game has not moved since _automatic said so
-                action: Action = Play(seat.index, card)
-                reason = AutoPlay.now(game)
-            else:
-                view = game.view(seat.index)
-                bot = self._bot_for(seat)
-                # The faulty-bot policy of every face (openhearts.session.driver): a bot
-                # that fails or answers something illegal is played for at random this
-                # once, and a random player takes its seat for good.
-                decision = await self.hub.bot_work.run(self.owner, self.id, decide, bot, view)
-                action = self._with_picks(seat, decision.action)
-                if decision.problem is not None:
-                    # The problem's text may name the bot's cards: the log leaves it out.
-                    log.warning(
-                        "table %s: the bot in seat %d failed; a random player takes over",
-                        self.id,
-                        seat.index,
-                    )
-                    close_bot(bot)
-                    seat.bot = make_bot("random", seed=bot_seed(game_seed(self.seed), seat.index))
+                move = await self._decide(step)
+            unstored = None
+            if move is None:
+                continue
             async with self.lock:
-                if self._situation(seat.index) != asked or self._automatic() != step:
+                if self._situation(seat.index) != move.asked or self._automatic() != step:
                     # The game moved on while the bot was thinking.  Only a change to
                     # this seat's own situation counts: another seat's pass or a person
                     # connecting leaves the decision as good as it was, and asking again
                     # would make the bots' play depend on timing.
                     continue
-                newly_helped = how == "bot" and seat.kind == "human" and not seat.helped
                 try:
-                    events = await self.commit(action)
-                except IllegalActionError:
-                    log.warning("table %s: the bot chose an illegal action", self.id)
-                    fallback = fallback_action(view)
-                    events = await self.commit(fallback)
-                except WebError:
-                    await asyncio.sleep(0.5)
-                    continue
-                if newly_helped:
-                    # The computer moved for the person: their game no longer counts as
-                    # theirs in the statistics (as a hint or an undo does for everyone),
-                    # after a restart too.
-                    seat.helped = True
-                    try:
-                        await self.hub.store(self.hub.storage.update_seats, self.id, [seat.row()])
-                    except Exception:  # the game goes on; only a restart would forget it
-                        log.exception("table %s: storing a seat failed", self.id)
-                if reason is not None:
-                    _mark_auto(events, seat.index, reason)
-                # The seats' summary says "overdue" until the move is made for them: it
-                # stayed so (and a second time-out went unsaid) when only the state went.
-                was_overdue, seat.overdue = seat.overdue, False
-                self.broadcast_state(events)
-                if self.status == "finished" or was_overdue or newly_helped:
-                    self.broadcast_table()
-                self.arm_clock()
+                    await self._make(move)
+                except WebError as error:
+                    if error.code != "unavailable":
+                        raise
+                    unstored = move
+            if unstored is not None:
+                # Waited for with the lock free: a spectator's hello, a person's move or
+                # a chat line at this table are answered meanwhile.
+                await self.hub.store_works.wait()
+
+    async def _decide(self, step: tuple[Seat, str]) -> _Move | None:
+        """The driver's next move for ``step``'s seat, after the bot's delay (or "Auto
+        play one"'s pause); None when the game changed during the delay."""
+        seat, how = step
+        version = self.version
+        if how == "bot":
+            delay = self.hub.settings.bot_delay
+        else:
+            # A forced card must not be told apart from a chosen one by its timing:
+            # it waits a random while, as a person would, never a fixed delay.
+            delay = random.uniform(0, self.hub.settings.auto_delay)
+        if delay > 0:
+            await asyncio.sleep(delay)
+            if self.version != version:
+                return None
+        game = self.game
+        assert game is not None
+        asked = self._situation(seat.index)
+        if how == "auto":
+            card = game.auto_play_card()
+            assert card is not None  # the game has not moved since _automatic said so
+            return _Move(step, asked, Play(seat.index, card), AutoPlay.now(game))
+        view = game.view(seat.index)
+        bot = self._bot_for(seat)
+        # The faulty-bot policy of every face (openhearts.session.driver): a bot that
+        # fails or answers something illegal is played for at random this once, and a
+        # random player takes its seat for the rest of the game (:meth:`_make`).
+        decision = await self.hub.bot_work.run(self.owner, self.id, decide, bot, view)
+        return _Move(
+            step,
+            asked,
+            self._with_picks(seat, decision.action),
+            FOR_YOU if seat.kind == "human" else None,
+            view=view,
+            bot=bot,
+            problem=decision.problem,
+        )
+
+    async def _make(self, move: _Move) -> None:
+        """Store and tell the driver's move (caller holds the lock).  Raises
+        :class:`WebError` ``unavailable`` when it could not be stored: nothing changed
+        but the faulty bot's replacement."""
+        seat, how = move.step
+        if move.problem is not None and seat.bot is move.bot:
+            # Not when the bot was closed meanwhile (a new game began): its own failure
+            # then is only its program being stopped.  The problem's text may name the
+            # bot's cards: the log leaves it out.
+            log.warning(
+                "table %s: the bot in seat %d failed; a random player takes over",
+                self.id,
+                seat.index,
+            )
+            close_bot(move.bot)
+            seat.bot = make_bot("random", seed=bot_seed(game_seed(self.seed), seat.index))
+        newly_helped = how == "bot" and seat.kind == "human" and not seat.helped
+        try:
+            events = await self.commit(move.action)
+        except IllegalActionError:
+            log.warning("table %s: the bot chose an illegal action", self.id)
+            assert move.view is not None  # only a bot's choice can be illegal
+            move.action = fallback_action(move.view)
+            events = await self.commit(move.action)
+        if newly_helped:
+            # The computer moved for the person: their game no longer counts as theirs
+            # in the statistics (as a hint or an undo does for everyone), after a
+            # restart too.
+            seat.helped = True
+            await self._store_seats([seat.row()])
+        if move.reason is not None:
+            _mark_auto(events, seat.index, move.reason)
+        # The seats' summary says "overdue" until the move is made for them: it stayed
+        # so (and a second time-out went unsaid) when only the state went.
+        was_overdue, seat.overdue = seat.overdue, False
+        self.broadcast_state(events)
+        if self.status == "finished" or was_overdue or newly_helped:
+            self.broadcast_table()
+        self.arm_clock()
 
     # Seats coming and going ------------------------------------------------------
 

@@ -10,6 +10,9 @@ import { counted, directionWords, listWords, plural } from "./words.js";
 /** Why nothing moves at a table everyone has left (its bots wait for them). */
 export const PAUSED = "Everyone at the table has gone: the game waits until one of them is back.";
 
+/** Why nothing moves while the server's database fails (the summary's cannot_save). */
+export const CANNOT_SAVE = "The server cannot save the game right now: it goes on as soon as it can.";
+
 export function statusText() {
   const s = app.state;
   const me = mySeat();
@@ -19,6 +22,10 @@ export function statusText() {
     const youWin = (s.winners || []).includes(me);
     if (youWin && winners.length === 1) return "Game over: you win!";
     return `Game over: ${listWords(winners)} ${winners.length === 1 ? "wins" : "win"}.`;
+  }
+  // Nothing moves, and a move of the player's own is refused, until the server can save.
+  if (app.table && app.table.cannot_save) {
+    return me === null ? `You are watching. ${CANNOT_SAVE}` : CANNOT_SAVE;
   }
   if (me === null) {
     if (app.table && app.table.paused) return `You are watching. ${PAUSED}`;

@@ -5,7 +5,7 @@ import { send } from "./connection.js";
 import { $, h, hostKey, removedKey, seatKey, show, storage } from "./dom.js";
 import { app } from "./store.js";
 import { renderScoreActions } from "./scores.js";
-import { PAUSED } from "./status.js";
+import { CANNOT_SAVE, PAUSED } from "./status.js";
 import { renderTable } from "./table.js";
 import { plural } from "./words.js";
 
@@ -60,6 +60,12 @@ export function setTable(table) {
   }
   if (before && before.id === table.id && Boolean(before.paused) !== Boolean(table.paused)) {
     announce(table.paused ? PAUSED : "Someone is back: the game goes on.", { queue: true });
+  }
+  // Said on arriving too: a player whose move is refused meanwhile must know why.
+  if (Boolean(before && before.id === table.id && before.cannot_save)
+      !== Boolean(table.cannot_save)) {
+    announce(table.cannot_save ? CANNOT_SAVE : "The server can save again: the game goes on.",
+      { queue: true });
   }
   if (before && before.id === table.id && table.status !== "finished") {
     for (const sentence of seatChanges(before.seats || [], table.seats || [], own,
