@@ -3799,3 +3799,42 @@ def test_someone_watching_hears_a_player_go_each_time(server: str, browser: Brow
             said(page, "Gus plays again.", 1)
         # Gone again: said again.
         said(page, "Gus is not connected.", 2)
+
+
+def test_someone_watching_is_told_when_a_program_bot_fails(
+    tmp_path_factory: pytest.TempPathFactory, browser: Browser
+) -> None:
+    """A ``cmd:`` bot that stopped was replaced by a random player with only the server's
+    log saying so: the page says which seat's bot went wrong (shown and in the live
+    region), and its seat's tag says so."""
+    from websockets.sync.client import connect
+
+    from test_web_server import STOPS_AT_ITS_FIRST_CARD
+
+    folder = tmp_path_factory.mktemp("stops")
+    script = folder / "stops.py"
+    script.write_text(STOPS_AT_ITS_FIRST_CARD, encoding="utf-8")
+    level = f"stops=cmd:{sys.executable} {script}"
+    with (
+        running_server(
+            free_port(),
+            folder / "web.sqlite3",
+            folder / "server.log",
+            takeover=0.2,
+            more=("--bot-level", level),
+        ) as server,
+        new_page(browser, viewport={"width": 1100, "height": 800}) as page,
+    ):
+        answer = post(server, "/api/play-now", {"name": "Lu", "level": "stops"})
+        page.add_init_script(SAID_LOG)
+        page.goto(server + answer["url"])
+        expect(page.locator("#hand")).to_contain_text("You are watching")
+        socket = server.replace("http", "ws") + "/ws/" + answer["table_id"]
+        with connect(socket) as ws:
+            ws.send(json.dumps({"type": "hello", "token": answer["token"]}))
+            ws.send(json.dumps({"type": "leave", "id": 1}))
+            said = "Blaise's computer player went wrong: a random player takes its place."
+            page.wait_for_function("s => window.__said.includes(s)", arg=said, timeout=30000)
+        expect(page.locator('#opponents [data-seat="1"] .tag')).to_have_text(
+            "random bot: the stops bot went wrong"
+        )

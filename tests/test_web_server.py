@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -1942,3 +1943,68 @@ def test_a_start_the_database_cannot_store_leaves_the_seats_free(
         joined = server.post(f"/api/tables/{table_id}/join", {"name": "Bob"})
         assert joined.status_code == 200, joined.text
         ann.close()
+
+
+#: A program speaking the engine protocol that passes, then stops at its first card.
+STOPS_AT_ITS_FIRST_CARD = """
+import json, sys
+
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "ready"}), flush=True)
+    elif message["type"] == "act":
+        if message["decision"] != "pass":
+            sys.exit(3)
+        cards = message["hand"][: message["rules"]["cards_passed"]]
+        print(json.dumps({"cards": cards}), flush=True)
+"""
+
+
+def test_everyone_at_the_table_is_told_when_a_program_bot_fails(
+    storage: Storage, tmp_path: Path
+) -> None:
+    """Found with a ``cmd:`` bot stopping during a web game: a random player took its
+    seat and only the server's log said so; the seat still showed the program's level.
+    Every page hears it once, as the other faces say it, and the seat shows it."""
+    from openhearts.bots import BOTS, LEVELS, add_level
+
+    script = tmp_path / "stops.py"
+    script.write_text(STOPS_AT_ITS_FIRST_CARD, encoding="utf-8")
+    add_level("stops", "cmd:" + " ".join([sys.executable, str(script)]))
+    try:
+        with running(storage) as server:
+            data = server.post(
+                "/api/play-now", {"name": "Ann", "level": "stops", "options": {"end_score": 20}}
+            ).json()
+            table_id = data["table_id"]
+            watcher = Player(server.ws_url(table_id)).open()
+            ann = Player(server.ws_url(table_id), token=data["token"]).open()
+            ann.play()
+            watch(watcher)
+            summary = server.get(f"/api/tables/{table_id}").json()
+            ann.close()
+            watcher.close()
+    finally:
+        del LEVELS["stops"], BOTS["stops"]
+    assert [(s["level"], s["replaced"]) for s in summary["seats"][1:]] == [("stops", True)] * 3
+    for page in (ann, watcher):
+        messages = [json.loads(text) for text in page.texts]
+        told = [
+            (index, event)
+            for index, message in enumerate(messages)
+            if message["type"] == "state"
+            for event in message["events"]
+            if event["event"] == "bot_replaced"
+        ]
+        # Once a seat, and nothing of why (the program's words may name its cards).
+        assert sorted(event["seat"] for _, event in told) == [1, 2, 3]
+        assert all(set(event) == {"event", "seat"} for _, event in told)
+        for index, event in told:
+            # Said with the first card played for it, before that card.
+            kinds = [(e["event"], e.get("seat")) for e in messages[index]["events"]]
+            said = kinds.index(("bot_replaced", event["seat"]))
+            assert ("played", event["seat"]) in kinds[said:]
+            # And its seat shows it from then on.
+            later = [m for m in messages[index:] if m["type"] == "table"]
+            assert later and later[0]["table"]["seats"][event["seat"]]["replaced"] is True

@@ -49,6 +49,9 @@ class Seat:
     #: The cards the person has picked to pass so far, with the game and deal they were
     #: picked in: a pass the clock makes for them starts with these.
     picks: tuple[tuple[int, int], CardSet] | None = None
+    #: Its bot failed in the game in progress: a random player plays for it until the
+    #: game ends (the faulty-bot policy; kept while the server runs).
+    replaced: bool = False
 
     def empty(self) -> None:
         """Nobody in the seat: what the last person chose (auto play one) or had happen
@@ -59,6 +62,7 @@ class Seat:
         self.auto_play_one, self.away, self.overdue, self.timeouts, self.helped = (
             True, False, False, 0, False
         )  # fmt: skip
+        self.replaced = False
 
     def emptied(self) -> SeatRow:
         """The row of this seat once :meth:`empty` (stored before it is emptied)."""
@@ -114,6 +118,9 @@ class Seat:
             # A bot moved for this person in the game in progress: it will not count in
             # their statistics (their page says so, once).
             "helped": self.helped,
+            # Its bot failed in this game: a random player plays for it (said once, to
+            # everyone at the table, in the state that carries its first move).
+            "replaced": self.replaced,
         }
         if self.kind == "bot":
             data["level"] = self.level

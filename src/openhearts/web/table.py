@@ -111,6 +111,8 @@ class _Move:
     bot: Bot | None = None
     #: What went wrong with the bot (its move is then a stand-in's).
     problem: str | None = None
+    #: The bot was replaced for it; the table is told with the move.
+    replaced: bool = False
 
 
 def _mark_auto(events: list[Event], seat: int, reason: str) -> None:
@@ -487,7 +489,7 @@ class Table:
                 raise WebError("unavailable", NOT_SAVED, 503)
         # Taken back if the start cannot be stored: bots in the free seats, kept in
         # memory alone, left no seat for the people still to come.
-        before = [(seat, seat.row()) for seat in self.seats]
+        before = [(seat, seat.row(), seat.replaced) for seat in self.seats]
         for seat in self.seats:
             if seat.kind == "empty":
                 self.fill_seat(seat, self.level)
@@ -515,14 +517,16 @@ class Table:
                 abandoned,
             )
         except WebError:
-            self.seats = [seat for seat, _ in before]
-            for seat, row in before:
+            self.seats = [seat for seat, _, _ in before]
+            for seat, row, replaced in before:
                 seat.restore(row)
+                seat.replaced = replaced
             raise
         for seat in self.seats:
             close_bot(seat.bot)
             seat.bot = None
             seat.helped = False
+            seat.replaced = False
         self.game = game
         self.seed = seed
         self.acted = [0] * self.rules.players
@@ -877,12 +881,12 @@ class Table:
     async def _make(self, move: _Move) -> None:
         """Store and tell the driver's move (caller holds the lock).  Raises
         :class:`WebError` ``unavailable`` when it could not be stored: nothing changed
-        but the faulty bot's replacement."""
+        but the faulty bot's replacement, which ``move`` remembers to tell."""
         seat, how = move.step
         if move.problem is not None and seat.bot is move.bot:
             # Not when the bot was closed meanwhile (a new game began): its own failure
             # then is only its program being stopped.  The problem's text may name the
-            # bot's cards: the log leaves it out.
+            # bot's cards: the log leaves it out, and so does what the table is told.
             log.warning(
                 "table %s: the bot in seat %d failed; a random player takes over",
                 self.id,
@@ -890,6 +894,8 @@ class Table:
             )
             close_bot(move.bot)
             seat.bot = make_bot("random", seed=bot_seed(game_seed(self.seed), seat.index))
+            seat.replaced = True
+            move.replaced = True
         newly_helped = how == "bot" and seat.kind == "human" and not seat.helped
         try:
             events = await self.commit(move.action)
@@ -906,11 +912,14 @@ class Table:
             await self._store_seats([seat.row()])
         if move.reason is not None:
             _mark_auto(events, seat.index, move.reason)
+        if move.replaced:
+            # Said before the move the random player made, as every face says it.
+            events.insert(0, Event({"event": "bot_replaced", "seat": seat.index}))
         # The seats' summary says "overdue" until the move is made for them: it stayed
         # so (and a second time-out went unsaid) when only the state went.
         was_overdue, seat.overdue = seat.overdue, False
         self.broadcast_state(events)
-        if self.status == "finished" or was_overdue or newly_helped:
+        if self.status == "finished" or was_overdue or newly_helped or move.replaced:
             self.broadcast_table()
         self.arm_clock()
 

@@ -1,6 +1,6 @@
 // A new state from the server: what changed, what to say, which dialog opens.
 
-import { announce, flash } from "./announce.js";
+import { announce, flash, toast } from "./announce.js";
 import { cardName } from "./cards.js";
 import { followClock } from "./clock.js";
 import { closeDialog, openMoonDialog } from "./dialogs.js";
@@ -81,6 +81,11 @@ export function onState(message) {
       app.dealInfo.set(event.deal, event);
     } else if (event.event === "game_over") {
       gameOver = event;
+    } else if (event.event === "bot_replaced") {
+      // As every face says it (the reason stays on the server: it may name the bot's
+      // cards), shown and said to everyone at the table.
+      toast(`${nameOf(event.seat)}'s computer player went wrong: a random player takes `
+        + "its place.", "info", { queue: true });
     } else if (event.event === "started") {
       closeDialog("scores-dialog");
       // The players hear what the deal asks of them; someone watching heard nothing.

@@ -82,7 +82,10 @@ function renderOpponents() {
     const taken = (s.points_taken || [])[seat] ?? 0;
     const total = (s.scores || [])[seat] ?? 0;
     let tag = "";
-    if (info && info.kind === "bot") tag = `${info.level || app.table.level} bot`;
+    if (info && info.kind === "bot") {
+      const level = info.level || app.table.level;
+      tag = info.replaced ? `random bot: the ${level} bot went wrong` : `${level} bot`;
+    }
     else if (info && info.bot_playing) tag = "away: a bot plays";
     else if (info && info.kind === "human" && !info.connected) tag = "not connected";
     let turn = false;
