@@ -32,7 +32,7 @@ import pytest
 from openhearts import Card, Game, Play, Rules, record
 from openhearts.session.keys import KEYS, Command, key_of
 from openhearts.web.storage import Storage
-from web_support import Player, free_port, settled_game, store_game
+from web_support import Outage, Player, free_port, running, settled_game, store_game
 
 pytestmark = pytest.mark.browser
 
@@ -780,14 +780,55 @@ def test_phone_sized_screen(server: str, browser: Browser) -> None:
 
 
 #: Every sentence the live region is given, kept in the page (the region keeps one).
+#: Keeps every sentence the live region says in ``window.__said`` (on pages that have
+#: one: not ``/healthz``, which :func:`open_seat` goes through).
 SAID_LOG = """
 window.__said = [];
 document.addEventListener('DOMContentLoaded', () => {
+  const announcer = document.getElementById('announcer');
+  if (!announcer) return;
   new MutationObserver((changes) => { for (const change of changes) {
     for (const node of change.addedNodes) window.__said.push(node.textContent); } })
-    .observe(document.getElementById('announcer'), { childList: true });
+    .observe(announcer, { childList: true });
 });
 """
+
+
+def test_the_page_says_when_the_server_cannot_save_and_when_it_can_again(
+    tmp_path: Path, browser: Browser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the database cannot store anything the game waits: the status line and the
+    live region say so, a pass is refused in words and is not made, and once the
+    database works again the page says the game goes on, and the pass can be made."""
+    from openhearts.web import hub as hub_module
+
+    monkeypatch.setattr(hub_module, "STORE_RETRY_FIRST", 0.05)
+    storage = Storage(f"sqlite:///{tmp_path / 'web.sqlite3'}")
+    storage.migrate()
+    outage = Outage(storage.engine)
+    monkeypatch.setattr(storage, "engine", outage)
+    cannot = "The server cannot save the game right now: it goes on as soon as it can."
+    with (
+        running(storage) as server,
+        new_page(browser, viewport={"width": 1100, "height": 800}) as page,
+    ):
+        page.add_init_script(SAID_LOG)
+        answer = post(server.base, "/api/play-now", {"name": "Lu", "level": "random"})
+        open_seat(page, server.base, answer)
+        wait_passing(page)
+        outage.down = True
+        pass_first_three(page)
+        # The refusal first, where the player looks; then why nothing moves.
+        expect(page.locator("#status")).to_contain_text("so your move was not made")
+        page.wait_for_function("s => window.__said.includes(s)", arg=cannot)
+        expect(page.locator("#hand .hand-card")).to_have_count(13)  # the pass was not made
+        outage.down = False
+        page.wait_for_function(
+            "() => window.__said.includes('The server can save again: the game goes on.')"
+        )
+        expect(page.locator("#status")).to_contain_text("3 of 3 chosen")  # still chosen
+        page.click("#pass-confirm")
+        expect(page.locator("#pass-box")).to_be_hidden()
 
 
 def test_winner_at_the_end_and_play_again(server: str, browser: Browser) -> None:

@@ -28,6 +28,7 @@ from openhearts.web.storage import ActionRow, Storage
 from openhearts.web.table import Table
 from web_support import (
     ACTIONS,
+    Outage,
     Player,
     ServerThread,
     check_knowledge,
@@ -1783,25 +1784,6 @@ def test_undo_of_a_forced_first_lead_goes_back_to_the_pass(
         back = ann.until(lambda m: m["type"] == "state" and m["state"]["phase"] == "passing")
         assert back["state"]["passed"] is None and 0 in back["state"]["waiting_for"]
         ann.close()
-
-
-class Outage:
-    """The database refusing every write while ``down``, as a SQLite file another
-    program holds locked does (reads still work); stands for the storage's engine."""
-
-    def __init__(self, engine: sa.engine.Engine) -> None:
-        self.engine = engine
-        self.down = False
-        self.refused = 0
-
-    def begin(self) -> Any:
-        if self.down:
-            self.refused += 1
-            raise sa.exc.OperationalError("INSERT", {}, Exception("database is locked"))
-        return self.engine.begin()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.engine, name)
 
 
 def last_summary(player: Player) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import sqlalchemy as sa
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
@@ -77,6 +78,25 @@ def postgres_available() -> str | None:
 def postgres_storage() -> Storage:
     """A storage in a schema of its own, so that parallel runs do not collide."""
     return Storage(POSTGRES_URL, schema=f"t_{uuid.uuid4().hex[:12]}")
+
+
+class Outage:
+    """The database refusing every write while ``down``, as a SQLite file another
+    program holds locked does (reads still work); stands for the storage's engine."""
+
+    def __init__(self, engine: sa.engine.Engine) -> None:
+        self.engine = engine
+        self.down = False
+        self.refused = 0
+
+    def begin(self) -> Any:
+        if self.down:
+            self.refused += 1
+            raise sa.exc.OperationalError("INSERT", {}, Exception("database is locked"))
+        return self.engine.begin()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
 
 
 class ServerThread:

@@ -49,6 +49,12 @@ export function setTable(table) {
       announce(`${heir.name} is the host now.`, { queue: true });
     }
   }
+  // The server saves again: a refusal of the outage ("your move was not made: make it
+  // again when the game goes on") stayed in the status line once the game went on.
+  if (before && before.id === table.id && before.cannot_save && !table.cannot_save
+      && app.flash && app.flash.kind === "error") {
+    app.flash = null;
+  }
   if (table.status === "waiting" || !app.state) renderWaiting();
   if (app.state) renderTable();
   // The host listed the table in the lobby or took it off (from this page or another):
