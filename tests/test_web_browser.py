@@ -3879,3 +3879,75 @@ def test_someone_watching_is_told_when_a_program_bot_fails(
         expect(page.locator('#opponents [data-seat="1"] .tag')).to_have_text(
             "random bot: the stops bot went wrong"
         )
+def _sole_card_trick() -> Game:
+    """A deal without a pass at the start of a trick that West leads and seat 0 follows
+    with its only legal card, the others playing their highest legal card."""
+    for seed in range(200):
+        game = Game(Rules(), seed=seed, names=["You", "West", "North", "East"], first_deal=3)
+        while game.phase == "playing":
+            if not game.view(0).trick and game.current_player == 1:
+                ahead = record.loads(record.dumps(game))
+                while ahead.current_player != 0:
+                    ahead.play(ahead.legal_plays().cards()[-1])
+                if len(ahead.legal_plays().cards()) == 1:
+                    return game
+            game.play(game.legal_plays().cards()[-1])
+    raise AssertionError("no trick followed with an only card in 200 deals")
+
+
+def test_a_sole_card_played_for_the_player_is_said_after_the_cards_it_follows(
+    server: str, browser: Browser
+) -> None:
+    """Found by a tester: "You play the ace of spades (your only legal card)." was said
+    before the cards it followed, which the trick's end then said, the player's card
+    among them ("..., Dmitri the ten of spades and you the ace of spades.")."""
+    from openhearts.web.views import apply_with_events
+
+    before = _sole_card_trick()
+    game = record.loads(record.dumps(before))
+    events: list[dict[str, Any]] = []
+    for _ in range(4):  # West, North, East, then the player's only card
+        seat = game.current_player
+        assert seat is not None
+        for event in apply_with_events(game, Play(seat, game.legal_plays().cards()[-1])):
+            data = event.for_seat(0)
+            if seat == 0 and data["event"] == "played":
+                data = {**data, "auto": True, "auto_reason": "only_card"}
+            events.append(data)
+    taken = next(event for event in events if event["event"] == "trick")
+    assert taken["leader"] == 1
+    table = _routed_table("SoleTable001", before)
+    states = [
+        {"type": "state", "seq": 1, "events": [], "state": _page_state(before, 1)},
+        {"type": "state", "seq": 5, "events": events, "state": _page_state(game, 5)},
+    ]
+
+    def route(ws: Any) -> None:
+        def on_message(message: str | bytes) -> None:
+            if json.loads(message)["type"] == "hello":
+                _welcome(ws, table, *states)
+
+        ws.on_message(on_message)
+
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        _open_routed_seat(page, server, table, route, record_said=True)
+        page.wait_for_function("() => window.said.some(line => / takes? the trick/.test(line))")
+        page.wait_for_timeout(200)
+        said: list[str] = page.evaluate("() => window.said")
+        # A trick the player's card led unsaid (a settled deal's) starts with a capital.
+        led = page.evaluate(
+            "() => import('/static/sentences.js').then(m => m.trickTakenSentence("
+            "{leader: 0, cards: ['2C', '3C', '4C', '5C'], winner: 3, points: 0}))"
+        )
+    assert led.startswith("You the two of clubs, West the three of clubs"), led
+    # Each line once (the recorder sees a line added and the one before it removed).
+    lines = [line for i, line in enumerate(said) if line and line != said[i - 1]]
+    sole = lines.index(f"You play the {Card.parse(taken['cards'][3]).name} (your only legal card).")
+    assert lines[sole - 1] == (
+        f"West led the {Card.parse(taken['cards'][0]).name}, "
+        f"North played the {Card.parse(taken['cards'][1]).name}, "
+        f"East played the {Card.parse(taken['cards'][2]).name}."
+    ), lines
+    # The trick's end says only who took it: every card of it was said already.
+    taker = r"(You take|\w+ takes) the trick with the [\w ]+( \(\d+ points?\))?\."
+    assert re.fullmatch(taker, lines[sole + 1]), lines

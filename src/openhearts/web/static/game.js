@@ -44,8 +44,9 @@ export function onState(message) {
   // they can be), then each trick's taker; the cards themselves are said with the turn.
   let breaking = previous && !newDeal && !previous.hearts_broken && state.hearts_broken
     && !state.hearts_free;
-  // Whether a card played now leads, for a card "Auto play one" played for you.
-  let trickSize = previous && !newDeal ? (previous.trick || []).length : 0;
+  // The trick so far as the events go, for a card "Auto play one" played for you: it
+  // leads, or follows the cards before it.
+  let trickSoFar = previous && !newDeal ? [...(previous.trick || [])] : [];
   // Which trick of which deal each "trick" event ends, to know what of it was said.
   const trickDeal = previous ? `${previous.game}:${previous.deal}` : null;
   let trickIndex = previous ? (previous.tricks || []).length : 0;
@@ -58,21 +59,25 @@ export function onState(message) {
       // Your turn never came to the page: the card is said as the other faces say it.
       // The cards of a settled deal are not: that the rest play themselves is said once.
       if (event.seat === mySeat() && event.auto_reason === "only_card") {
-        announce(`You ${trickSize ? "play" : "lead"} the ${cardName(event.card)} `
+        // The cards before it first, as a turn says them: your card was said before the
+        // card it follows, which the trick's end said only afterwards.
+        if (trickSoFar.length) announce(`${trickCardsSentence(trickSoFar)}.`, { queue: true });
+        announce(`You ${trickSoFar.length ? "play" : "lead"} the ${cardName(event.card)} `
           + "(your only legal card).", { queue: true });
+        app.heard = { deal: trickDeal, trick: trickIndex, cards: trickSoFar.length + 1 };
       } else if (event.seat === mySeat() && event.auto_reason === "for_you"
         && heardThisTrick(trickDeal, trickIndex)) {
         // The turn was said, so the trick's end leaves this card out: it is said now.
-        announce(`The computer ${trickSize ? "plays" : "leads"} the ${cardName(event.card)} `
-          + "for you.", { queue: true });
+        announce(`The computer ${trickSoFar.length ? "plays" : "leads"} `
+          + `the ${cardName(event.card)} for you.`, { queue: true });
       }
-      trickSize += 1;
+      trickSoFar.push([event.seat, event.card]);
     } else if (event.event === "passed" && event.seat === mySeat()
       && event.auto_reason === "for_you" && event.cards) {
       announce(`The computer passes the ${listWords(event.cards.map(cardName))} for you.`,
         { queue: true });
     } else if (event.event === "trick") {
-      trickSize = 0;
+      trickSoFar = [];
       const heard = heardThisTrick(trickDeal, trickIndex) ? app.heard.cards : 0;
       announce(trickTakenSentence(event, heard), { queue: true });
       trickIndex += 1;
@@ -216,15 +221,17 @@ function onMyTurn() {
   // The cards said now, and the player's own to come: the trick's end says the rest.
   app.heard = { deal: `${s.game}:${s.deal}`, trick: (s.tricks || []).length,
     cards: trick.length + 1 };
-  let text = "Your turn";
-  if (trick.length) {
-    // Every card so far, as the other faces say each as it is played.
-    const cards = trick.map(([seat, card], i) => `${nameOf(seat)} ${i ? "played" : "led"} `
-      + `the ${cardName(card)}`);
-    text += `: ${cards.join(", ")}`;
-  } else text += " to lead";
+  // Every card so far, as the other faces say each as it is played.
+  const text = trick.length ? `Your turn: ${trickCardsSentence(trick)}` : "Your turn to lead";
   announce(`${text}.`, { queue: true });
   landFocus();
+}
+
+/** The cards of a trick so far: "West led the five of clubs, North played the king of
+ * clubs". */
+function trickCardsSentence(trick) {
+  return trick.map(([seat, card], i) => `${nameOf(seat)} ${i ? "played" : "led"} `
+    + `the ${cardName(card)}`).join(", ");
 }
 
 /**

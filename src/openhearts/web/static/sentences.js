@@ -38,7 +38,10 @@ export function trickTakenSentence(trick, heard = 0) {
   const players = app.state.players || app.state.names.length;
   const unheard = trick.cards.slice(heard).map((card, i) => (
     `${whoOf((trick.leader + heard + i) % players)} the ${cardName(card)}`));
-  const played = unheard.length ? `${heard ? "Then " : ""}${listWords(unheard)}. ` : "";
+  // "you the ..." led a trick the player's card led unsaid (a settled deal's card).
+  const cards = listWords(unheard);
+  const played = !unheard.length ? ""
+    : heard ? `Then ${cards}. ` : `${cards[0].toUpperCase()}${cards.slice(1)}. `;
   const points = trick.points ? ` (${plural(trick.points, "point")})` : "";
   return `${played}${takenWith(trick)}${points}.`;
 }
