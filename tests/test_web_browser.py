@@ -2806,6 +2806,31 @@ def test_every_card_of_the_hand_stays_on_a_small_phone(server: str, browser: Bro
         assert len(seen) >= 10, seen
 
 
+@pytest.mark.parametrize(
+    "screen",
+    [SMALL_PHONE, {**PHONE, "viewport": {"width": 667, "height": 375}}],
+    ids=["small-phone", "phone-on-its-side"],
+)
+def test_chosen_cards_stay_clear_of_the_status_line(
+    server: str, browser: Browser, screen: dict[str, Any]
+) -> None:
+    """Found by a tester: on a small phone and on a phone on its side the cards chosen
+    to pass rose over the status line and covered its "3 of 3 chosen"."""
+    answer = post(server, "/api/play-now", {"name": "Ned", "level": "random"})
+    # No motion: the cards are measured where they end, not on their way up.
+    with new_page(browser, **screen, reduced_motion="reduce") as page:
+        open_seat(page, server, answer)
+        wait_passing(page)
+        for code in hand(page)[:3]:
+            page.tap(f'#hand [data-card="{code}"]')
+        expect(page.locator("#status")).to_contain_text("3 of 3 chosen")
+        status_bottom = page.eval_on_selector("#status", "n => n.getBoundingClientRect().bottom")
+        tops = page.eval_on_selector_all(
+            '#hand [aria-pressed="true"]', "nodes => nodes.map(n => n.getBoundingClientRect().top)"
+        )
+        assert len(tops) == 3 and min(tops) >= status_bottom, (status_bottom, tops)
+
+
 def test_the_live_region_narrates_the_play(server: str, browser: Browser) -> None:
     """A screen reader heard only the card led and its own turn: who took each trick,
     the other cards of the trick, hearts broken and a card "Auto play one" played went
