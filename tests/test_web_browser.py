@@ -3976,3 +3976,28 @@ def test_a_sole_card_played_for_the_player_is_said_after_the_cards_it_follows(
     # The trick's end says only who took it: every card of it was said already.
     taker = r"(You take|\w+ takes) the trick with the [\w ]+( \(\d+ points?\))?\."
     assert re.fullmatch(taker, lines[sole + 1]), lines
+
+
+def test_p_out_of_a_pass_and_escape_after_a_refusal_are_answered(
+    server: str, browser: Browser
+) -> None:
+    """Found by a tester: P pressed in play said nothing (the terminal game says there
+    is nothing to pass), and Escape put back the chosen cards while the status line kept
+    the refusal of a fourth card."""
+    answer = post(server, "/api/play-now", {"name": "Ned", "level": "random"})
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        open_seat(page, server, answer)
+        wait_passing(page)
+        cards = hand(page)
+        for code in cards[:4]:
+            page.click(f'#hand [data-card="{code}"]')
+        expect(page.locator("#status")).to_have_text(
+            "You have chosen 3 already: click one of them to put it back."
+        )
+        page.keyboard.press("Escape")
+        expect(page.locator("#status")).to_contain_text("0 of 3 chosen")
+        pass_first_three(page)
+        # On the player's turn nothing moves until they play: the answer stays in sight.
+        assert not deal_over_before_my_turn(page)
+        page.keyboard.press("p")
+        expect(page.locator("#status")).to_have_text("There is nothing to pass now.")

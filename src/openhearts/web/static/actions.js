@@ -69,7 +69,15 @@ export function sharePicks() {
 }
 
 export function confirmPass() {
-  if (!mustPass()) return;
+  if (!mustPass()) {
+    // P said nothing out of a pass; the terminal game's words.
+    const s = app.state;
+    if (s && mySeat() !== null) {
+      flash(s.phase === "passing" && s.passed ? "You have already passed."
+        : "There is nothing to pass now.", "error");
+    }
+    return;
+  }
   const n = cardsToPass();
   if (app.selected.length !== n) {
     flash(`Choose ${plural(n, "card")} to pass first.`, "error");
@@ -95,6 +103,8 @@ export function actOnTyped(code) {
 export function clearChoice() {
   if (!mustPass() || !app.selected.length) return;
   app.selected = [];
+  // A refusal in the status line ("You have chosen 3 already") is answered.
+  app.flash = null;
   sharePicks();
   announce(`No card chosen: choose ${plural(cardsToPass(), "card")} to pass.`);
   renderHand();
