@@ -296,8 +296,11 @@ def test_rules_error_is_a_value_error() -> None:
 def test_messages_say_what_is_wrong() -> None:
     with pytest.raises(RulesError, match="3 to 6 players, not 7"):
         make(players=7)
-    with pytest.raises(RulesError, match="cannot be dealt evenly to 4 players"):
+    # "1 card(s) removed" before.
+    with pytest.raises(RulesError, match="with 1 card removed, 51 cards cannot be dealt evenly"):
         make(removed="2D")
+    with pytest.raises(RulesError, match="with 2 cards removed, 50 cards cannot be dealt"):
+        make(removed="2D 3D")
     with pytest.raises(RulesError, match="'left4' points back at the passer"):
         make(pass_cycle=("left4",))
     # Found by a tester: "left5" at a table of four passed one seat on and was said as

@@ -224,8 +224,9 @@ class Rules:
         fix("deck_mask", FULL_DECK & ~removed.mask)
         in_play = 52 - len(removed)
         if in_play % self.players:
+            cards = "card" if len(removed) == 1 else "cards"
             raise RulesError(
-                f"removed: with {len(removed)} card(s) removed, {in_play} cards cannot be "
+                f"removed: with {len(removed)} {cards} removed, {in_play} cards cannot be "
                 f"dealt evenly to {self.players} players"
             )
         if self.deck_mask & HEARTS_MASK == 0 and QUEEN_OF_SPADES not in removed:
