@@ -4001,3 +4001,37 @@ def test_p_out_of_a_pass_and_escape_after_a_refusal_are_answered(
         assert not deal_over_before_my_turn(page)
         page.keyboard.press("p")
         expect(page.locator("#status")).to_have_text("There is nothing to pass now.")
+
+
+def test_a_hint_asked_out_of_turn_is_refused_without_costing_the_statistics(
+    server: str, browser: Browser
+) -> None:
+    """Found by a tester: H pressed while the others were still passing said "After a
+    hint, this game does not count in your statistics." before the server refused the
+    hint, which left the game counting (and the page then kept quiet at the real first
+    hint)."""
+    game = Game(Rules(), seed=5, names=["You", "W", "N", "E"])
+    game.pass_cards(0, game.hand(0).cards()[:3])
+    table = _routed_table("HintTable001", game)
+    state = {"type": "state", "seq": 1, "events": [], "state": _page_state(game, 1)}
+    asked: list[str] = []
+
+    def route(ws: Any) -> None:
+        def on_message(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data["type"] == "hello":
+                _welcome(ws, table, state)
+            elif data["type"] == "hint":
+                asked.append(data["type"])
+
+        ws.on_message(on_message)
+
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        _open_routed_seat(page, server, table, route, record_said=True)
+        expect(page.locator("#status")).to_contain_text("Waiting for ")
+        page.keyboard.press("h")
+        expect(page.locator("#status")).to_have_text("A hint is for when it is your turn.")
+        said = " ".join(page.evaluate("() => window.said"))
+        assert "does not count" not in said, said
+        expect(page.locator("#toast")).to_be_hidden()
+    assert not asked

@@ -7,6 +7,7 @@ import { cardName, isCardCode } from "./cards.js";
 import { $ } from "./dom.js";
 import { send } from "./connection.js";
 import { focusCard, renderHand } from "./hand.js";
+import { showHeld } from "./pace.js";
 import { closeDialog } from "./dialogs.js";
 import { againstBots, app, cardsToPass, isMyTurn, mustPass, mySeat, nameOf } from "./store.js";
 import { listWords } from "./words.js";
@@ -37,24 +38,38 @@ function sayUnrated(what) {
 
 export function requestHint() {
   if (mySeat() === null || !app.state) return;
+  // Whether it is the player's turn is the server's latest word, not a state held back.
+  showHeld();
   if (!app.state.can_hint) {
     flash(refusal("hint"), "error");
+    return;
+  }
+  if (!mustPass() && !isMyTurn() && !shootingNow()) {
+    // The server refuses it, and the game still counts: "does not count" was said.
+    flash(app.state.phase === "game_over" ? "The game is over: there is no move to choose."
+      : "A hint is for when it is your turn.", "error");
     return;
   }
   sayUnrated("a hint");
   send("hint");
 }
 
+/** Whether the player shot the moon and is to choose how it scores. */
+function shootingNow() {
+  const s = app.state;
+  return s.phase === "moon_choice" && Boolean(s.moon) && s.moon.shooter === mySeat();
+}
+
 /** "For me": the computer makes the player's move, the one a hint would suggest. */
 export function requestPlayForMe() {
   if (mySeat() === null || !app.state) return;
+  showHeld();
   if (!app.state.can_hint) {
     flash(refusal("forMe"), "error");
     return;
   }
   const s = app.state;
-  const shooting = s.phase === "moon_choice" && s.moon && s.moon.shooter === mySeat();
-  if (!mustPass() && !isMyTurn() && !shooting) {
+  if (!mustPass() && !isMyTurn() && !shootingNow()) {
     // In the other faces' words (the session core's not_now).
     flash(s.phase === "passing" ? "Wait for the others to pass."
       : s.to_move !== null && s.to_move !== undefined ? `Wait: it is ${nameOf(s.to_move)}'s turn.`
