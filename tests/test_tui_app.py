@@ -695,7 +695,7 @@ def test_announcement_keys(tmp_path: Path) -> None:
             await pilot.press("t")
             assert app.announcements[-1].startswith("Your turn to pass three cards")
             await pilot.press("r")
-            assert app.announcements[-1].startswith("Your hand, 13 cards. clubs:")
+            assert app.announcements[-1].startswith("Your hand, 13 cards. Clubs:")
             await human_move_by_keys(pilot, app)
             session = table(app).session
             await settle(pilot, lambda: human_turn(app) and bool(session.view().trick))

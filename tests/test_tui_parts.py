@@ -481,7 +481,9 @@ def test_announcement_sentences() -> None:
     assert hand.startswith(f"Your hand, {len(view.hand)} cards.")
     for suit in ("clubs", "diamonds", "spades", "hearts"):
         if view.hand.of_suit(["clubs", "diamonds", "spades", "hearts"].index(suit)):
-            assert f"{suit}: " in hand
+            assert f"{suit}: " in hand.lower()
+    # The suits begin a sentence of their own: "Your hand, 11 cards. Clubs: ...".
+    assert re.match(r"Your hand, \d+ cards\. [A-Z]", hand), hand
     assert words.turn(view).startswith(("It is your turn", "It is "))
     assert words.cards_words(CardSet.parse("2C QS AH")) == (
         "the two of clubs, the queen of spades and the ace of hearts"

@@ -239,7 +239,9 @@ def hand(view: PlayerView, selected: CardSet | None = None) -> str:
         cards = view.hand.of_suit(suit).cards()
         if cards:
             parts.append(f"{suit.word}: {_suit_words(cards)}")
-    text = f"Your hand, {plural(len(view.hand), 'card')}. " + "; ".join(parts) + "."
+    suits = "; ".join(parts)
+    # A new sentence: "Clubs: two ...", not "clubs".
+    text = f"Your hand, {plural(len(view.hand), 'card')}. {suits[0].upper()}{suits[1:]}."
     if view.phase == PLAYING and view.to_move == view.seat and view.legal != view.hand:
         text += f" You may play {cards_words(view.legal)}."
     if selected:

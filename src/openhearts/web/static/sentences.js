@@ -109,7 +109,9 @@ export function handSentence() {
   }
   const the = (codes) => listWords([...codes].sort((a, b) => cardIndex(a) - cardIndex(b))
     .map((c) => `the ${cardName(c)}`));
-  let text = `Your hand, ${plural(cards.length, "card")}. ${parts.join("; ")}.`;
+  // A new sentence: "Clubs: two ...", as the other faces say it.
+  const suits = parts.join("; ");
+  let text = `Your hand, ${plural(cards.length, "card")}. ${suits[0].toUpperCase()}${suits.slice(1)}.`;
   const legal = s.legal || [];
   if (s.phase === "playing" && s.to_move === mySeat() && legal.length < cards.length) {
     text += ` You may play ${the(legal)}.`;
