@@ -4035,3 +4035,25 @@ def test_a_hint_asked_out_of_turn_is_refused_without_costing_the_statistics(
         assert "does not count" not in said, said
         expect(page.locator("#toast")).to_be_hidden()
     assert not asked
+
+
+def test_undo_pressed_on_its_button_back_to_the_pass_keeps_the_focus_in_the_hand(
+    server: str, browser: Browser
+) -> None:
+    """Found by a tester: Undo pressed with the keyboard on its button took the pass
+    back, the button went disabled under the focus (nothing left to take back), and the
+    focus fell to the page: a keyboard player had to find the hand again."""
+    answer = post(server, "/api/play-now", {"name": "Ned", "level": "random"})
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        open_seat(page, server, answer)
+        wait_passing(page)
+        pass_first_three(page)
+        undo = page.locator("#undo")
+        expect(undo).to_be_enabled()
+        undo.focus()
+        page.keyboard.press("Enter")
+        wait_passing(page)
+        expect(undo).to_be_disabled()
+        page.wait_for_function(
+            "() => document.activeElement && document.activeElement.classList.contains('hand-card')"
+        )

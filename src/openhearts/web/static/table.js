@@ -3,7 +3,7 @@
 
 import { cardBackSvg, cardName, cardSvg } from "./cards.js";
 import { $, h, show } from "./dom.js";
-import { renderHand } from "./hand.js";
+import { focusCard, renderHand } from "./hand.js";
 import { againstBotsOnly } from "./newgame.js";
 import { renderOptions } from "./options.js";
 import { renderStatus } from "./status.js";
@@ -382,6 +382,17 @@ function renderControls() {
   $("hint").disabled = over || app.busy || autoPlays();
   $("play-for-me").hidden = $("hint").hidden;
   $("play-for-me").disabled = $("hint").disabled;
+  // A button disabled or hidden under the focus (Undo, pressed back to the pass, has
+  // nothing left to take back) dropped it on the page: back to the hand instead.
+  const active = document.activeElement;
+  if (active && active.closest && active.closest(".controls") && active.tagName === "BUTTON"
+      && (active.disabled || active.hidden)) {
+    if (app.focusCard && $("hand").querySelector(`[data-card="${app.focusCard}"]`)) {
+      focusCard(app.focusCard);
+    } else {
+      $("hand").focus();
+    }
+  }
   if ($("options-dialog").open) renderOptions();
   $("type-card-form").hidden = !seated || over;
   // While a bot keeps the seat, a card clicked raced the bot's (and often lost).
