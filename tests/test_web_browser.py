@@ -4057,3 +4057,36 @@ def test_undo_pressed_on_its_button_back_to_the_pass_keeps_the_focus_in_the_hand
         page.wait_for_function(
             "() => document.activeElement && document.activeElement.classList.contains('hand-card')"
         )
+
+
+def test_a_new_game_started_from_its_button_lands_the_focus_on_the_new_hand(
+    server: str, browser: Browser
+) -> None:
+    """Found by a tester: after *New game* (or *Play again*) the focus stayed on that
+    button, or fell to it, through the new game's pass: a keyboard player had to find
+    the hand, where a pass beginning otherwise lands the focus on a card. A new game
+    started during a pass did not say its own pass either."""
+    answer = post(server, "/api/play-now", {"name": "Ned", "level": "random"})
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        page.add_init_script(_SAID_RECORDER)
+        open_seat(page, server, answer)
+        wait_passing(page)
+        first_game = page.evaluate("() => window.openhearts.state.game")
+        page.locator("#new-game").focus()
+        page.keyboard.press("Enter")
+        expect(page.locator("#new-game-cancel")).to_be_focused()
+        page.keyboard.press("Shift+Tab")
+        expect(page.locator("#new-game-confirm")).to_be_focused()
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "game => window.openhearts.state.game > game"
+            " && document.body.dataset.phase === 'passing'",
+            arg=first_game,
+        )
+        wait_passing(page)
+        page.wait_for_function(
+            "() => document.activeElement && document.activeElement.classList.contains('hand-card')"
+        )
+        page.wait_for_function(
+            "() => window.said.filter(line => line.includes('Choose 3 cards to pass')).length > 1"
+        )

@@ -144,7 +144,8 @@ export function onState(message) {
     openScores({ deal: dealOver });
   }
   const passing = mustPass();
-  if (passing && !app.wasPassing) {
+  // A new game started during a pass passes again at once: a pass all the same.
+  if (passing && (!app.wasPassing || newDeal)) {
     announce(statusText(), { queue: true });
     landFocus();
   }
@@ -206,7 +207,9 @@ export function landFocus() {
   // the focus until the browser drops it on the page: lost already.
   const hidden = active && active !== document.body && active.getClientRects
     && active.getClientRects().length === 0;
-  const lost = !active || active === document.body || !active.isConnected || closed || hidden;
+  // The hand itself (not one of its cards) waits for a card to land on.
+  const lost = !active || active === document.body || !active.isConnected || closed || hidden
+    || active === $("hand");
   if (inHand ? !cards.includes(active.dataset.card) : lost) focusCard(cards[0]);
 }
 

@@ -43,11 +43,17 @@ export function playAgain() {
   // A key held down (N N) asked twice, and the second was refused after the first began
   // the game: "The game has already started."
   if ([...app.pending.values()].includes("start")) return;
-  send("start");
+  if (send("start") !== null) awaitTheNewHand();
+}
+
+/** The button that started the new game kept the focus through its first pass: the
+ * hand has it until that pass lands it on a card (game.js, landFocus). */
+function awaitTheNewHand() {
+  $("hand").focus({ preventScroll: true });
 }
 
 export function startNewGame() {
   closeDialog("new-game-dialog");
   if (app.state && app.state.phase === "game_over") playAgain();
-  else send("start", { abandon: true });
+  else if (send("start", { abandon: true }) !== null) awaitTheNewHand();
 }
