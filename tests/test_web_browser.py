@@ -4090,3 +4090,46 @@ def test_a_new_game_started_from_its_button_lands_the_focus_on_the_new_hand(
         page.wait_for_function(
             "() => window.said.filter(line => line.includes('Choose 3 cards to pass')).length > 1"
         )
+
+
+def test_a_card_under_a_toast_can_be_tapped(server: str, browser: Browser) -> None:
+    """Found by a tester: on a phone the toast ("After a hint, this game does not count
+    in your statistics.") lay over the hand for four seconds, and a tap on a card under
+    it did nothing."""
+    answer = post(server, "/api/play-now", {"name": "Ned", "level": "random"})
+    with new_page(browser, **PHONE) as page:
+        open_seat(page, server, answer)
+        wait_passing(page)
+        # The hint's words push the hand down, and its toast comes up over it.
+        page.keyboard.press("h")
+        page.wait_for_function(
+            "() => document.querySelectorAll('#hand [aria-pressed=true]').length === 3"
+        )
+        # Shown afresh (it goes after four seconds, and a hint may take a while).
+        page.evaluate(
+            "() => import('/static/announce.js').then(m => m.toast("
+            "'After a hint, this game does not count in your statistics.', 'info'))"
+        )
+        toast = page.locator("#toast")
+        expect(toast).to_be_visible()
+        box = toast.bounding_box()
+        assert box is not None
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        # The card drawn on top at the toast's middle.
+        under = page.evaluate(
+            """([x, y]) => { const cards = [...document.querySelectorAll('#hand .hand-card')];
+              const hit = cards.filter((card) => { const r = card.getBoundingClientRect();
+                return r.left < x && x < r.right && r.top < y && y < r.bottom; });
+              return hit.length ? hit[hit.length - 1].dataset.card : null; }""",
+            [x, y],
+        )
+        assert under is not None, "no card lies under the toast"
+        card = page.locator(f'#hand [data-card="{under}"]')
+        chosen = card.get_attribute("aria-pressed") == "true"
+        page.touchscreen.tap(x, y)
+        if chosen:
+            expect(card).to_have_attribute("aria-pressed", "false")
+        else:
+            expect(page.locator("#status")).to_have_text(
+                "You have chosen 3 already: click one of them to put it back."
+            )
