@@ -4133,3 +4133,26 @@ def test_a_card_under_a_toast_can_be_tapped(server: str, browser: Browser) -> No
             expect(page.locator("#status")).to_have_text(
                 "You have chosen 3 already: click one of them to put it back."
             )
+
+
+def test_a_deal_without_a_pass_is_said(server: str, browser: Browser) -> None:
+    """Found by a tester: a deal that asks for a pass is said ("Choose 3 cards to pass
+    ..."), a hold hand not at all: a screen reader heard the first card of a deal with
+    no word that a new one had begun (the other faces say "A hold hand: no passing.")."""
+    answer = post(
+        server,
+        "/api/tables",
+        {
+            "name": "Ned",
+            "level": "random",
+            "preset": "standard",
+            "options": {"pass_cycle": ["hold"]},
+        },
+    )
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        page.add_init_script(_SAID_RECORDER)
+        open_seat(page, server, answer)
+        page.click("#start-game")
+        page.wait_for_function(
+            "() => window.said.some(line => line.includes('Deal 1. A hold hand: no passing.'))"
+        )

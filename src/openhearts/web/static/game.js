@@ -11,7 +11,9 @@ import { followReview } from "./review.js";
 import { openScores } from "./scores.js";
 import { trickTakenSentence } from "./sentences.js";
 import { statusText } from "./status.js";
-import { app, mayPlay, mustPass, mySeat, nameOf, settledForMe } from "./store.js";
+import {
+  app, cardsToPass, mayPlay, mustPass, mySeat, nameOf, settledForMe,
+} from "./store.js";
 import { renderTable } from "./table.js";
 import { listWords, plural } from "./words.js";
 
@@ -39,6 +41,8 @@ export function onState(message) {
 
   let dealOver = null;
   let gameOver = null;
+  // A deal dealt by this message (a new game's first, or the next one).
+  let dealt = false;
   let undoneMine = false;
   // What the other faces narrate of the play, for a screen reader: hearts broken (where
   // they can be), then each trick's taker; the cards themselves are said with the turn.
@@ -91,7 +95,10 @@ export function onState(message) {
       // cards), shown and said to everyone at the table.
       toast(`${nameOf(event.seat)}'s computer player went wrong: a random player takes `
         + "its place.", "info", { queue: true });
+    } else if (event.event === "dealt") {
+      dealt = true;
     } else if (event.event === "started") {
+      dealt = true;
       closeDialog("scores-dialog");
       // The players hear what the deal asks of them; someone watching heard nothing.
       if (mySeat() === null) {
@@ -142,6 +149,12 @@ export function onState(message) {
     openScores({ final: true });
   } else if (dealOver) {
     openScores({ deal: dealOver });
+  }
+  // A pass is said as the deal asks for it; a deal without one was not said at all, as
+  // the other faces say it.
+  if (dealt && state.phase === "playing"
+      && (state.pass_direction === "hold" || cardsToPass() === 0)) {
+    announce(`Deal ${state.deal + 1}. A hold hand: no passing.`, { queue: true });
   }
   const passing = mustPass();
   // A new game started during a pass passes again at once: a pass all the same.
