@@ -4156,3 +4156,47 @@ def test_a_deal_without_a_pass_is_said(server: str, browser: Browser) -> None:
         page.wait_for_function(
             "() => window.said.some(line => line.includes('Deal 1. A hold hand: no passing.'))"
         )
+
+
+def test_a_dialog_whose_opener_left_the_hand_gives_the_focus_to_the_hand_mid_game(
+    server: str, browser: Browser
+) -> None:
+    """Found by a tester: a dialog opened from a card that was then played gave the focus,
+    once closed, to *New game* (shown all game long against bots), where Enter asked to
+    give the game up; mid-game the hand is the next thing."""
+    game = Game(Rules(), seed=5, names=["You", "W", "N", "E"], first_deal=3)  # no pass
+    while game.current_player != 0 or len(game.legal_plays().cards()) < 2:
+        game.play(game.legal_plays().cards()[0])
+    table = _routed_table("OpenerTable1", game)
+    before = {"type": "state", "seq": 4, "events": [], "state": _page_state(game, 4)}
+    sockets: list[Any] = []
+
+    def route(ws: Any) -> None:
+        sockets.append(ws)
+
+        def on_message(message: str | bytes) -> None:
+            if json.loads(message)["type"] == "hello":
+                _welcome(ws, table, before)
+
+        ws.on_message(on_message)
+
+    with new_page(browser, viewport={"width": 1100, "height": 800}) as page:
+        _open_routed_seat(page, server, table, route)
+        card = str(game.legal_plays().cards()[0])
+        page.locator(f'#hand [data-card="{card}"]').focus()
+        page.keyboard.press("w")
+        expect(page.locator("#won-dialog")).to_be_visible()
+        # The card is played meanwhile (as from another tab): its button leaves the hand.
+        game.play(card)
+        after = {
+            "type": "state", "seq": 5, "events": [{"event": "played", "seat": 0, "card": card}],
+            "state": _page_state(game, 5),
+        }  # fmt: skip
+        sockets[0].send(json.dumps(after))
+        expect(page.locator(f'#hand [data-card="{card}"]')).to_have_count(0)
+        page.keyboard.press("Escape")
+        expect(page.locator("#won-dialog")).to_be_hidden()
+        expect(page.locator("#new-game")).to_be_visible()
+        page.wait_for_function(
+            "() => document.activeElement && document.activeElement.closest('#hand') !== null"
+        )

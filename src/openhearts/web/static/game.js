@@ -190,11 +190,17 @@ export function focusAfterDialog() {
     landFocus();
   }
   // The element that opened the dialog may be gone (the last card of the game, played
-  // before the final scores came): the focus fell to the page. The next thing to do.
+  // before the final scores came): the focus fell to the page. The next thing to do:
+  // a new game once this one is over; else the hand (New game, shown against bots all
+  // game long, was no next thing mid-game).
+  // It may also still be on the closed dialog's button: the browser found nothing to
+  // give it back to, and drops it on the page a moment later.
   const active = document.activeElement;
-  if ((!active || active === document.body || !active.isConnected)
-      && document.body.dataset.view === "table") {
-    const next = $("new-game").hidden ? $("hand") : $("new-game");
+  const lost = !active || active === document.body || !active.isConnected
+    || Boolean(active.closest && active.closest("dialog:not([open])"));
+  if (lost && document.body.dataset.view === "table") {
+    const over = app.state && app.state.phase === "game_over";
+    const next = over && !$("new-game").hidden ? $("new-game") : $("hand");
     next.focus();
   }
 }
