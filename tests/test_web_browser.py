@@ -3904,6 +3904,8 @@ def test_someone_watching_is_told_when_a_program_bot_fails(
         expect(page.locator('#opponents [data-seat="1"] .tag')).to_have_text(
             "random bot: the stops bot went wrong"
         )
+
+
 def _sole_card_trick() -> Game:
     """A deal without a pass at the start of a trick that West leads and seat 0 follows
     with its only legal card, the others playing their highest legal card."""
