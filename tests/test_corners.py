@@ -112,7 +112,7 @@ def test_void_in_clubs_with_a_safe_card(option: FirstTrick, legal: str) -> None:
 def test_a_club_must_follow_on_the_first_trick(option: FirstTrick) -> None:
     game = first_trick_game(option, "3C QS 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH")
     assert game.legal_plays() == CardSet.parse("3C")
-    with pytest.raises(IllegalActionError, match="you must follow suit: you hold ♣"):
+    with pytest.raises(IllegalActionError, match="you hold ♣, and must follow suit"):
         game.play("QS")
 
 

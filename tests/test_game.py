@@ -522,8 +522,8 @@ def test_off_suit_cards_never_win() -> None:
 ILLEGAL_PLAYS = [
     # (fixed hands, cards played first, offending play, message)
     ({0: "2C 5C"}, "", "5C", "the first trick must be led with the 2♣"),
-    ({0: "2C", 1: "3C 4D"}, "2C", "4D", "you must follow suit: you hold ♣"),
-    ({0: "2C", 1: "3C AH"}, "2C", "AH", "you must follow suit: you hold ♣"),
+    ({0: "2C", 1: "3C 4D"}, "2C", "4D", "you hold ♣, and must follow suit"),
+    ({0: "2C", 1: "3C AH"}, "2C", "AH", "you hold ♣, and must follow suit"),
     ({0: "2C", 1: "3C"}, "2C", "AH", "you do not hold the A♥"),
     ({0: "2C", 1: "2D QS"}, "2C", "QS", "the Q♠ may not be played on the first trick"),
     ({0: "2C", 1: "2D 5H"}, "2C", "5H", "hearts may not be played on the first trick"),

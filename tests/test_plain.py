@@ -244,7 +244,7 @@ def test_bad_input_gets_reasons(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
     # A ten is written 10 in every refusal, as in the hand; a card named thrice says so.
     assert "You named the 10♣ three times." in text
     assert "T♣" not in text and "T♥" not in text
-    reason = r"You cannot play the \S+: (you must follow suit|the first trick|hearts)"
+    reason = r"You cannot play the \S+: (you hold \S+, and must follow suit|the first trick|hearts)"
     assert re.search(reason, text)
     assert "Traceback" not in text
     assert state["illegal"]

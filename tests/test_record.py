@@ -270,7 +270,7 @@ def test_an_illegal_play_failing_to_follow_suit(record: str) -> None:
             line = record.splitlines(keepends=True)[number - 1]
             tampered = line.replace(card, str(off_suit[0]))
             message = rejected(replace_line(record, number, tampered))
-            assert message == f"line {number}: you must follow suit: you hold {led.symbol}"
+            assert message == f"line {number}: you hold {led.symbol}, and must follow suit"
             return
     pytest.fail("no play to tamper with")
 

@@ -1667,10 +1667,10 @@ def test_a_missing_table_offers_no_link_to_copy(server: str, browser: Browser) -
         # ("black diamond suit", or nothing, to a screen reader).
         said = page.evaluate(
             "() => import('/static/cards.js').then(m => m.spokenCards("
-            "'You cannot play the 4♦: you must follow suit: you hold ♠. The 10♥ and Q♠.'))"
+            "'You cannot play the 4♦: you hold ♠, and must follow suit. The 10♥ and Q♠.'))"
         )
         assert said == (
-            "You cannot play the four of diamonds: you must follow suit: you hold spades."
+            "You cannot play the four of diamonds: you hold spades, and must follow suit."
             " The ten of hearts and queen of spades."
         )
         # Found by a tester: a name holding a suit was changed ("Zoë hearts takes ...").

@@ -751,7 +751,7 @@ class Game:
         if deal.trick:
             led = Suit(deal.trick[0] // 13)
             if hand & SUIT_MASKS[led] and chosen.suit != led:
-                return f"you must follow suit: you hold {led.symbol}"
+                return f"you hold {led.symbol}, and must follow suit"
         elif deal.played == 0:
             return f"the first trick must be led with the {self.rules.first_lead_card.pretty}"
         elif chosen.suit is Suit.HEARTS and not deal.hearts_broken:
