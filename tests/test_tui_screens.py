@@ -360,7 +360,8 @@ def test_a_level_holding_brackets_is_shown_as_typed(tmp_path: Path) -> None:
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot, lambda: isinstance(app.screen, OptionsScreen))
             note = app.screen.query_one("#opt-level-note", Static)
-            assert str(note.render()).endswith("options: /opt/bots[v2]/mybot --tag [/]")
+            # A program has no options to list (the note named its command as them).
+            assert str(note.render()) == "a program of your own, speaking the engine protocol"
             assert level in screen_text(app)
 
     asyncio.run(run())
