@@ -297,6 +297,30 @@ def test_a_choice_worked_out_for_another_turn_is_not_followed() -> None:
         session.follow(replace(first, seat=1))
 
 
+def test_a_choice_worked_out_for_another_position_on_the_same_turn_is_not_followed() -> None:
+    """Taken back and played otherwise, a deal comes back to as many cards played with
+    another hand: the choice worked out before is not for it (the 5♦ was followed,
+    chosen for a hand without the 4♣)."""
+    rules = Rules.preset("standard", pass_cycle=("hold",))
+    session = Session.new(rules, 0, ["You"], level="easy", auto_play_one=False)
+    to_human(session)
+    session.play(0, session.view().legal.cards()[0])
+    to_human(session)
+    stale, seen = session.hint(), session.view()
+    session.play(0, seen.legal.cards()[-1])
+    to_human(session)
+    session.undo()
+    session.undo()
+    session.play(0, session.view().legal.cards()[-1])
+    to_human(session)
+    now = session.view()
+    assert len(now.plays) == len(seen.plays) and now.hand != seen.hand
+    assert stale.best.card in now.legal
+    with pytest.raises(SessionError, match="earlier turn"):
+        session.follow(stale)
+    assert session.view() == now
+
+
 def test_play_for_me_out_of_turn_says_why() -> None:
     session = Session.new(Rules(), 5, ["You"], level="easy")
     session.play_for_me()

@@ -30,7 +30,7 @@ from ..game import PlayerView
 from ..phases import Phase
 from .checks import no_hint_now
 
-__all__ = ["Hint", "HintKind", "HintOption", "make_hint", "NoHint", "turn_of"]
+__all__ = ["Hint", "HintKind", "HintOption", "make_hint", "NoHint", "Turn", "turn_of"]
 
 
 class HintKind(StrEnum):
@@ -62,6 +62,11 @@ class HintOption:
         return self.cards.cards()[0]
 
 
+#: A turn and the position at it, as its seat sees them (:func:`turn_of`): the deal, the
+#: phase, the cards played in the deal in order, the seat's hand, and the totals.
+Turn = tuple[int, str, tuple[int, ...], int, tuple[int, ...]]
+
+
 @dataclass(frozen=True)
 class Hint:
     kind: HintKind
@@ -70,23 +75,26 @@ class Hint:
     #: The seat the hint is for.
     seat: int
     #: The turn it was worked out for (:func:`turn_of`); None: not known.
-    turn: tuple[int, str, int] | None = None
+    turn: Turn | None = None
 
     @property
     def best(self) -> HintOption:
         return self.options[0]
 
 
-def turn_of(view: PlayerView) -> tuple[int, str, int]:
-    """Which turn of the game the view shows: the deal, the phase and the cards played
-    in the deal, so that a hint worked out for one turn is never taken for another's.
+def turn_of(view: PlayerView) -> Turn:
+    """Which turn of the game the view shows, and the position at it: the deal, the
+    phase, the cards played in the deal, the seat's hand and the totals, so that a hint
+    worked out for one turn is never taken for another's.  The number of cards played
+    is not enough: an undo and another card come back to as many with another hand.
 
     >>> from openhearts import Game
     >>> game = Game(seed=1)
-    >>> turn_of(game.view(0))
-    (0, 'passing', 0)
+    >>> turn_of(game.view(0))[:3]
+    (0, 'passing', ())
     """
-    return view.deal_number, str(view.phase), len(view.plays)
+    plays = tuple(int(card) for _, card in view.plays)
+    return view.deal_number, str(view.phase), plays, view.hand.mask, view.scores
 
 
 def make_hint(view: PlayerView, seed: object = "hint", budget: int | None = None) -> Hint:
