@@ -144,11 +144,16 @@ def running_server(
             process.kill()
 
 
+def server_in(folder: Path, **options: Any) -> contextlib.AbstractContextManager[str]:
+    """:func:`running_server` on a free port, its database and log in ``folder``."""
+    return running_server(free_port(), folder / "web.sqlite3", folder / "server.log", **options)
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``hearts serve`` on a free port with bots that do not wait; yields its base URL."""
     folder = tmp_path_factory.mktemp("web")
-    with running_server(free_port(), folder / "web.sqlite3", folder / "server.log") as base:
+    with server_in(folder) as base:
         yield base
 
 
@@ -1278,9 +1283,7 @@ def test_the_turn_clock_is_said_each_time_it_runs_out(
     # first time-out, which it would otherwise never hear.
     folder = tmp_path_factory.mktemp("clock")
     with (
-        running_server(
-            free_port(), folder / "web.sqlite3", folder / "server.log", more=("--turn-clock", "3")
-        ) as server,
+        server_in(folder, more=("--turn-clock", "3")) as server,
         new_page(browser, viewport={"width": 1280, "height": 800}) as page,
     ):
         # A friend's table (against bots alone no clock runs): the host starts it and
@@ -2246,9 +2249,8 @@ def test_the_new_table_form_starts_with_the_servers_own_options(
     30 but the form showed and sent 100 (and the preset's rules alone)."""
     folder = tmp_path_factory.mktemp("served")
     with (
-        running_server(
-            free_port(), folder / "web.sqlite3", folder / "server.log",
-            more=("--end-score", "30", "-o", "jack_of_diamonds=true", "-o", "moon=none"),
+        server_in(
+            folder, more=("--end-score", "30", "-o", "jack_of_diamonds=true", "-o", "moon=none"),
         ) as server,
         new_page(browser, viewport={"width": 1100, "height": 800}) as page,
     ):  # fmt: skip
@@ -2279,9 +2281,8 @@ def test_play_now_says_the_rules_of_the_server(
     while the game it started had six players and shot the sun."""
     folder = tmp_path_factory.mktemp("served6")
     with (
-        running_server(
-            free_port(), folder / "web.sqlite3", folder / "server.log",
-            more=("--preset", "source-003", "--players", "6"),
+        server_in(
+            folder, more=("--preset", "source-003", "--players", "6"),
         ) as server,
         new_page(browser, viewport={"width": 1100, "height": 800}) as page,
     ):  # fmt: skip
@@ -2313,9 +2314,8 @@ def test_the_new_table_form_keeps_the_servers_first_dealer(
     sets it."""
     folder = tmp_path_factory.mktemp("dealer")
     with (
-        running_server(
-            free_port(), folder / "web.sqlite3", folder / "server.log",
-            more=("-o", "first_dealer=2"),
+        server_in(
+            folder, more=("-o", "first_dealer=2"),
         ) as server,
         new_page(browser, viewport={"width": 1100, "height": 900}) as page,
     ):  # fmt: skip
@@ -3726,10 +3726,8 @@ def test_someone_watching_a_table_everyone_left_is_told_it_waits(
     folder = tmp_path_factory.mktemp("paused")
     waits = "Everyone at the table has gone: the game waits until one of them is back."
     with (
-        running_server(
-            free_port(),
-            folder / "web.sqlite3",
-            folder / "server.log",
+        server_in(
+            folder,
             takeover=0.2,
             bot_delay=0.3,
             more=("--abandon-after", "1"),
@@ -3882,10 +3880,8 @@ def test_someone_watching_is_told_when_a_program_bot_fails(
     script.write_text(STOPS_AT_ITS_FIRST_CARD, encoding="utf-8")
     level = f"stops=cmd:{sys.executable} {script}"
     with (
-        running_server(
-            free_port(),
-            folder / "web.sqlite3",
-            folder / "server.log",
+        server_in(
+            folder,
             takeover=0.2,
             more=("--bot-level", level),
         ) as server,
